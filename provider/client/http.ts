@@ -1,0 +1,321 @@
+/**
+ * The one request path of the project. Every API call goes through `ApiClient.request`: route table
+ * lookup, per-key rate limit, timeouts, the envelope parsed and validated, typed errors, and retries
+ * only where a repeat cannot act twice.
+ */
+import { randomUUID } from "node:crypto";
+import { Agent, request as undiciRequest } from "undici";
+import { z } from "zod";
+import { ApiError, ClientCodes, OutcomeUnknownError, redact, redactValue, type ApiErrorInit } from "./errors";
+import { bucketForKey, systemClock, type Clock, type TokenBucket } from "./rate-limit";
+import { fillPath, routes, type Method, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "./routes";
+
+export interface Timeouts {
+  connectMs: number;
+  headersMs: number;
+  requestMs: number;
+}
+export const defaultTimeouts: Timeouts = { connectMs: 10_000, headersMs: 30_000, requestMs: 60_000 };
+
+export interface RetryPolicy {
+  /** Attempts in all for network errors, timeouts and 5xx on idempotent routes. */
+  attempts: number;
+  baseMs: number;
+  capMs: number;
+  /** Attempts in all while the API answers 429 (always safe: refused before acting). */
+  rateLimitedAttempts: number;
+}
+export const defaultRetry: RetryPolicy = { attempts: 5, baseMs: 500, capMs: 10_000, rateLimitedAttempts: 10 };
+
+/** What the client reports of each attempt (never a key or a body): for tests and benchmarks. */
+export interface RequestEvent {
+  service: Service;
+  method: Method;
+  path: string;
+  route: RouteId;
+  attempt: number;
+  status?: number;
+  code?: string;
+  ms: number;
+}
+
+export interface ClientOptions {
+  service: Service;
+  baseUrl: string;
+  apiKey: string;
+  /** Sent as `X-Svc-Project`: the project a whole-account platform key acts on (email service). */
+  project?: string;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  clock?: Clock;
+  random?: () => number;
+  onRequest?: (event: RequestEvent) => void;
+}
+
+export type CallOptions<K extends RouteId> = {
+  params?: Record<string, string | number>;
+  signal?: AbortSignal;
+  /** Overrides the generated Idempotency-Key on routes that read one. */
+  idempotencyKey?: string;
+} & (RouteBody<K> extends undefined ? { body?: undefined } : { body: RouteBody<K> }) &
+  (RouteQuery<K> extends undefined ? { query?: undefined } : { query?: RouteQuery<K> });
+
+/** A success answer: the validated `data`, plus the envelope's `code` when a success carries one
+ * (`DOMAIN_SAVE_PENDING`) and its other top-level fields (`billing`, `message`). */
+export interface ApiResult<T> {
+  data: T;
+  status: number;
+  code?: string;
+  envelope: Record<string, unknown>;
+}
+
+const failureEnvelope = z.looseObject({ success: z.literal(false), error: z.string().optional(), code: z.string().optional() });
+const successEnvelope = z.looseObject({ success: z.literal(true), data: z.unknown(), code: z.string().optional() });
+const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
+/** Connection-stage failures: the request never left, so even a paid call may be sent again. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+/** 127.0.0.0/8 as the URL parser writes it. */
+const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+export class ApiClient {
+  readonly service: Service;
+  readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly project?: string;
+  private readonly timeouts: Timeouts;
+  private readonly retry: RetryPolicy;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly bucket: TokenBucket;
+  private readonly agent: Agent;
+  private readonly onRequest?: (event: RequestEvent) => void;
+
+  constructor(options: ClientOptions) {
+    this.service = options.service;
+    this.baseUrl = checkBaseUrl(options.baseUrl, options.service);
+    if (!options.apiKey) throw new Error(`no API key given for the ${options.service} API`);
+    this.apiKey = options.apiKey;
+    this.project = options.project;
+    this.timeouts = { ...defaultTimeouts, ...options.timeouts };
+    this.retry = { ...defaultRetry, ...options.retry };
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.bucket = bucketForKey(options.apiKey, options.clock);
+    this.onRequest = options.onRequest;
+    this.agent = new Agent({
+      connect: { timeout: this.timeouts.connectMs },
+      headersTimeout: this.timeouts.headersMs,
+      bodyTimeout: this.timeouts.requestMs,
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  /** Calls a route and answers its validated `data`. */
+  async call<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>): Promise<RouteResponse<K>> {
+    return (await this.request(id, options)).data;
+  }
+
+  /** Calls a route and answers the whole success envelope. */
+  async request<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>): Promise<ApiResult<RouteResponse<K>>> {
+    const route: RouteDef = routes[id];
+    if (route.service !== this.service) throw new Error(`route ${id} belongs to the ${route.service} API, not ${this.service}`);
+    const path = fillPath(route.path, options.params);
+    const url = this.baseUrl + path + queryString(options.query as Record<string, unknown> | undefined);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.apiKey}`,
+      accept: "application/json",
+      "user-agent": "pulumi-svc",
+    };
+    if (this.project) headers["x-svc-project"] = this.project;
+    if (route.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey ?? `pulumi-svc-${randomUUID()}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] = "application/json";
+    }
+    const mayRepeat = route.safety === "read" || route.safety === "idempotent";
+    const base = { service: this.service, method: route.method, path } as const;
+
+    let failures = 0;
+    let rateLimited = 0;
+    for (let attempt = 1; ; attempt++) {
+      await this.bucket.take(options.signal);
+      const started = this.clock.now();
+      const outcome = await this.attempt(route, path, url, headers, body, options.signal);
+      const report = (status?: number, code?: string) =>
+        this.onRequest?.({ ...base, route: id, attempt, status, code, ms: this.clock.now() - started });
+
+      if ("data" in outcome) {
+        report(outcome.status, outcome.code);
+        return outcome as ApiResult<RouteResponse<K>>;
+      }
+      const error = outcome.error;
+      report(error.status, error.code);
+
+      if (error.status === 429) {
+        this.bucket.pause((error.retryAfterSeconds ?? 1) * 1000);
+        if (++rateLimited < this.retry.rateLimitedAttempts) continue;
+        throw new ApiError(error);
+      }
+      // No answer, a 5xx, or a 2xx whose body cannot be read: the call may have been carried out.
+      const unknownOutcome = !outcome.notSent && (error.status === undefined || RETRYABLE_STATUS.has(error.status) || error.status < 300);
+      if (!mayRepeat && unknownOutcome) throw new OutcomeUnknownError(error);
+      const repeatable = outcome.notSent || (mayRepeat && error.retryable) || (route.idempotencyKey && error.code === "REQUEST_IN_PROGRESS");
+      if (!repeatable || ++failures >= this.retry.attempts) throw new ApiError(error);
+      await this.clock.sleep(this.backoffMs(failures, error.retryAfterSeconds), options.signal);
+    }
+  }
+
+  /** Full jitter exponential backoff; the server's Retry-After wins when given. */
+  private backoffMs(failures: number, retryAfterSeconds?: number): number {
+    if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
+    const ceiling = Math.min(this.retry.capMs, this.retry.baseMs * 2 ** (failures - 1));
+    return this.random() * ceiling;
+  }
+
+  /** One HTTP exchange. Answers the result, or the error with whether the request never left. */
+  private async attempt(
+    route: RouteDef,
+    path: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ApiResult<unknown> | { error: ApiErrorInit; notSent: boolean }> {
+    const base = { service: this.service, method: route.method, path } as const;
+    const timeout = AbortSignal.timeout(this.timeouts.requestMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let status: number;
+    let text: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    try {
+      const res = await undiciRequest(url, { dispatcher: this.agent, method: route.method, headers, body, signal: combined });
+      status = res.statusCode;
+      responseHeaders = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      const code = errorCode(err);
+      const timedOut = timeout.aborted || /TIMEOUT/.test(code ?? "");
+      return {
+        notSent: code !== undefined && NOT_SENT_CODES.has(code),
+        error: {
+          ...base,
+          code: timedOut ? ClientCodes.TIMEOUT : ClientCodes.NETWORK_ERROR,
+          apiMessage: timedOut ? `no complete answer within the time allowed (${code ?? "request timeout"})` : `no answer (${code ?? this.clean(String(err))})`,
+          retryable: true,
+        },
+      };
+    }
+
+    const retryAfterSeconds = parseRetryAfter(responseHeaders["retry-after"], this.clock.now());
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const contentType = String(responseHeaders["content-type"] ?? "no content type");
+      return {
+        notSent: false,
+        error: {
+          ...base, status, retryAfterSeconds,
+          code: ClientCodes.BAD_RESPONSE,
+          apiMessage: `the answer is not JSON (${contentType}): ${JSON.stringify(this.clean(text).slice(0, 120))}`,
+          retryable: RETRYABLE_STATUS.has(status) || status === 429,
+        },
+      };
+    }
+
+    const failure = failureEnvelope.safeParse(json);
+    if (failure.success || status >= 400) {
+      const envelope = failure.success ? failure.data : undefined;
+      const { success: _s, error: _e, code: _c, ...extra } = (envelope ?? {}) as Record<string, unknown>;
+      // The extra fields reach the caller as `details`: they are server text like the message.
+      const details = redactValue(extra, [this.apiKey]) as Record<string, unknown>;
+      return {
+        notSent: false,
+        error: {
+          ...base, status, retryAfterSeconds, details,
+          code: envelope?.code ? this.clean(envelope.code) : `HTTP_${status}`,
+          apiMessage: this.clean(envelope?.error ?? "no error message"),
+          retryable: RETRYABLE_STATUS.has(status) || status === 429,
+        },
+      };
+    }
+    const success = successEnvelope.safeParse(json);
+    if (!success.success) {
+      return {
+        notSent: false,
+        error: { ...base, status, code: ClientCodes.BAD_RESPONSE, apiMessage: "the answer is not the {success, data} envelope", retryable: false },
+      };
+    }
+    const data = route.response.safeParse(success.data.data);
+    if (!data.success) {
+      const issue = data.error.issues[0];
+      const where = issue?.path.length ? issue.path.join(".") : "data";
+      return {
+        notSent: false,
+        error: {
+          ...base, status,
+          code: ClientCodes.UNEXPECTED_RESPONSE,
+          apiMessage: this.clean(`the answer's data does not have the expected shape at ${where}: ${issue?.message ?? "invalid"}`),
+          retryable: false,
+        },
+      };
+    }
+    return { data: data.data, status, code: success.data.code, envelope: success.data as Record<string, unknown> };
+  }
+
+  /** Any text that leaves the client passes here: the key never appears in a message. */
+  private clean(text: string): string {
+    return redact(text, [this.apiKey]);
+  }
+
+  /** Closes the keep-alive connections (tests, short-lived tools). */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function checkBaseUrl(baseUrl: string, service: Service): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`the ${service} base URL ${JSON.stringify(baseUrl)} is not a URL`);
+  }
+  // The URL parser has already normalized an IPv4 literal (`127.1` reads `127.0.0.1`), so a whole
+  // match is needed: a host name such as `127.0.0.1.example.com` is not loopback.
+  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname) && !LOOPBACK_V4.test(url.hostname)) {
+    throw new Error(
+      `refusing the plain-http ${service} base URL ${url.origin}: API keys must not travel in clear text. Use https (plain http is accepted only for loopback addresses such as the emulator's)`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`the ${service} base URL must be http(s), got ${url.protocol}`);
+  return url.toString().replace(/\/+$/, "");
+}
+
+function queryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  if (typeof e?.code === "string") return e.code;
+  if (typeof e?.cause?.code === "string") return e.cause.code;
+  if ((err as Error)?.name === "TimeoutError") return "TIMEOUT";
+  return undefined;
+}
+
+export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}

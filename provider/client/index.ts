@@ -1,0 +1,6 @@
+export * from "./errors";
+export * from "./http";
+export * from "./rate-limit";
+export * from "./routes";
+export * from "./wait";
+export * as schemas from "./schemas";

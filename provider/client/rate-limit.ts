@@ -1,0 +1,122 @@
+/**
+ * Token bucket per API key (capacity 10, refill 10/s continuously, starts full), shared by every
+ * client object in the process that uses the key: the platform's limit is per key across all APIs.
+ * Waiters are served first come, first served; a 429 pauses the whole bucket until Retry-After.
+ */
+import { createHash } from "node:crypto";
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, Math.max(0, ms));
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
+};
+
+interface Waiter {
+  resolve(): void;
+  reject(reason: unknown): void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+export class TokenBucket {
+  private tokens: number;
+  private refilledAt: number;
+  private pausedUntil = 0;
+  private readonly waiters: Waiter[] = [];
+  private pumping = false;
+
+  constructor(
+    readonly capacity = 10,
+    readonly perSecond = 10,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.tokens = capacity;
+    this.refilledAt = clock.now();
+  }
+
+  /** Resolves when the caller may send one request. */
+  take(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal };
+      if (signal) {
+        waiter.onAbort = () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      this.waiters.push(waiter);
+      void this.pump();
+    });
+  }
+
+  /** The server refused a request (429): nobody sends with this key for `ms`. */
+  pause(ms: number): void {
+    const until = this.clock.now() + ms;
+    if (until > this.pausedUntil) this.pausedUntil = until;
+    this.tokens = 0;
+    this.refilledAt = this.pausedUntil;
+  }
+
+  private refill(now: number): void {
+    if (now <= this.refilledAt) return;
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.refilledAt) / 1000) * this.perSecond);
+    this.refilledAt = now;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiters.length > 0) {
+        const now = this.clock.now();
+        if (now < this.pausedUntil) {
+          await this.clock.sleep(this.pausedUntil - now);
+          continue;
+        }
+        this.refill(now);
+        if (this.tokens >= 1) {
+          this.tokens -= 1;
+          const waiter = this.waiters.shift()!;
+          if (waiter.onAbort) waiter.signal!.removeEventListener("abort", waiter.onAbort);
+          waiter.resolve();
+          continue;
+        }
+        await this.clock.sleep(((1 - this.tokens) / this.perSecond) * 1000);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+}
+
+/** Module-level registry: one bucket per key. Keyed by a hash so the registry never holds a key. */
+const buckets = new Map<string, TokenBucket>();
+
+export function bucketForKey(apiKey: string, clock?: Clock): TokenBucket {
+  const id = createHash("sha256").update(apiKey).digest("hex");
+  let bucket = buckets.get(id);
+  if (!bucket) {
+    bucket = new TokenBucket(10, 10, clock);
+    buckets.set(id, bucket);
+  }
+  return bucket;
+}

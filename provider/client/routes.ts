@@ -1,0 +1,213 @@
+/**
+ * The one route table of the project: every route the client calls and the emulator serves, from
+ * the spec documents plus shared/spec/assumed-routes.md. The client reaches the API only through it;
+ * the emulator registers its handlers from it. When the real API documents a path, one edit here
+ * fixes both.
+ *
+ * `safety` decides retries (see http.ts):
+ * - `read` / `idempotent`: safe to send again after a network error, timeout or 5xx.
+ * - `non-idempotent`: a repeat would act twice (add a second rule, wipe a disk again).
+ * - `paid`: charges the wallet; never sent again once it may have reached the server.
+ */
+import { z } from "zod";
+import * as s from "./schemas";
+
+export type Service = "email" | "platform" | "ai";
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+export type Safety = "read" | "idempotent" | "non-idempotent" | "paid";
+
+export interface RouteDef {
+  readonly service: Service;
+  readonly method: Method;
+  /** Path template relative to the service's base URL, `{name}` for parameters. */
+  readonly path: string;
+  readonly safety: Safety;
+  /** Status of a success answer. */
+  readonly status: number;
+  /** Schema of the envelope's `data`. */
+  readonly response: z.ZodType;
+  /** Request body schema: types only; business rules answer their own codes. */
+  readonly body?: z.ZodType;
+  /** Query string schema. */
+  readonly query?: z.ZodType;
+  /** The API reads an `Idempotency-Key` header on this route (the client sends a stable one). */
+  readonly idempotencyKey?: boolean;
+  /** An email send endpoint: a missing key answers `NO_API_KEY` instead of `UNAUTHORIZED`. */
+  readonly sendEndpoint?: boolean;
+}
+
+const def = <T extends RouteDef>(r: T): T => r;
+const list = <T extends z.ZodType>(item: T) => z.array(item);
+
+const dryRunQuery = z.object({ dryRun: z.enum(["true", "false"]).optional() });
+const firewallRuleInput = z.looseObject({
+  protocol: z.string(),
+  action: z.string(),
+  port: z.string().optional(),
+  source: z.string(),
+});
+
+export const routes = {
+  // ---- email service ({email_base_url}) ----
+  "email.jobs.list": def({ service: "email", method: "GET", path: "/jobs", safety: "read", status: 200, response: list(s.emailJob) }),
+  "email.jobs.get": def({ service: "email", method: "GET", path: "/jobs/{jobId}", safety: "read", status: 200, response: s.emailJob }),
+  "email.domains.list": def({ service: "email", method: "GET", path: "/domains", safety: "read", status: 200, response: list(s.emailDomain) }),
+  "email.domains.create": def({
+    service: "email", method: "POST", path: "/domains", safety: "non-idempotent", status: 202,
+    response: z.looseObject({ jobId: z.string(), domainId: z.string() }),
+    body: z.object({ domain: z.string() }),
+  }),
+  "email.domains.get": def({ service: "email", method: "GET", path: "/domains/{domainId}", safety: "read", status: 200, response: s.emailDomain }),
+  "email.domains.verify": def({ service: "email", method: "POST", path: "/domains/{domainId}/verify", safety: "idempotent", status: 202, response: s.jobAccepted }),
+  "email.domains.delete": def({ service: "email", method: "DELETE", path: "/domains/{domainId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "email.templates.list": def({ service: "email", method: "GET", path: "/templates", safety: "read", status: 200, response: list(s.emailTemplate) }),
+  "email.templates.create": def({
+    service: "email", method: "POST", path: "/templates", safety: "non-idempotent", status: 202,
+    response: z.looseObject({ jobId: z.string(), templateId: z.string() }),
+    body: z.object({ name: z.string(), subject: z.string().optional(), htmlBody: z.string().optional(), textBody: z.string().optional() }),
+  }),
+  "email.templates.get": def({ service: "email", method: "GET", path: "/templates/{templateId}", safety: "read", status: 200, response: s.emailTemplate }),
+  "email.templates.update": def({
+    service: "email", method: "PATCH", path: "/templates/{templateId}", safety: "idempotent", status: 200, response: s.emailTemplate,
+    body: z.object({ subject: z.string().nullable().optional(), htmlBody: z.string().nullable().optional(), textBody: z.string().nullable().optional() }),
+  }),
+  "email.templates.delete": def({ service: "email", method: "DELETE", path: "/templates/{templateId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "email.webhooks.list": def({ service: "email", method: "GET", path: "/webhooks", safety: "read", status: 200, response: list(s.webhook) }),
+  "email.webhooks.create": def({
+    service: "email", method: "POST", path: "/webhooks", safety: "non-idempotent", status: 201, response: s.webhook,
+    body: z.object({ url: z.string(), events: z.array(z.string()) }),
+  }),
+  "email.webhooks.delete": def({ service: "email", method: "DELETE", path: "/webhooks/{webhookId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "email.status": def({ service: "email", method: "GET", path: "/status", safety: "read", status: 200, response: s.emailStatus }),
+  "email.analytics": def({ service: "email", method: "GET", path: "/analytics", safety: "read", status: 200, response: s.emailAnalytics }),
+
+  // ---- virtual servers ({api_base_url}) ----
+  "vps.plans.list": def({ service: "platform", method: "GET", path: "/vps/plans", safety: "read", status: 200, response: list(s.vpsPlan) }),
+  "vps.list": def({ service: "platform", method: "GET", path: "/vps", safety: "read", status: 200, response: list(s.vps) }),
+  "vps.create": def({
+    service: "platform", method: "POST", path: "/vps", safety: "paid", status: 201, response: s.vpsCharged,
+    body: z.object({
+      planId: z.string(), projectId: z.string(), name: z.string(), osType: z.string(), osVersion: z.string(),
+      rootPassword: z.string(), billingPeriod: z.string(),
+    }),
+  }),
+  "vps.get": def({ service: "platform", method: "GET", path: "/vps/{id}", safety: "read", status: 200, response: s.vps }),
+  "vps.terminate": def({ service: "platform", method: "DELETE", path: "/vps/{id}", safety: "idempotent", status: 200, response: s.vps }),
+  "vps.credentials": def({ service: "platform", method: "GET", path: "/vps/{id}/credentials", safety: "read", status: 200, response: s.vpsCredentials }),
+  "vps.renew": def({
+    service: "platform", method: "POST", path: "/vps/{id}/renew", safety: "paid", status: 200, response: s.vpsCharged,
+    body: z.object({ billingPeriod: z.string() }),
+  }),
+  "vps.renewalOptions": def({ service: "platform", method: "GET", path: "/vps/{id}/renewal-options", safety: "read", status: 200, response: list(s.renewalOption) }),
+  "vps.upgrade": def({
+    service: "platform", method: "POST", path: "/vps/{id}/upgrade", safety: "paid", status: 200, response: s.vpsCharged,
+    body: z.object({ planId: z.string() }),
+  }),
+  "vps.start": def({ service: "platform", method: "POST", path: "/vps/{id}/start", safety: "idempotent", status: 200, response: s.vps }),
+  "vps.stop": def({ service: "platform", method: "POST", path: "/vps/{id}/stop", safety: "idempotent", status: 200, response: s.vps }),
+  "vps.restart": def({ service: "platform", method: "POST", path: "/vps/{id}/restart", safety: "idempotent", status: 200, response: s.vps }),
+  "vps.reinstall": def({
+    service: "platform", method: "POST", path: "/vps/{id}/reinstall", safety: "non-idempotent", status: 200, response: s.vps,
+    body: z.object({ osType: z.string(), osVersion: z.string(), rootPassword: z.string() }),
+  }),
+  "vps.resetPassword": def({
+    service: "platform", method: "POST", path: "/vps/{id}/reset-password", safety: "idempotent", status: 200, response: s.vps,
+    body: z.object({ rootPassword: z.string() }),
+  }),
+  "vps.autoRenew": def({
+    service: "platform", method: "PATCH", path: "/vps/{id}/auto-renew", safety: "idempotent", status: 200, response: s.vps,
+    body: z.object({ enabled: z.boolean() }),
+  }),
+  "vps.firewall.list": def({ service: "platform", method: "GET", path: "/vps/{id}/firewall", safety: "read", status: 200, response: list(s.firewallRule) }),
+  "vps.firewall.add": def({
+    service: "platform", method: "POST", path: "/vps/{id}/firewall", safety: "non-idempotent", status: 201, response: list(s.firewallRule),
+    body: z.object({ rules: z.array(firewallRuleInput) }),
+  }),
+  "vps.firewall.remove": def({
+    service: "platform", method: "DELETE", path: "/vps/{id}/firewall", safety: "idempotent", status: 200,
+    response: z.looseObject({ removed: z.number().int() }),
+    body: z.object({ ids: z.array(z.string()).optional(), rules: z.array(firewallRuleInput).optional() }),
+  }),
+  "vps.backup.get": def({ service: "platform", method: "GET", path: "/vps/{id}/backup", safety: "read", status: 200, response: s.backupAddon }),
+  "vps.backup.activate": def({
+    service: "platform", method: "POST", path: "/vps/{id}/backup", safety: "paid", status: 201, response: s.backupCharged,
+    body: z.object({ planCode: z.string() }),
+  }),
+  "vps.backup.changePlan": def({
+    service: "platform", method: "PATCH", path: "/vps/{id}/backup", safety: "paid", status: 200, response: s.backupCharged,
+    body: z.object({ planCode: z.string() }),
+  }),
+  "vps.backup.cancel": def({
+    service: "platform", method: "DELETE", path: "/vps/{id}/backup", safety: "idempotent", status: 200,
+    response: z.looseObject({ cancelled: z.literal(true) }),
+  }),
+  "backup.plans.list": def({ service: "platform", method: "GET", path: "/backup/plans", safety: "read", status: 200, response: list(s.backupPlan) }),
+
+  // ---- account ({api_base_url}) ----
+  "account.wallet": def({ service: "platform", method: "GET", path: "/account/wallet", safety: "read", status: 200, response: s.wallet }),
+  "account.notifications.list": def({
+    service: "platform", method: "GET", path: "/account/notifications", safety: "read", status: 200, response: list(s.notification),
+    query: z.object({ unreadOnly: z.enum(["true", "false"]).optional() }),
+  }),
+  "account.notifications.unreadCount": def({
+    service: "platform", method: "GET", path: "/account/notifications/unread-count", safety: "read", status: 200,
+    response: z.looseObject({ count: z.number().int() }),
+  }),
+  "account.notifications.markRead": def({
+    service: "platform", method: "POST", path: "/account/notifications/{notificationId}/read", safety: "idempotent", status: 200,
+    response: z.looseObject({ id: z.string(), isRead: z.literal(true) }),
+  }),
+  "account.notifications.readAll": def({
+    service: "platform", method: "POST", path: "/account/notifications/read-all", safety: "idempotent", status: 200,
+    response: z.looseObject({ marked: z.number().int() }),
+  }),
+  "account.activity": def({
+    service: "platform", method: "GET", path: "/account/projects/{projectId}/activity", safety: "read", status: 200, response: list(s.activityEntry),
+  }),
+
+  // ---- domain registration ({api_base_url}) ----
+  "domains.list": def({ service: "platform", method: "GET", path: "/domains", safety: "read", status: 200, response: list(s.registeredDomain) }),
+  "domains.registrant.get": def({ service: "platform", method: "GET", path: "/domains/registrant", safety: "read", status: 200, response: s.registrant }),
+  "domains.registrant.update": def({
+    service: "platform", method: "PATCH", path: "/domains/registrant", safety: "idempotent", status: 200, response: s.registrant,
+    body: z.record(z.string(), z.unknown()),
+  }),
+  "domains.get": def({ service: "platform", method: "GET", path: "/domains/{domainId}", safety: "read", status: 200, response: s.registeredDomain }),
+  "domains.register": def({
+    service: "platform", method: "POST", path: "/domains", safety: "paid", status: 201,
+    response: z.union([s.domainDryRun, s.domainPaid]),
+    body: z.object({ name: z.string(), period: z.number(), whoisProtection: z.boolean().optional() }),
+    query: dryRunQuery,
+  }),
+  "domains.renew": def({
+    service: "platform", method: "POST", path: "/domains/{domainId}/renew", safety: "paid", status: 200, response: s.domainPaid,
+    body: z.object({ period: z.number() }),
+  }),
+  "domains.whoisProtection": def({
+    service: "platform", method: "POST", path: "/domains/{domainId}/whois-protection", safety: "paid", status: 200, response: s.domainPaid,
+  }),
+  "domains.autoRenew": def({
+    service: "platform", method: "PATCH", path: "/domains/{domainId}/auto-renew", safety: "idempotent", status: 200, response: s.registeredDomain,
+    body: z.object({ enabled: z.boolean() }),
+  }),
+} as const satisfies Record<string, RouteDef>;
+
+export type Routes = typeof routes;
+export type RouteId = keyof Routes;
+export type RouteResponse<K extends RouteId> = z.infer<Routes[K]["response"]>;
+export type RouteBody<K extends RouteId> = Routes[K] extends { body: infer B extends z.ZodType } ? z.input<B> : undefined;
+export type RouteQuery<K extends RouteId> = Routes[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
+
+/** Names of the `{param}` parts of a route's path. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+}
+
+/** Fills a path template; every value is URI-encoded so an id can never change the path. */
+export function fillPath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === "") throw new Error(`path parameter "${name}" missing for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,256 @@
+/**
+ * Shapes of the records the platform answers with, shared by the client (which validates every
+ * response against them) and the emulator (which serializes its answers through them, so it cannot
+ * drift from the contract). Objects are loose: a field the API adds later passes through; a field
+ * we rely on that is missing or of another type is a clear error at the call that received it.
+ */
+import { z } from "zod";
+
+const timestamp = z.string();
+const nullableTimestamp = z.string().nullable();
+
+// ---------- email service ----------
+
+export const emailJobStatus = z.enum(["queued", "running", "completed", "failed"]);
+export const emailJob = z.looseObject({
+  jobId: z.string(),
+  type: z.string(),
+  status: emailJobStatus,
+  result: z.record(z.string(), z.unknown()),
+  errorMessage: z.string().nullable(),
+  attempts: z.number().int(),
+  createdAt: timestamp,
+  startedAt: nullableTimestamp.optional(),
+  completedAt: nullableTimestamp.optional(),
+});
+
+export const dnsRecord = z.looseObject({
+  type: z.string(),
+  name: z.string(),
+  value: z.string(),
+  priority: z.number().int().optional(),
+});
+export const emailDomainStatus = z.enum(["pending", "verifying", "verified", "failed"]);
+export const emailDomain = z.looseObject({
+  id: z.string(),
+  domain: z.string(),
+  status: emailDomainStatus,
+  dnsRecords: z.array(dnsRecord),
+  createdAt: timestamp,
+  verifiedAt: nullableTimestamp.optional(),
+});
+
+export const emailTemplate = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  subject: z.string().nullable(),
+  htmlBody: z.string().nullable(),
+  textBody: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const webhookEventNames = [
+  "email.sent",
+  "email.delivered",
+  "email.bounced",
+  "email.complained",
+  "email.opened",
+  "email.clicked",
+  "email.rejected",
+  "email.failed",
+  "email.received",
+] as const;
+export const webhook = z.looseObject({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  failCount: z.number().int(),
+  lastTriggeredAt: nullableTimestamp,
+  createdAt: timestamp,
+  /** Only in the answer that creates the webhook. */
+  secret: z.string().optional(),
+});
+
+export const emailPlan = z.looseObject({
+  name: z.string(),
+  emailsPerDay: z.number().int().nullable(),
+  emailsPerMonth: z.number().int(),
+  domains: z.number().int(),
+  templates: z.number().int(),
+  webhooks: z.number().int(),
+});
+export const emailStatus = z.looseObject({
+  projectId: z.string(),
+  plan: emailPlan.nullable(),
+  platformPaused: z.boolean(),
+  sendingEnabled: z.boolean(),
+});
+export const emailAnalytics = z.looseObject({
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  bounced: z.number().int(),
+  complained: z.number().int(),
+  bounceRate: z.number(),
+  complaintRate: z.number(),
+  limits: z.looseObject({ bounceRate: z.number(), complaintRate: z.number() }),
+});
+
+// ---------- virtual servers ----------
+
+export const billingPeriods = ["monthly", "3month", "6month", "yearly"] as const;
+export const billingPeriod = z.enum(billingPeriods);
+export type BillingPeriod = (typeof billingPeriods)[number];
+export const vpsStatus = z.enum([
+  "provisioning",
+  "starting",
+  "stopping",
+  "restarting",
+  "reinstalling",
+  "upgrading",
+  "running",
+  "stopped",
+  "error",
+  "terminating",
+  "terminated",
+]);
+export const vps = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  projectId: z.string(),
+  planId: z.string(),
+  osType: z.string(),
+  osVersion: z.string(),
+  billingPeriod,
+  autoRenew: z.boolean(),
+  status: vpsStatus,
+  publicIp: z.string().nullable(),
+  expiresAt: timestamp,
+  lastJobStatus: z.string().nullable(),
+  lastJobError: z.string().nullable(),
+  createdAt: timestamp,
+});
+/** Paid server calls answer the server plus the amount taken from the wallet. */
+export const vpsCharged = vps.extend({ charged: z.number() });
+
+export const osTemplate = z.looseObject({ osType: z.string(), osVersion: z.string() });
+export const vpsPlan = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  family: z.string(),
+  region: z.string(),
+  cpu: z.number().int(),
+  memoryMb: z.number().int(),
+  diskGb: z.number().int(),
+  prices: z.record(billingPeriod, z.number()),
+  osTemplates: z.array(osTemplate),
+});
+export const vpsCredentials = z.looseObject({ address: z.string().nullable(), user: z.string(), password: z.string() });
+export const renewalOption = z.looseObject({ billingPeriod, price: z.number(), currency: z.string() });
+
+export const firewallProtocol = z.enum(["tcp", "udp", "icmp"]);
+export const firewallAction = z.enum(["allow", "deny"]);
+export const firewallRule = z.looseObject({
+  id: z.string(),
+  protocol: firewallProtocol,
+  action: firewallAction,
+  port: z.string().optional(),
+  source: z.string(),
+});
+
+export const backupPlan = z.looseObject({
+  code: z.string(),
+  name: z.string(),
+  quotaGb: z.number().int(),
+  price: z.number(),
+});
+export const backupAddon = z.looseObject({
+  planCode: z.string(),
+  status: z.string(),
+  quotaGb: z.number().int(),
+  usedGb: z.number(),
+  createdAt: timestamp,
+  expiresAt: timestamp,
+});
+export const backupCharged = backupAddon.extend({ charged: z.number() });
+
+// ---------- account ----------
+
+export const notification = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  title: z.string(),
+  message: z.string(),
+  link: z.string().nullable(),
+  isRead: z.boolean(),
+  readAt: nullableTimestamp,
+  createdAt: timestamp,
+  projectId: z.string().nullable(),
+  environmentId: z.string().nullable(),
+});
+export const activityEntry = z.looseObject({
+  id: z.string(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string(),
+  entityName: z.string(),
+  actor: z.enum(["user", "system"]),
+  byKeyOwner: z.boolean(),
+  environmentId: z.string(),
+  createdAt: timestamp,
+});
+export const wallet = z.looseObject({ balance: z.number(), currency: z.string() });
+
+// ---------- domain registration ----------
+
+export const domainBilling = z.looseObject({
+  registration: z.number(),
+  whoisProtection: z.number(),
+  total: z.number(),
+  depositCharged: z.number(),
+});
+export const registeredDomain = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  status: z.number().int(),
+  status_label: z.string(),
+  expiresAt: nullableTimestamp,
+  whoisProtection: z.boolean(),
+  autoRenew: z.boolean(),
+});
+/** A paid domain call's answer: the record (whole, or only name and status while the registry
+ * record is not saved yet, see DOMAIN_SAVE_PENDING) and what it cost. */
+export const domainPaid = z.looseObject({
+  name: z.string(),
+  status: z.number().int(),
+  status_label: z.string(),
+  id: z.number().int().optional(),
+  billing: domainBilling.optional(),
+});
+export const domainDryRun = z.looseObject({
+  dryRun: z.literal(true),
+  currency: z.string(),
+  billing: domainBilling,
+  balanceAfter: z.number(),
+  enoughBalance: z.boolean(),
+  note: z.string(),
+});
+export const registrant = z.record(z.string(), z.unknown());
+
+// ---------- small answers ----------
+
+export const jobAccepted = z.looseObject({ jobId: z.string() });
+export const deleted = z.looseObject({ deleted: z.literal(true) });
+
+export type EmailJob = z.infer<typeof emailJob>;
+export type EmailDomain = z.infer<typeof emailDomain>;
+export type EmailTemplate = z.infer<typeof emailTemplate>;
+export type Webhook = z.infer<typeof webhook>;
+export type Vps = z.infer<typeof vps>;
+export type VpsPlan = z.infer<typeof vpsPlan>;
+export type FirewallRule = z.infer<typeof firewallRule>;
+export type BackupAddon = z.infer<typeof backupAddon>;
+export type RegisteredDomain = z.infer<typeof registeredDomain>;
+export type Notification = z.infer<typeof notification>;
+export type ActivityEntry = z.infer<typeof activityEntry>;

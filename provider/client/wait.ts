@@ -1,0 +1,53 @@
+/**
+ * Polling helper: first read at once, then every 0.5 s growing ×1.5 up to 5 s, with jitter. Each
+ * read is an API call, so it goes through the key's rate-limit bucket like any other.
+ */
+import { systemClock, type Clock } from "./rate-limit";
+
+export interface WaitOptions<T> {
+  /** What is awaited, for the timeout message: `server 3f2… to be running`. */
+  what: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** How the last state reads in the timeout message. */
+  describe?: (state: T) => string;
+  clock?: Clock;
+  random?: () => number;
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export class WaitTimeoutError<T = unknown> extends Error {
+  constructor(
+    readonly what: string,
+    readonly lastState: T,
+    readonly waitedMs: number,
+    describe: (state: T) => string,
+  ) {
+    super(`timed out after ${Math.round(waitedMs / 1000)} s waiting for ${what}; last state seen: ${describe(lastState)}`);
+    this.name = "WaitTimeoutError";
+  }
+}
+
+export async function waitFor<T>(
+  read: (signal?: AbortSignal) => Promise<T>,
+  isDone: (state: T) => boolean,
+  options: WaitOptions<T>,
+): Promise<T> {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const describe = options.describe ?? ((state: T) => JSON.stringify(state));
+  const started = clock.now();
+  let delay = options.firstDelayMs ?? 500;
+  const maxDelay = options.maxDelayMs ?? 5_000;
+  for (;;) {
+    const state = await read(options.signal);
+    if (isDone(state)) return state;
+    const waited = clock.now() - started;
+    if (waited >= options.timeoutMs) throw new WaitTimeoutError(options.what, state, waited, describe);
+    // ±20 % jitter so that many waiters do not poll in step.
+    const jittered = delay * (0.8 + 0.4 * random());
+    await clock.sleep(Math.min(jittered, options.timeoutMs - waited), options.signal);
+    delay = Math.min(delay * 1.5, maxDelay);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Configuration, resolved at run time inside the provider process (never captured in a serialized
+ * closure): stack config first (it reaches a dynamic provider through `configure`), then `SVC_*`
+ * environment variables.
+ */
+import { ApiClient, type ClientOptions } from "./client/http";
+
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+export const settingDefs = {
+  apiKey: { config: "svc:apiKey", env: "SVC_API_KEY", secret: true, what: "the platform API key (servers, domains; accepted by email too)" },
+  emailApiKey: { config: "svc:emailApiKey", env: "SVC_EMAIL_API_KEY", secret: true, what: "the email API key" },
+  apiUrl: { config: "svc:apiUrl", env: "SVC_API_URL", secret: false, what: "the platform API base URL" },
+  emailUrl: { config: "svc:emailUrl", env: "SVC_EMAIL_URL", secret: false, what: "the email API base URL" },
+  aiUrl: { config: "svc:aiUrl", env: "SVC_AI_URL", secret: false, what: "the AI gateway base URL" },
+  projectId: { config: "svc:projectId", env: "SVC_PROJECT_ID", secret: false, what: "the project id" },
+} as const;
+
+export type SettingName = keyof typeof settingDefs;
+export type Settings = Partial<Record<SettingName, string>>;
+
+export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): Settings {
+  const settings: Settings = {};
+  for (const [name, d] of Object.entries(settingDefs) as [SettingName, (typeof settingDefs)[SettingName]][]) {
+    const value = config?.get(d.config) || env[d.env];
+    if (value) settings[name] = value;
+  }
+  return settings;
+}
+
+export class MissingSettingError extends Error {
+  constructor(readonly setting: SettingName) {
+    const d = settingDefs[setting];
+    const set = d.secret ? `pulumi config set --secret ${d.config} <value>` : `pulumi config set ${d.config} <value>`;
+    super(`${d.what} is not configured: set stack config ${d.config} (${set}) or the environment variable ${d.env}`);
+    this.name = "MissingSettingError";
+  }
+}
+
+export function requireSetting(settings: Settings, name: SettingName): string {
+  const value = settings[name];
+  if (!value) throw new MissingSettingError(name);
+  return value;
+}
+
+type Extra = Omit<ClientOptions, "service" | "baseUrl" | "apiKey" | "project">;
+
+/** Client of the platform API (servers, domains, account). */
+export function platformClient(settings: Settings, extra: Extra = {}): ApiClient {
+  return new ApiClient({ ...extra, service: "platform", baseUrl: requireSetting(settings, "apiUrl"), apiKey: requireSetting(settings, "apiKey") });
+}
+
+/**
+ * Client of the email API. An email key decides the project by itself; a platform key names the
+ * configured project with `X-Svc-Project` (needed when several projects of the account have email).
+ */
+export function emailClient(settings: Settings, extra: Extra = {}): ApiClient {
+  const baseUrl = requireSetting(settings, "emailUrl");
+  if (settings.emailApiKey) return new ApiClient({ ...extra, service: "email", baseUrl, apiKey: settings.emailApiKey });
+  if (!settings.apiKey) throw new MissingSettingError("emailApiKey");
+  return new ApiClient({ ...extra, service: "email", baseUrl, apiKey: settings.apiKey, project: settings.projectId });
+}
