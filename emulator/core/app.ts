@@ -1,0 +1,244 @@
+/**
+ * The emulator's HTTP app: fastify 5 with fastify-type-provider-zod, one route per entry of the
+ * project's route table (response schemas enforced, so the emulator cannot drift from the contract
+ * silently), plus the loopback-only control API under `/_emulator`.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { routes, type RouteDef, type RouteId, type Service } from "../../provider/client/routes";
+import { authenticate, bearerOf, type Caller } from "./auth";
+import { registerControl } from "./control";
+import type { Emu, TransitionFn } from "./emu";
+import { EmuError, Reply } from "./errors";
+import { FaultBook, RequestLog, type FaultRule } from "./faults";
+import type { World } from "./world";
+
+export const SERVICE_PREFIX: Record<Service, string> = { platform: "/api", email: "/email", ai: "/ai" };
+
+export interface Ctx {
+  emu: Emu;
+  world: World;
+  caller: Caller;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  // Validated against the route table's body schema; handlers apply the business rules.
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Record<string, string | string[] | undefined>;
+}
+export type Handler = (ctx: Ctx) => unknown;
+
+export interface ServiceModule {
+  handlers: Partial<Record<RouteId, Handler>>;
+  transitions?: Record<string, TransitionFn>;
+  /** `POST /_emulator/dns/publish`: marks a sending domain's records as published; false if unknown. */
+  publishDns?: (emu: Emu, domain: string) => boolean;
+}
+
+const RATE_CAPACITY = 10;
+const RATE_PER_SECOND = 10;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    svc?: { routeId: RouteId; route: RouteDef; fault?: FaultRule; key?: string };
+  }
+}
+
+function failure(reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
+  return reply.code(status).type("application/json").send({ success: false, error: message, code, ...extra });
+}
+
+/** Code of a schema refusal: each API names it its own way. */
+function validationCode(routeId: RouteId, route: RouteDef): string {
+  if (route.service === "platform" && routeId.startsWith("domains.")) return "VALIDATION_ERROR";
+  return "VALIDATION";
+}
+
+/** Routes of the table that no module handles. */
+export function missingHandlers(modules: ServiceModule[]): RouteId[] {
+  return (Object.keys(routes) as RouteId[]).filter((id) => !modules.some((m) => m.handlers[id]));
+}
+
+export interface AppParts {
+  app: FastifyInstance;
+  faults: FaultBook;
+  log: RequestLog;
+}
+
+export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
+  const app = Fastify({ logger: false, bodyLimit: 12 * 1024 * 1024 });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const faults = new FaultBook();
+  const log = new RequestLog();
+  const buckets = emu.rateBuckets;
+
+  const handlers = new Map<RouteId, Handler>();
+  for (const m of modules) {
+    for (const [id, h] of Object.entries(m.handlers) as [RouteId, Handler][]) {
+      if (handlers.has(id)) throw new Error(`route ${id} has two handlers`);
+      handlers.set(id, h);
+    }
+    for (const [kind, fn] of Object.entries(m.transitions ?? {})) emu.registerTransition(kind, fn);
+  }
+
+  /** Server side of the per-key limit, on the emulator clock: answers the seconds to wait, or 0. */
+  function rateLimit(key: string, reply: FastifyReply): number {
+    const now = emu.nowMs();
+    const b = buckets.get(key) ?? { tokens: RATE_CAPACITY, at: now };
+    b.tokens = Math.min(RATE_CAPACITY, b.tokens + (Math.max(0, now - b.at) / 1000) * RATE_PER_SECOND);
+    b.at = now;
+    buckets.set(key, b);
+    let wait = 0;
+    if (b.tokens >= 1) b.tokens -= 1;
+    else wait = Math.max(1, Math.ceil((1 - b.tokens) / RATE_PER_SECOND));
+    reply.header("x-ratelimit-limit", String(RATE_CAPACITY));
+    reply.header("x-ratelimit-remaining", String(Math.floor(b.tokens)));
+    return wait;
+  }
+
+  function drop(request: FastifyRequest, reply: FastifyReply): void {
+    reply.hijack();
+    request.raw.socket.destroy();
+  }
+
+  // ---- request log: every request, with the code it answered ----
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.url.startsWith("/_emulator")) return payload;
+    emu.save();
+    let code: string | null = null;
+    if (typeof payload === "string" && reply.statusCode >= 400) {
+      try {
+        code = (JSON.parse(payload) as { code?: string }).code ?? null;
+      } catch {
+        /* not JSON */
+      }
+    }
+    const fault = request.svc?.fault;
+    const dropNow = fault?.afterCommit && fault.drop;
+    log.add({
+      time: emu.nowIso(),
+      keyPrefix: request.svc?.key ? request.svc.key.slice(0, 12) : null,
+      method: request.method,
+      path: request.url.split("?")[0],
+      route: request.svc?.routeId ?? null,
+      status: dropNow ? 0 : reply.statusCode,
+      code,
+      fault: fault?.id ?? null,
+      dropped: Boolean(dropNow),
+    });
+    if (fault?.afterCommit) {
+      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault.drop) {
+        request.raw.socket.destroy();
+        return payload;
+      }
+      if (fault.status) {
+        reply.code(fault.status);
+        return JSON.stringify({ success: false, error: "Injected fault after commit", code: fault.code ?? "INTERNAL_ERROR" });
+      }
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const svc = request.svc;
+    if (error instanceof EmuError) return failure(reply, error.status, error.code, error.message, error.extra);
+    if (svc && hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0];
+      const part = error.validationContext === "querystring" ? "query" : "body";
+      const field = (issue?.instancePath ?? "").replace(/^\//, "").replace(/\//g, ".") || part;
+      return failure(reply, 422, validationCode(svc.routeId, svc.route), `${field}: ${issue?.message ?? "invalid"}`);
+    }
+    const fastifyCode = (error as { code?: string }).code ?? "";
+    if (svc && (fastifyCode === "FST_ERR_CTP_INVALID_JSON_BODY" || fastifyCode === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError)) {
+      if (svc.route.service === "platform" && !svc.routeId.startsWith("domains.")) return failure(reply, 400, "PARSE", "Body is not valid JSON");
+      return failure(reply, 422, validationCode(svc.routeId, svc.route), "body: not valid JSON");
+    }
+    if (fastifyCode === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return failure(reply, 422, svc ? validationCode(svc.routeId, svc.route) : "VALIDATION", "body: send application/json");
+    // A handler answered something its route's response schema refuses: the emulator drifted.
+    const detail = error instanceof Error ? error.message : String(error);
+    if (process.env.SVC_EMULATOR_DEBUG) console.error(`emulator: ${request.method} ${request.url}:`, error);
+    return failure(reply, 500, "INTERNAL_ERROR", `Internal error${process.env.SVC_EMULATOR_DEBUG ? `: ${detail}` : ""}`);
+  });
+
+  app.setNotFoundHandler((request, reply) => failure(reply, 404, "NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}`));
+
+  // Bodyless POST/DELETE with a JSON content type: accept an empty body as no body.
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      (err as { statusCode?: number }).statusCode = 400;
+      done(err as Error, undefined);
+    }
+  });
+
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const [routeId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
+    // A route without a handler answers 501; tests/emulator asserts that none is left (missingHandlers).
+    const handler: Handler =
+      handlers.get(routeId) ??
+      (() => {
+        throw new EmuError(501, "NOT_IMPLEMENTED", `The emulator does not serve ${route.method} ${route.path} yet`);
+      });
+    const envelope = z.looseObject({ success: z.literal(true), data: route.response });
+    const url = SERVICE_PREFIX[route.service] + route.path.replace(/\{(\w+)\}/g, ":$1");
+    typed.route({
+      method: route.method,
+      url,
+      schema: {
+        ...(route.body ? { body: route.body } : {}),
+        ...(route.query ? { querystring: route.query } : {}),
+        response: { 200: envelope, 201: envelope, 202: envelope },
+      },
+      onRequest: async (request, reply) => {
+        const key = bearerOf(request.headers.authorization);
+        request.svc = { routeId, route, key };
+        emu.settleDue();
+        if (key) {
+          const wait = rateLimit(key, reply);
+          if (wait > 0) {
+            reply.header("retry-after", String(wait));
+            return failure(reply, 429, "RATE_LIMITED", "Too many requests: over 10 per second for this key");
+          }
+        }
+        const fault = faults.match(request.method, request.url.split("?")[0], () => emu.random());
+        if (fault) {
+          request.svc.fault = fault;
+          if (!fault.afterCommit) {
+            if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+            if (fault.drop) {
+              log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true });
+              return drop(request, reply);
+            }
+            if (fault.status) return failure(reply, fault.status, fault.code ?? "INTERNAL_ERROR", "Injected fault");
+          }
+        }
+        // Before body validation: a call without a valid key answers 401, whatever its body.
+        (request as FastifyRequest & { caller?: Caller }).caller = authenticate(emu, routeId, route, request.headers);
+      },
+      handler: async (request, reply) => {
+        const caller = (request as FastifyRequest & { caller?: Caller }).caller!;
+        const result = await handler({
+          emu,
+          world: emu.world,
+          caller,
+          params: request.params as Record<string, string>,
+          query: (request.query ?? {}) as Record<string, unknown>,
+          body: request.body,
+          headers: request.headers,
+        });
+        const status = result instanceof Reply ? (result.options.status ?? route.status) : route.status;
+        const data = result instanceof Reply ? result.data : result;
+        const extra = result instanceof Reply ? (result.options.extra ?? {}) : {};
+        return reply.code(status as 200).send({ success: true as const, ...extra, data } as never);
+      },
+    });
+  }
+
+  registerControl(app, emu, faults, log, modules);
+  return { app, faults, log };
+}

@@ -1,0 +1,193 @@
+/**
+ * The emulator's runtime: the world plus its clock, id generator, background transitions, wallet,
+ * activity feed and notifications. Service handlers receive it as `ctx.emu`.
+ */
+import { writeFileSync, renameSync } from "node:fs";
+import { EmuError } from "./errors";
+import { Rng } from "./rng";
+import { seedWorld } from "./seed";
+import type { ActivityRec, NotificationRec, PendingTransition, World } from "./world";
+
+export type TransitionMode = "immediate" | "time" | "manual";
+export type DnsMode = "auto" | "manual";
+
+/** Settles one background transition: `emu.world` is changed in place. */
+export type TransitionFn = (emu: Emu, payload: Record<string, unknown>) => void;
+
+export interface EmuOptions {
+  seed: number;
+  transitions: TransitionMode;
+  /** In `time` mode: every transition takes this many seconds instead of its own realistic delay. */
+  transitionSeconds?: number;
+  dns: DnsMode;
+  stateFile?: string;
+}
+
+export class Emu {
+  world: World;
+  readonly transitionFns = new Map<string, TransitionFn>();
+  /** Per-key rate-limit buckets on the emulator clock (not part of the world: not persisted). */
+  readonly rateBuckets = new Map<string, { tokens: number; at: number }>();
+  private rng: Rng;
+  private lastSaved = "";
+
+  private readonly startOptions: EmuOptions;
+
+  constructor(
+    readonly options: EmuOptions,
+    world?: World,
+  ) {
+    this.startOptions = { ...options };
+    this.world = world ?? seedWorld(options.seed);
+    this.rng = new Rng(this.world.rngState);
+  }
+
+  // ---- time ----
+
+  /** Emulator clock in ms: real time moved by `POST /_emulator/clock/advance`. */
+  nowMs(): number {
+    return Date.now() + this.world.clockOffsetMs;
+  }
+  nowIso(): string {
+    return new Date(this.nowMs()).toISOString();
+  }
+  advanceClock(seconds: number): void {
+    this.world.clockOffsetMs += seconds * 1000;
+    this.settleDue();
+  }
+
+  // ---- ids ----
+
+  random(): number {
+    const value = this.rng.next();
+    this.world.rngState = this.rng.state;
+    return value;
+  }
+  uuid(): string {
+    const id = this.rng.uuid();
+    this.world.rngState = this.rng.state;
+    return id;
+  }
+  hex(length: number): string {
+    const value = this.rng.hex(length);
+    this.world.rngState = this.rng.state;
+    return value;
+  }
+
+  // ---- background transitions ----
+
+  registerTransition(kind: string, fn: TransitionFn): void {
+    if (this.transitionFns.has(kind)) throw new Error(`transition ${kind} registered twice`);
+    this.transitionFns.set(kind, fn);
+  }
+
+  /**
+   * Queues background work that settles later: at once (next request) in `immediate` mode, after
+   * `realisticSeconds` (or the configured seconds) in `time` mode, only on an explicit settle in
+   * `manual` mode. Answers the transition id.
+   */
+  schedule(kind: string, payload: Record<string, unknown>, realisticSeconds: number): string {
+    if (!this.transitionFns.has(kind)) throw new Error(`no transition named ${kind}`);
+    const { transitions, transitionSeconds } = this.options;
+    const dueAt =
+      transitions === "manual" ? null : transitions === "immediate" ? this.nowMs() : this.nowMs() + (transitionSeconds ?? realisticSeconds) * 1000;
+    const id = this.uuid();
+    this.world.transitions.push({ id, kind, payload, dueAt });
+    return id;
+  }
+
+  /** Settles every transition that is due (all of them with `all`), oldest first. */
+  settleDue(all = false): number {
+    let settled = 0;
+    for (;;) {
+      const now = this.nowMs();
+      const due = this.world.transitions
+        .filter((t) => all || (t.dueAt !== null && t.dueAt <= now))
+        .sort((a, b) => (a.dueAt ?? Infinity) - (b.dueAt ?? Infinity))[0] as PendingTransition | undefined;
+      if (!due) return settled;
+      this.world.transitions = this.world.transitions.filter((t) => t !== due);
+      this.transitionFns.get(due.kind)!(this, due.payload);
+      settled++;
+    }
+  }
+
+  /** True when a test asked the next job of this kind to fail; consumes one use. */
+  takeJobFailure(kind: string): string | undefined {
+    const rule = this.world.jobFailures.find((r) => r.kind === kind && r.times > 0);
+    if (!rule) return undefined;
+    rule.times--;
+    this.world.jobFailures = this.world.jobFailures.filter((r) => r.times > 0);
+    return rule.reason;
+  }
+
+  // ---- wallet ----
+
+  /** Takes `amount` from the wallet, or refuses with 402 INSUFFICIENT_BALANCE and changes nothing. */
+  charge(amount: number, what: string): void {
+    const available = this.world.account.wallet;
+    if (amount > available) {
+      throw new EmuError(
+        402,
+        "INSUFFICIENT_BALANCE",
+        `Saldo tidak cukup untuk ${what}: required IDR ${amount.toLocaleString("en-US")}, available IDR ${available.toLocaleString("en-US")}`,
+        { required: amount, available },
+      );
+    }
+    this.world.account.wallet = available - amount;
+  }
+  refund(amount: number): void {
+    this.world.account.wallet += amount;
+  }
+
+  // ---- feeds ----
+
+  recordActivity(entry: Omit<ActivityRec, "id" | "createdAt" | "environmentId"> & { environmentId?: string }): void {
+    const project = this.world.projects.find((p) => p.id === entry.projectId);
+    this.world.activity.unshift({
+      id: this.uuid(),
+      createdAt: this.nowIso(),
+      ...entry,
+      environmentId: entry.environmentId ?? project?.environmentId ?? entry.projectId,
+    });
+  }
+
+  notify(n: Omit<NotificationRec, "id" | "createdAt" | "isRead" | "readAt" | "environmentId"> & { environmentId?: string | null }): void {
+    const project = n.projectId ? this.world.projects.find((p) => p.id === n.projectId) : undefined;
+    this.world.notifications.unshift({
+      id: this.uuid(),
+      createdAt: this.nowIso(),
+      isRead: false,
+      readAt: null,
+      ...n,
+      environmentId: n.environmentId ?? project?.environmentId ?? null,
+    });
+  }
+
+  // ---- persistence ----
+
+  /** Writes the world to the state file when it changed: temp file, then rename (never half a file). */
+  save(): void {
+    if (!this.options.stateFile) return;
+    const text = JSON.stringify(this.world);
+    if (text === this.lastSaved) return;
+    const tmp = `${this.options.stateFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, this.options.stateFile);
+    this.lastSaved = text;
+  }
+
+  /** Back to the seeded world and the options the emulator started with. */
+  reset(): void {
+    Object.assign(this.options, this.startOptions);
+    this.rateBuckets.clear();
+    this.world = seedWorld(this.options.seed);
+    this.rng = new Rng(this.world.rngState);
+  }
+
+  /** Replaces the world (state file load). */
+  load(world: World): void {
+    this.world = world;
+    this.rng = new Rng(world.rngState);
+    this.lastSaved = JSON.stringify(world);
+  }
+}

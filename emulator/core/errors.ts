@@ -1,0 +1,21 @@
+/** A refusal the emulator answers with the spec's failure envelope. */
+export class EmuError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra envelope fields (for example `missing` on REGISTRANT_INCOMPLETE, `data` on BATCH_FAILED). */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "EmuError";
+  }
+}
+
+/** A success answer with a status or envelope fields other than the route's default. */
+export class Reply {
+  constructor(
+    readonly data: unknown,
+    readonly options: { status?: number; extra?: Record<string, unknown> } = {},
+  ) {}
+}

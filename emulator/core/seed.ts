@@ -1,0 +1,161 @@
+/**
+ * The seeded world: deterministic for a given seed (ids and keys come from a seeded generator).
+ */
+import { Rng } from "./rng";
+import type { KeyRecord, World } from "./world";
+import { allProducts } from "./world";
+
+export const PLATFORM_KEY_PREFIX = "svc_";
+export const EMAIL_KEY_PREFIX = "svcm_";
+
+/** The seeded keys by role; `startEmulator` hands them to tests and the CLI prints them. */
+export interface SeededKeys {
+  /** Whole-account platform key with every product. */
+  account: string;
+  /** Platform key limited to the first project. */
+  project: string;
+  /** Whole-account platform key without the VPS product. */
+  noVps: string;
+  /** Whole-account platform key with the VPS product only (no Domain, no Email). */
+  vpsOnly: string;
+  expired: string;
+  revoked: string;
+  /** Email key of the first project (free plan). */
+  email: string;
+  /** Email key of the second project (email set up, no plan). */
+  emailNoPlan: string;
+}
+
+export function seedWorld(seed: number): World {
+  const rng = new Rng(seed);
+  const projectA = rng.uuid();
+  const projectB = rng.uuid();
+  const platformKey = () => PLATFORM_KEY_PREFIX + rng.hex(48);
+  const emailKey = () => EMAIL_KEY_PREFIX + rng.hex(48);
+  const key = (k: Omit<KeyRecord, "expiresAt" | "revoked"> & Partial<KeyRecord>): KeyRecord => ({ expiresAt: null, revoked: false, ...k });
+
+  const linux = [
+    { osType: "ubuntu", osVersion: "22.04" },
+    { osType: "ubuntu", osVersion: "24.04" },
+    { osType: "debian", osVersion: "12" },
+    { osType: "almalinux", osVersion: "9" },
+  ];
+  const prices = (monthly: number) => ({
+    monthly,
+    "3month": Math.round(monthly * 3 * 0.97),
+    "6month": Math.round(monthly * 6 * 0.95),
+    yearly: Math.round(monthly * 12 * 0.9),
+  });
+  const plan = (name: string, family: string, region: string, cpu: number, memoryMb: number, diskGb: number, monthly: number, windows = false) => ({
+    id: rng.uuid(),
+    name,
+    family,
+    region,
+    cpu,
+    memoryMb,
+    diskGb,
+    prices: prices(monthly),
+    osTemplates: windows ? [...linux, { osType: "windows", osVersion: "2022" }] : linux,
+    snapshots: cpu >= 2,
+  });
+
+  const world: World = {
+    seed,
+    rngState: 0, // set below, once every seeded id is drawn
+    clockOffsetMs: 0,
+    account: {
+      id: rng.uuid(),
+      wallet: 50_000_000,
+      currency: "IDR",
+      serverLimit: 25,
+      registrant: {
+        name: "Dewi Lestari",
+        organization: "Contoh Digital",
+        email: "dewi@example.id",
+        phone: "+62.8123456789",
+        address: "Jl. Merdeka 1",
+        city: "Jakarta",
+        province: "DKI Jakarta",
+        postalCode: "10110",
+        country: "ID",
+      },
+    },
+    projects: [
+      {
+        id: projectA,
+        name: "production",
+        environmentId: rng.uuid(),
+        email: {
+          enabled: true,
+          sendingEnabled: true,
+          plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50 },
+        },
+      },
+      { id: projectB, name: "staging", environmentId: rng.uuid(), email: { enabled: true, sendingEnabled: true, plan: null } },
+    ],
+    keys: [
+      key({ key: platformKey(), kind: "platform", label: "account", projectId: null, products: [...allProducts] }),
+      key({ key: platformKey(), kind: "platform", label: "project", projectId: projectA, products: [...allProducts] }),
+      key({ key: platformKey(), kind: "platform", label: "noVps", projectId: null, products: allProducts.filter((p) => p !== "vps") }),
+      key({ key: platformKey(), kind: "platform", label: "vpsOnly", projectId: null, products: ["vps"] }),
+      key({ key: platformKey(), kind: "platform", label: "expired", projectId: null, products: [...allProducts], expiresAt: "2025-01-01T00:00:00.000Z" }),
+      key({ key: platformKey(), kind: "platform", label: "revoked", projectId: null, products: [...allProducts], revoked: true }),
+      key({ key: emailKey(), kind: "email", label: "email", projectId: projectA, products: ["email"] }),
+      key({ key: emailKey(), kind: "email", label: "emailNoPlan", projectId: projectB, products: ["email"] }),
+    ],
+    catalog: {
+      vpsPlans: [
+        plan("s-1vcpu-1gb", "standard", "jkt", 1, 1024, 25, 75_000),
+        plan("s-2vcpu-2gb", "standard", "jkt", 2, 2048, 50, 150_000),
+        plan("s-4vcpu-8gb", "standard", "jkt", 4, 8192, 160, 450_000, true),
+        plan("c-2vcpu-4gb", "cpu-optimized", "jkt", 2, 4096, 50, 260_000),
+        plan("s-2vcpu-2gb-sgp", "standard", "sgp", 2, 2048, 50, 170_000),
+      ],
+      backupPlans: [
+        { code: "backup-10", name: "Backup 10 GB", quotaGb: 10, price: 15_000, retired: false },
+        { code: "backup-50", name: "Backup 50 GB", quotaGb: 50, price: 50_000, retired: false },
+        { code: "backup-100", name: "Backup 100 GB", quotaGb: 100, price: 90_000, retired: false },
+        { code: "backup-legacy", name: "Backup 5 GB (retired)", quotaGb: 5, price: 10_000, retired: true },
+      ],
+      tlds: {
+        com: { registration: 165_000, whoisProtection: 50_000, renewal: 175_000, supported: true },
+        net: { registration: 180_000, whoisProtection: 50_000, renewal: 190_000, supported: true },
+        id: { registration: 250_000, whoisProtection: 0, renewal: 250_000, supported: true },
+        "co.id": { registration: 120_000, whoisProtection: 0, renewal: 120_000, supported: true },
+        xyz: { registration: 30_000, whoisProtection: 25_000, renewal: 160_000, supported: true },
+        io: { registration: 0, whoisProtection: 0, renewal: 0, supported: "unavailable" },
+        gov: { registration: 0, whoisProtection: 0, renewal: 0, supported: false },
+        mil: { registration: 0, whoisProtection: 0, renewal: 0, supported: false },
+      },
+      takenDomains: ["google.com", "taken-example.com", "example.id"],
+      premiumDomains: ["cloud.xyz", "premium.com"],
+    },
+    email: {},
+    vps: {},
+    domains: {},
+    notifications: [],
+    activity: [],
+    transitions: [],
+    jobFailures: [],
+  };
+  world.rngState = rng.state;
+  return world;
+}
+
+export function seededKeys(world: World): SeededKeys {
+  const byLabel = (label: string) => {
+    const k = world.keys.find((key) => key.label === label);
+    if (!k) throw new Error(`seeded key ${label} missing from the world`);
+    return k.key;
+  };
+  return {
+    account: byLabel("account"),
+    project: byLabel("project"),
+    noVps: byLabel("noVps"),
+    vpsOnly: byLabel("vpsOnly"),
+    expired: byLabel("expired"),
+    revoked: byLabel("revoked"),
+    email: byLabel("email"),
+    emailNoPlan: byLabel("emailNoPlan"),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The domain service's part of the world (`world.domains`), its record types and the views that
+ * answer them. Domains belong to the account, not to a project; ids are numbers (spec: Ids).
+ */
+import type { Emu } from "../core/emu";
+import type { World } from "../core/world";
+
+/** `active`: live at the registry. `pending`: registered, waiting for the registry to activate it. */
+export type DomainStatus = "active" | "pending";
+
+/** The numeric `status` and its `status_label`: the spec names the pair, not the values. */
+export const STATUS_CODES: Record<DomainStatus, { status: number; status_label: string }> = {
+  active: { status: 1, status_label: "active" },
+  pending: { status: 2, status_label: "pending" },
+};
+
+export interface DomainRec {
+  id: number;
+  name: string;
+  status: DomainStatus;
+  expiresAt: string;
+  whoisProtection: boolean;
+  autoRenew: boolean;
+  createdAt: string;
+  /** A renewal is being confirmed by the registry (transition `domains.renewal-confirm`): RENEW_IN_PROGRESS. */
+  renewing: boolean;
+}
+
+/** A registration the registry completed but the platform has not saved yet (DOMAIN_SAVE_PENDING). */
+export interface PendingSave {
+  name: string;
+  whoisProtection: boolean;
+  expiresAt: string;
+}
+
+export interface DomainsState {
+  nextId: number;
+  records: DomainRec[];
+  pendingSaves: PendingSave[];
+}
+
+const FIRST_ID = 1001;
+
+export function domainsState(world: World): DomainsState {
+  const s = world.domains as Partial<DomainsState>;
+  s.nextId ??= FIRST_ID;
+  s.records ??= [];
+  s.pendingSaves ??= [];
+  return s as DomainsState;
+}
+
+/** The API's domain record: only the documented fields, never the internal ones. */
+export function domainView(d: DomainRec) {
+  return {
+    id: d.id,
+    name: d.name,
+    ...STATUS_CODES[d.status],
+    expiresAt: d.expiresAt,
+    whoisProtection: d.whoisProtection,
+    autoRenew: d.autoRenew,
+  };
+}
+
+/** What a DOMAIN_SAVE_PENDING answer carries in `data` (spec: `{name, status, status_label}`). */
+export function nameAndStatus(name: string, status: DomainStatus) {
+  return { name, ...STATUS_CODES[status] };
+}
+
+export function addYears(iso: string, years: number): string {
+  const d = new Date(iso);
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return d.toISOString();
+}
+
+/**
+ * Domains are account-level but an activity entry needs a project: their entries go to the
+ * account's first project, where the dashboard shows account-wide work.
+ */
+export function recordDomainActivity(emu: Emu, action: string, domain: { id: number; name: string }): void {
+  const project = emu.world.projects[0];
+  if (!project) return;
+  emu.recordActivity({
+    projectId: project.id,
+    action,
+    entityType: "domain",
+    entityId: String(domain.id),
+    entityName: domain.name,
+    actor: "user",
+    byKeyOwner: true,
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * The email service's part of the world (`world.email`): jobs, sending domains, templates and
+ * webhooks of every project. Records carry internal fields (owner project, webhook secret, DNS
+ * publication time); handlers answer through the view functions of each resource's file.
+ */
+import type { Ctx } from "../core/app";
+import type { EmailPlanLimits, Project, World } from "../core/world";
+
+export type JobType = "add_domain" | "verify_domain" | "create_template";
+export type JobStatus = "queued" | "running" | "completed" | "failed";
+
+export interface JobRec {
+  jobId: string;
+  projectId: string;
+  type: JobType;
+  status: JobStatus;
+  result: Record<string, unknown>;
+  errorMessage: string | null;
+  attempts: number;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** Internal: id of the domain or template the job works on. */
+  targetId: string;
+}
+
+export interface DnsRecordRec {
+  type: "TXT" | "MX" | "CNAME";
+  name: string;
+  value: string;
+  priority?: number;
+}
+
+export type DomainStatus = "pending" | "verifying" | "verified" | "failed";
+
+export interface DomainRec {
+  id: string;
+  projectId: string;
+  domain: string;
+  status: DomainStatus;
+  dnsRecords: DnsRecordRec[];
+  createdAt: string;
+  verifiedAt: string | null;
+  /** Internal: when the records count as published in DNS; null = not yet (dns "manual" mode). */
+  dnsPublishAt: string | null;
+}
+
+export interface TemplateRec {
+  id: string;
+  projectId: string;
+  name: string;
+  subject: string | null;
+  htmlBody: string | null;
+  textBody: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookRec {
+  id: string;
+  projectId: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  failCount: number;
+  lastTriggeredAt: string | null;
+  createdAt: string;
+  /** Internal: answered only by the call that creates the webhook. */
+  secret: string;
+}
+
+export interface EmailState {
+  jobs: JobRec[];
+  domains: DomainRec[];
+  templates: TemplateRec[];
+  webhooks: WebhookRec[];
+}
+
+export function emailState(world: World): EmailState {
+  const state = world.email as Partial<EmailState>;
+  state.jobs ??= [];
+  state.domains ??= [];
+  state.templates ??= [];
+  state.webhooks ??= [];
+  return state as EmailState;
+}
+
+/** The one project an email call acts on (authentication always decides one). */
+export function callerProject(ctx: Ctx): Project {
+  const project = ctx.world.projects.find((p) => p.id === ctx.caller.projectId);
+  if (!project) throw new Error(`email call without a project (caller project ${ctx.caller.projectId})`);
+  return project;
+}
+
+/** The caller's plan limits; past authentication every route but `GET /status` has a plan. */
+export function callerPlan(ctx: Ctx): EmailPlanLimits {
+  const plan = callerProject(ctx).email.plan;
+  if (!plan) throw new Error("email route reached without a plan");
+  return plan;
+}
+
+/** Activity entry for something the caller did through the API. */
+export function recordUserActivity(ctx: Ctx, action: string, entityType: string, entityId: string, entityName: string): void {
+  ctx.emu.recordActivity({ projectId: callerProject(ctx).id, action, entityType, entityId, entityName, actor: "user", byKeyOwner: true });
+}

@@ -1,0 +1,92 @@
+/**
+ * Webhooks: created with a signing secret that only the creating answer shows; no update route.
+ * Unknown event names are dropped (the spec's NO_EVENTS refuses only a list with no valid name).
+ */
+import { webhookEventNames } from "../../provider/client/schemas";
+import type { Ctx, Handler } from "../core/app";
+import { EmuError } from "../core/errors";
+import { classifyHost } from "./names";
+import { callerPlan, callerProject, emailState, recordUserActivity, type WebhookRec } from "./state";
+
+const ENTITY = "email_webhook";
+const MAX_URL_CHARS = 2000;
+const MAX_EVENTS = 20;
+const SECRET_PREFIX = "whsec_";
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(webhookEventNames);
+
+export function webhookView(w: WebhookRec) {
+  return {
+    id: w.id,
+    url: w.url,
+    events: [...w.events],
+    enabled: w.enabled,
+    failCount: w.failCount,
+    lastTriggeredAt: w.lastTriggeredAt,
+    createdAt: w.createdAt,
+  };
+}
+
+/** Why a webhook url is refused, or null when it is an https url on a public host without credentials. */
+export function webhookUrlProblem(url: string): string | null {
+  if (url.length > MAX_URL_CHARS) return `at most ${MAX_URL_CHARS} characters`;
+  if (/[\s\x00-\x1f\x7f]/.test(url)) return "contains whitespace or control characters";
+  // Checked on the raw text too: WHATWG URL drops an empty "@" userinfo silently.
+  if (/^[a-z][a-z0-9+.-]*:[/\\]*[^/\\?#]*@/i.test(url)) return "must not contain credentials";
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "not a valid URL";
+  }
+  if (parsed.protocol !== "https:") return "must use https";
+  if (parsed.username || parsed.password) return "must not contain credentials";
+  const host = classifyHost(parsed.hostname);
+  if (host.kind === "invalid") return "host is not valid";
+  if (host.kind === "ip" && !host.publicAddress) return "host is a private, loopback or reserved address";
+  if (host.kind === "name" && !host.publicName) return "host must be a public fully qualified name";
+  return null;
+}
+
+function projectWebhooks(ctx: Ctx): WebhookRec[] {
+  const projectId = callerProject(ctx).id;
+  return emailState(ctx.world).webhooks.filter((w) => w.projectId === projectId);
+}
+
+export const webhookHandlers: Record<"email.webhooks.list" | "email.webhooks.create" | "email.webhooks.delete", Handler> = {
+  "email.webhooks.list": (ctx) => projectWebhooks(ctx).map(webhookView),
+
+  "email.webhooks.create": (ctx) => {
+    const { url, events } = ctx.body as { url: string; events: string[] };
+    if (events.length > MAX_EVENTS) throw new EmuError(422, "VALIDATION", `events: at most ${MAX_EVENTS} entries (got ${events.length})`);
+    const problem = webhookUrlProblem(url);
+    if (problem) throw new EmuError(400, "INVALID_URL", `Webhook url ${problem}`);
+    const valid = [...new Set(events.filter((e) => KNOWN_EVENTS.has(e)))];
+    if (valid.length === 0) throw new EmuError(400, "NO_EVENTS", `No valid event name; known events: ${webhookEventNames.join(", ")}`);
+    const limit = callerPlan(ctx).webhooks;
+    if (projectWebhooks(ctx).length >= limit) throw new EmuError(402, "WEBHOOK_LIMIT_REACHED", `Your plan allows ${limit} webhooks`);
+
+    const webhook: WebhookRec = {
+      id: ctx.emu.uuid(),
+      projectId: callerProject(ctx).id,
+      url,
+      events: valid,
+      enabled: true,
+      failCount: 0,
+      lastTriggeredAt: null,
+      createdAt: ctx.emu.nowIso(),
+      secret: SECRET_PREFIX + ctx.emu.hex(64),
+    };
+    emailState(ctx.world).webhooks.push(webhook);
+    recordUserActivity(ctx, "email.webhook.created", ENTITY, webhook.id, webhook.url);
+    return { ...webhookView(webhook), secret: webhook.secret };
+  },
+
+  "email.webhooks.delete": (ctx) => {
+    const webhook = projectWebhooks(ctx).find((w) => w.id === ctx.params.webhookId);
+    if (!webhook) throw new EmuError(404, "WEBHOOK_NOT_FOUND", "Webhook not found");
+    const state = emailState(ctx.world);
+    state.webhooks = state.webhooks.filter((w) => w !== webhook);
+    recordUserActivity(ctx, "email.webhook.deleted", ENTITY, webhook.id, webhook.url);
+    return { deleted: true as const };
+  },
+};

@@ -1,0 +1,125 @@
+/**
+ * The platform emulator: `startEmulator()` for tests, `svc-emulator` on the command line.
+ * One process serves the three bases on one port: `/api` (platform), `/email`, `/ai`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { buildApp, type ServiceModule } from "./core/app";
+import { Emu, type DnsMode, type TransitionMode } from "./core/emu";
+import type { FaultRuleInput, RequestLogEntry } from "./core/faults";
+import { seededKeys, type SeededKeys } from "./core/seed";
+import type { World } from "./core/world";
+import { accountModule } from "./account";
+import { domainsModule } from "./domains";
+import { emailModule } from "./email";
+import { vpsModule } from "./vps";
+
+export type { SeededKeys, World, FaultRuleInput, RequestLogEntry, TransitionMode, DnsMode };
+export { Emu };
+
+export const serviceModules: ServiceModule[] = [accountModule, emailModule, vpsModule, domainsModule];
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  /** Load the world from this file at start (if it exists) and save it after every change. */
+  stateFile?: string;
+  transitions?: TransitionMode;
+  /** In `time` mode, every transition takes this many seconds instead of its realistic delay. */
+  transitionSeconds?: number;
+  dns?: DnsMode;
+  seed?: number;
+}
+
+export interface EmulatorUrls {
+  api: string;
+  email: string;
+  ai: string;
+  control: string;
+}
+
+/** Direct access to the control operations, without HTTP (the same ones `/_emulator` offers). */
+export interface EmulatorControl {
+  emu: Emu;
+  reset(): void;
+  /** A copy of the whole world. */
+  state(): World;
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  addFault(rule: FaultRuleInput): void;
+  clearFaults(): void;
+  advanceClock(seconds: number): void;
+  setTransitions(mode: TransitionMode, seconds?: number): void;
+  settle(): number;
+  failNextJob(kind: string, times?: number, reason?: string): void;
+  setWallet(balance: number): void;
+}
+
+export interface RunningEmulator {
+  urls: EmulatorUrls;
+  keys: SeededKeys;
+  /** Ids of the seeded projects: `[0]` has email on the free plan, `[1]` has email without a plan. */
+  projects: string[];
+  control: EmulatorControl;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const emu = new Emu({
+    seed: options.seed ?? 1,
+    transitions: options.transitions ?? "immediate",
+    transitionSeconds: options.transitionSeconds,
+    dns: options.dns ?? "auto",
+    stateFile: options.stateFile,
+  });
+  if (options.stateFile && existsSync(options.stateFile)) emu.load(JSON.parse(readFileSync(options.stateFile, "utf8")) as World);
+  const { app, faults, log } = buildApp(emu, serviceModules);
+  const host = options.host ?? "127.0.0.1";
+  await app.listen({ port: options.port ?? 4010, host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  emu.save();
+  return {
+    urls: { api: `${origin}/api`, email: `${origin}/email`, ai: `${origin}/ai`, control: `${origin}/_emulator` },
+    keys: seededKeys(emu.world),
+    projects: emu.world.projects.map((p) => p.id),
+    control: {
+      emu,
+      reset: () => {
+        emu.reset();
+        faults.clear();
+        log.clear();
+        emu.save();
+      },
+      state: () => {
+        emu.settleDue();
+        return structuredClone(emu.world);
+      },
+      requests: () => log.all(),
+      clearRequests: () => log.clear(),
+      addFault: (rule) => void faults.add(rule),
+      clearFaults: () => faults.clear(),
+      advanceClock: (seconds) => {
+        emu.advanceClock(seconds);
+        emu.save();
+      },
+      setTransitions: (mode, seconds) => {
+        emu.options.transitions = mode;
+        emu.options.transitionSeconds = seconds;
+      },
+      settle: () => {
+        const n = emu.settleDue(true);
+        emu.save();
+        return n;
+      },
+      failNextJob: (kind, times = 1, reason = "Injected job failure") => void emu.world.jobFailures.push({ kind, times, reason }),
+      setWallet: (balance) => {
+        emu.world.account.wallet = balance;
+        emu.save();
+      },
+    },
+    close: async () => {
+      await app.close();
+    },
+  };
+}

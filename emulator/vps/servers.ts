@@ -1,0 +1,264 @@
+/**
+ * Servers: plans, create, list, read, credentials, power actions, reinstall, password reset,
+ * auto-renew flag and terminate, with the background jobs that settle them (States and transitions).
+ */
+import type { Ctx, Handler } from "../core/app";
+import type { Emu, TransitionFn } from "../core/emu";
+import { EmuError } from "../core/errors";
+import type { RouteId } from "../../provider/client/routes";
+import { JOB, JOB_SECONDS, jobFailed, jobSucceeded, type JobKind } from "./jobs";
+import {
+  findPlan,
+  findServer,
+  guardAction,
+  hasImage,
+  periodEnd,
+  planOf,
+  planView,
+  requireBillingPeriod,
+  serverById,
+  userActivity,
+  vpsState,
+  vpsView,
+  type ServerRec,
+  type VpsState,
+  type VpsStatus,
+} from "./state";
+
+const ROOT_PASSWORD = /^[A-Za-z0-9!@#$%^*]{12,30}$/;
+
+export function requireRootPassword(password: string): void {
+  if (!ROOT_PASSWORD.test(password)) {
+    throw new EmuError(400, "REQUEST_ERROR", "rootPassword must be 12 to 30 characters of letters, digits and ! @ # $ % ^ *");
+  }
+}
+
+function requireName(name: string): void {
+  if (name.trim().length < 3) throw new EmuError(400, "REQUEST_ERROR", "name must be at least 3 characters");
+}
+
+/** Documentation ranges (RFC 5737), then shared address space: unique, never reused. */
+function nextPublicIp(state: VpsState): string {
+  const n = state.ipsAssigned++;
+  const pools = ["203.0.113", "198.51.100", "192.0.2"];
+  if (n < pools.length * 250) return `${pools[Math.floor(n / 250)]}.${(n % 250) + 2}`;
+  const m = n - pools.length * 250;
+  return `100.${64 + ((m >> 16) & 63)}.${(m >> 8) & 255}.${m & 255}`;
+}
+
+type PowerAction = "start" | "stop" | "restart";
+const POWER: Record<PowerAction, { during: VpsStatus; target: VpsStatus; kind: JobKind }> = {
+  start: { during: "starting", target: "running", kind: JOB.start },
+  stop: { during: "stopping", target: "stopped", kind: JOB.stop },
+  restart: { during: "restarting", target: "running", kind: JOB.restart },
+};
+
+function power(action: PowerAction): Handler {
+  return (ctx: Ctx) => {
+    const s = findServer(ctx);
+    guardAction(s, action);
+    const { during, target, kind } = POWER[action];
+    ctx.emu.schedule(kind, { serverId: s.id, before: s.status, target }, JOB_SECONDS[kind]);
+    s.status = during;
+    userActivity(ctx.emu, s, `vps.${action}`);
+    return vpsView(s);
+  };
+}
+
+/** Start, stop, restart: success reaches the target status; failure goes back to the status before. */
+function powerJob(kind: string): TransitionFn {
+  return (emu, p) => {
+    const s = serverById(emu, p.serverId);
+    if (!s) return;
+    const reason = emu.takeJobFailure(kind);
+    if (reason) {
+      s.status = p.before as VpsStatus;
+      jobFailed(emu, s, kind, reason);
+      return;
+    }
+    s.status = p.target as VpsStatus;
+    jobSucceeded(s);
+  };
+}
+
+export const serverHandlers: Partial<Record<RouteId, Handler>> = {
+  "vps.plans.list": ({ world }) => world.catalog.vpsPlans.map(planView),
+
+  "vps.list": (ctx) => vpsState(ctx.world).servers.filter((s) => ctx.caller.reach.includes(s.projectId)).map(vpsView),
+
+  "vps.get": (ctx) => vpsView(findServer(ctx)),
+
+  "vps.create": (ctx) => {
+    const { emu, world } = ctx;
+    const body = ctx.body as { planId: string; projectId: string; name: string; osType: string; osVersion: string; rootPassword: string; billingPeriod: string };
+    const projectId = body.projectId.trim();
+    if (!projectId) throw new EmuError(400, "PROJECT_REQUIRED", "projectId is required");
+    if (!world.projects.some((p) => p.id === projectId) || !ctx.caller.reach.includes(projectId)) {
+      throw new EmuError(404, "PROJECT_NOT_FOUND", `No project ${projectId}`);
+    }
+    const plan = findPlan(world, body.planId);
+    if (!plan) throw new EmuError(400, "REQUEST_ERROR", `Unknown plan ${body.planId}: choose one from GET /vps/plans`);
+    if (!hasImage(plan, body.osType, body.osVersion)) {
+      throw new EmuError(400, "REQUEST_ERROR", `No image for ${body.osType} ${body.osVersion} on plan ${plan.name}`);
+    }
+    requireName(body.name);
+    requireRootPassword(body.rootPassword);
+    const period = requireBillingPeriod(body.billingPeriod);
+    const state = vpsState(world);
+    const counted = state.servers.filter((s) => s.status !== "terminated").length;
+    if (counted >= world.account.serverLimit) {
+      throw new EmuError(400, "REQUEST_ERROR", `Account server limit reached (${world.account.serverLimit}); terminated servers do not count`);
+    }
+    const price = plan.prices[period];
+    emu.charge(price, `server ${body.name} (${period})`);
+
+    const now = emu.nowMs();
+    const s: ServerRec = {
+      id: emu.uuid(),
+      name: body.name,
+      projectId,
+      planId: plan.id,
+      osType: body.osType,
+      osVersion: body.osVersion,
+      billingPeriod: period,
+      autoRenew: true,
+      status: "provisioning",
+      publicIp: null,
+      expiresAt: new Date(periodEnd(now, period)).toISOString(),
+      lastJobStatus: null,
+      lastJobError: null,
+      createdAt: new Date(now).toISOString(),
+      rootPassword: body.rootPassword,
+      firewall: [],
+      backup: null,
+      renewFailedFor: null,
+    };
+    state.servers.push(s);
+    emu.schedule(JOB.create, { serverId: s.id, charged: price }, JOB_SECONDS[JOB.create]);
+    userActivity(emu, s, "vps.create");
+    return { ...vpsView(s), charged: price };
+  },
+
+  "vps.credentials": (ctx) => {
+    const s = findServer(ctx);
+    if (s.status === "terminated") throw new EmuError(400, "REQUEST_ERROR", "Server is terminated");
+    return { address: s.publicIp, user: "root", password: s.rootPassword };
+  },
+
+  "vps.start": power("start"),
+  "vps.stop": power("stop"),
+  "vps.restart": power("restart"),
+
+  "vps.reinstall": (ctx) => {
+    const s = findServer(ctx);
+    guardAction(s, "reinstall");
+    const body = ctx.body as { osType: string; osVersion: string; rootPassword: string };
+    const plan = planOf(ctx.world, s);
+    if (!hasImage(plan, body.osType, body.osVersion)) {
+      throw new EmuError(400, "REQUEST_ERROR", `No image for ${body.osType} ${body.osVersion} on plan ${plan.name}`);
+    }
+    requireRootPassword(body.rootPassword);
+    ctx.emu.schedule(
+      JOB.reinstall,
+      { serverId: s.id, before: s.status, oldOsType: s.osType, oldOsVersion: s.osVersion, rootPassword: body.rootPassword },
+      JOB_SECONDS[JOB.reinstall],
+    );
+    s.status = "reinstalling";
+    s.osType = body.osType;
+    s.osVersion = body.osVersion;
+    userActivity(ctx.emu, s, "vps.reinstall");
+    return vpsView(s);
+  },
+
+  "vps.resetPassword": (ctx) => {
+    const s = findServer(ctx);
+    guardAction(s, "resetPassword");
+    const { rootPassword } = ctx.body as { rootPassword: string };
+    requireRootPassword(rootPassword);
+    // No status of its own: the old password stays valid until the job settles.
+    ctx.emu.schedule(JOB.resetPassword, { serverId: s.id, rootPassword }, JOB_SECONDS[JOB.resetPassword]);
+    userActivity(ctx.emu, s, "vps.resetPassword");
+    return vpsView(s);
+  },
+
+  "vps.autoRenew": (ctx) => {
+    const s = findServer(ctx);
+    if (s.status === "terminated" || s.status === "terminating") throw new EmuError(400, "REQUEST_ERROR", `Server is ${s.status}`);
+    const { enabled } = ctx.body as { enabled: boolean };
+    if (s.autoRenew !== enabled) {
+      s.autoRenew = enabled;
+      userActivity(ctx.emu, s, enabled ? "vps.autoRenew.enable" : "vps.autoRenew.disable");
+    }
+    return vpsView(s);
+  },
+
+  "vps.terminate": (ctx) => {
+    const s = findServer(ctx);
+    // A repeat (a retry after a lost answer) answers the server again: the route is idempotent.
+    if (s.status === "terminating" || s.status === "terminated") return vpsView(s);
+    guardAction(s, "terminate");
+    s.status = "terminating";
+    s.backup = null;
+    s.firewall = [];
+    ctx.emu.schedule(JOB.terminate, { serverId: s.id }, JOB_SECONDS[JOB.terminate]);
+    userActivity(ctx.emu, s, "vps.terminate");
+    return vpsView(s);
+  },
+};
+
+export const serverTransitions: Record<string, TransitionFn> = {
+  [JOB.create]: (emu: Emu, p) => {
+    const s = serverById(emu, p.serverId);
+    if (!s || s.status !== "provisioning") return;
+    const reason = emu.takeJobFailure(JOB.create);
+    if (reason) {
+      s.status = "error";
+      emu.refund(p.charged as number);
+      jobFailed(emu, s, JOB.create, reason);
+      return;
+    }
+    s.status = "running";
+    s.publicIp = nextPublicIp(vpsState(emu.world));
+    jobSucceeded(s);
+  },
+
+  [JOB.start]: powerJob(JOB.start),
+  [JOB.stop]: powerJob(JOB.stop),
+  [JOB.restart]: powerJob(JOB.restart),
+
+  [JOB.reinstall]: (emu, p) => {
+    const s = serverById(emu, p.serverId);
+    if (!s) return;
+    s.status = p.before as VpsStatus;
+    const reason = emu.takeJobFailure(JOB.reinstall);
+    if (reason) {
+      // The old system stays, and with it the old password.
+      s.osType = p.oldOsType as string;
+      s.osVersion = p.oldOsVersion as string;
+      jobFailed(emu, s, JOB.reinstall, reason);
+      return;
+    }
+    s.rootPassword = p.rootPassword as string;
+    jobSucceeded(s);
+  },
+
+  [JOB.resetPassword]: (emu, p) => {
+    const s = serverById(emu, p.serverId);
+    if (!s || s.status === "terminated") return;
+    const reason = emu.takeJobFailure(JOB.resetPassword);
+    if (reason) {
+      jobFailed(emu, s, JOB.resetPassword, reason);
+      return;
+    }
+    s.rootPassword = p.rootPassword as string;
+    jobSucceeded(s);
+  },
+
+  [JOB.terminate]: (emu, p) => {
+    const s = serverById(emu, p.serverId);
+    if (!s) return;
+    s.status = "terminated";
+    s.publicIp = null;
+    jobSucceeded(s);
+  },
+};
