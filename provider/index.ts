@@ -3,5 +3,43 @@
  * `require` this module by package name at call time, so the provider host always runs the
  * installed version and no closure captures code or credentials.
  */
+import type { ConfigSource } from "./config";
+import { sendingDomain } from "./email/sending-domain";
+import { sendingDomainVerification } from "./email/sending-domain-verification";
+import { template } from "./email/template";
+import { webhook } from "./email/webhook";
+import { domain } from "./domains/domain";
+import type { ResourceImpl } from "./resource";
+import { configure } from "./runtime";
+import { vps } from "./vps/vps";
+import { vpsBackup } from "./vps/backup";
+import { vpsFirewallRule } from "./vps/firewall-rule";
+
 export * from "./client";
 export * from "./config";
+export { configure } from "./runtime";
+
+/** Each resource type's behaviour, by the type name in its token `pulumi-nodejs:dynamic/svc:<Type>`. */
+export const resources: Record<string, ResourceImpl> = {
+  SendingDomain: sendingDomain,
+  SendingDomainVerification: sendingDomainVerification,
+  Webhook: webhook,
+  Template: template,
+  Domain: domain,
+  Vps: vps,
+  VpsFirewallRule: vpsFirewallRule,
+  VpsBackup: vpsBackup,
+};
+
+type Method = "configure" | keyof ResourceImpl;
+
+/** What a serialized shim calls: `run("Webhook", "create", [inputs])`. */
+export async function run(type: string, method: Method, args: unknown[]): Promise<unknown> {
+  if (method === "configure") {
+    configure((args[0] as { config?: ConfigSource } | undefined)?.config);
+    return undefined;
+  }
+  const impl = resources[type];
+  if (!impl) throw new Error(`pulumi-svc has no resource type ${type}: the installed pulumi-svc is older than the program that declared it`);
+  return (impl[method] as (...a: unknown[]) => Promise<unknown>).apply(impl, args);
+}

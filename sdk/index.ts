@@ -1,6 +1,14 @@
 /**
- * pulumi-svc: the resource classes users import. Resources arrive with their issues; the client's
- * error types are exported so programs can branch on an API `code`.
+ * pulumi-svc: the resource classes users import, and helpers for their programs.
  */
+export { SendingDomain, type SendingDomainArgs, type DnsRecord } from "./email/sending-domain";
+export { SendingDomainVerification, type SendingDomainVerificationArgs } from "./email/sending-domain-verification";
+export { Webhook, type WebhookArgs, type WebhookEvent } from "./email/webhook";
+export { Template, type TemplateArgs } from "./email/template";
+export { Domain, type DomainArgs, type DomainBilling } from "./domains/domain";
+export { Vps, type VpsArgs, type BillingPeriod } from "./vps/vps";
+export { VpsFirewallRule, type VpsFirewallRuleArgs } from "./vps/firewall-rule";
+export { VpsBackup, type VpsBackupArgs } from "./vps/backup";
+export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
 export { settingDefs } from "../provider/config";

@@ -1,0 +1,392 @@
+/**
+ * Domain: a domain name registered to the account. Registration is paid and cannot be undone, so the
+ * resource pays at most once:
+ * - preview prices the name with a `?dryRun=true` registration and refuses, with the reason, what the
+ *   real call would refuse or what the wallet cannot pay;
+ * - create sends `POST /domains` once; an unknown outcome is settled by reading the account's list,
+ *   never by sending again; `DOMAIN_SAVE_PENDING` is a success (a repeat would charge again);
+ * - delete calls nothing: the registration stays in the account.
+ * The Pulumi id is the name, known even while the registry has not saved the record; the numeric API
+ * id is the output `domainId`, filled once the record is saved.
+ */
+import { z } from "zod";
+import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
+import type { ApiClient } from "../client/http";
+import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../client/schemas";
+import {
+  checkInputs,
+  diffInputs,
+  isNotFound,
+  isUnknown,
+  operationError,
+  PartialFailure,
+  pick,
+  type CheckFailure,
+  type Props,
+  type ResourceImpl,
+} from "../resource";
+import { platformApi } from "../runtime";
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** Every public extension is letters, or an internationalized one in its `xn--` form. */
+const EXTENSION = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+/**
+ * Why a trimmed, lower-cased name cannot be registered, judged without the price catalogue (the
+ * dry run judges the extension, subdomains and availability). Undefined when it may be registrable.
+ */
+export function domainNameProblem(name: string): string | undefined {
+  if (!name) return "must not be empty";
+  if (name.length > 253) return "at most 253 characters";
+  const labels = name.split(".");
+  if (labels.length < 2) return `"${name}" has no extension: give the whole name, for example example.com`;
+  if (labels.includes("")) return `"${name}" has an empty label (a leading, trailing or doubled dot)`;
+  const bad = labels.find((label) => !LABEL.test(label));
+  if (bad !== undefined) {
+    return `"${bad}" is not a valid label: 1 to 63 letters, digits or inner hyphens (write an international name in its xn-- form)`;
+  }
+  const extension = labels[labels.length - 1];
+  if (!EXTENSION.test(extension)) return `".${extension}" is not a domain extension`;
+  return undefined;
+}
+
+const fields = {
+  name: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .superRefine((value, ctx) => {
+      const problem = domainNameProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  period: z
+    .literal(1, { message: "only 1 is accepted: the API registers a domain for one year (PERIOD_NOT_SUPPORTED otherwise); autoRenew renews it yearly" })
+    .default(1),
+  whoisProtection: z.boolean().default(false),
+  autoRenew: z.boolean().default(true),
+};
+const INPUTS = Object.keys(fields);
+
+/** What a domain answer shows: the whole record, or only name and status while its save is pending. */
+type DomainView = Pick<RegisteredDomain, "status" | "status_label"> & Partial<RegisteredDomain>;
+
+/**
+ * `savePending` is true while the registry has registered the name but the platform has not saved
+ * its record (DOMAIN_SAVE_PENDING): there is no `domainId` yet, and the name is not in the list.
+ */
+function outputs(inputs: Props, record: DomainView, billing: unknown, savePending = false): Props {
+  return {
+    ...pick(inputs, INPUTS),
+    ...(record.id !== undefined ? { domainId: record.id } : {}),
+    status: record.status,
+    statusLabel: record.status_label,
+    ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
+    ...(billing !== undefined ? { billing } : {}),
+    savePending,
+  };
+}
+
+const awaitingSave = (props: Props) => props.savePending === true;
+
+const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-US")}`;
+
+const importHint = (name: string) =>
+  `${name} is already registered in this account: to manage it with this resource, add the resource option ` +
+  `\`import: "${name}"\` (the id is the domain name), run \`pulumi up\`, then remove the option`;
+
+const REFUNDED = "the charge, if any, was refunded (the API refunds every 422, 500 and 502 answer)";
+const REGISTRATION_REFUNDED = `Nothing was registered and ${REFUNDED}: the next \`pulumi up\` may try again`;
+const WHOIS_REFUNDED = `WHOIS protection was not bought and ${REFUNDED}: the next \`pulumi up\` tries again`;
+
+/** What the user can do about an API refusal, by its code. */
+function hintFor(err: unknown, name: string): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  switch (err.code) {
+    case "ACCOUNT_KEY_REQUIRED":
+      return (
+        "Domain resources need a whole-account API key: this key is limited to one project. Create a key that covers " +
+        "the whole account with the Domain product (dashboard, project settings, API keys) and set it as svc:apiKey or SVC_API_KEY"
+      );
+    case "SCOPE_NOT_ALLOWED":
+      return "This API key lacks the Domain product: enable it for the key in the dashboard, or use a key that has it";
+    case "TLD_NOT_SUPPORTED":
+      return `The extension of ${name} cannot be registered here: choose another extension`;
+    case "PREMIUM_NOT_SUPPORTED":
+      return `${name} is a premium name, which cannot be registered online: choose another name`;
+    case "PRICE_UNAVAILABLE":
+      return "There is no valid price for this extension right now: try again later";
+    case "PERIOD_NOT_SUPPORTED":
+      return "Only period 1 is accepted: a domain is registered for one year and autoRenew renews it yearly";
+    case "DOMAIN_UNAVAILABLE":
+      return `${name} belongs to another account: choose another name`;
+    case "DOMAIN_ALREADY_IN_ACCOUNT":
+      return importHint(name);
+    case "REGISTRANT_INCOMPLETE": {
+      const missing = Array.isArray(err.details.missing) ? err.details.missing.join(", ") : "the API did not say which";
+      return `The account's owner (registrant) details are incomplete; missing: ${missing}. Complete them in the dashboard or with PATCH /domains/registrant, then run again`;
+    }
+    case "INSUFFICIENT_BALANCE":
+      return "Top up the wallet, then run again";
+    default:
+      return undefined;
+  }
+}
+
+/** A 422, 500 or 502 answered by the domain API itself (its envelope and code): refunded, per the spec. */
+function isRefunded(err: unknown): err is ApiError {
+  return (
+    err instanceof ApiError &&
+    (err.status === 422 || err.status === 500 || err.status === 502) &&
+    !err.code.startsWith("HTTP_") &&
+    !["BAD_RESPONSE", "UNEXPECTED_RESPONSE"].includes(err.code)
+  );
+}
+
+/** The same failure, described as one whose outcome is known (a refunded answer, or a dry run). */
+function knownOutcome(err: unknown): unknown {
+  if (!(err instanceof OutcomeUnknownError)) return err;
+  const { service, method, path, status, code, apiMessage, details } = err;
+  return new ApiError({ service, method, path, status, code, apiMessage, details, retryable: false });
+}
+
+/**
+ * The error a user sees for a failed call of `operation` on the domain `name`. For a paid call,
+ * `refunded` says what a refunded answer means: its outcome is known, so it is not "unknown".
+ */
+function apiFailure(operation: string, err: unknown, name: string, refunded?: string): Error {
+  if (refunded && isRefunded(err)) return operationError(operation, knownOutcome(err), hintFor(err, name) ?? refunded);
+  return operationError(operation, err, hintFor(err, name));
+}
+
+/** The account's record of the domain: by its numeric id when known, else by name from the list. */
+async function findDomain(api: ApiClient, name: string, domainId: unknown): Promise<RegisteredDomain | undefined> {
+  if (typeof domainId === "number") {
+    try {
+      return await api.call("domains.get", { params: { domainId } });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+  return (await api.call("domains.list")).find((d) => d.name === name);
+}
+
+/**
+ * Preview's price check: a dry run of the registration (charges nothing). Answers the failure on
+ * `name` when the real call would be refused or the wallet cannot pay. A dry run that fails for
+ * another reason (no answer, 5xx, a bad key) is a failure too: a paid call must not run unpriced.
+ */
+async function dryRunFailure(inputs: Props): Promise<CheckFailure | undefined> {
+  const name = inputs.name as string;
+  const whoisProtection = inputs.whoisProtection === true;
+  let raw;
+  try {
+    raw = await platformApi().call("domains.register", { body: { name, period: 1, whoisProtection }, query: { dryRun: "true" } });
+  } catch (err) {
+    const hint = hintFor(err, name) ?? "The price could not be checked, so the preview stops here (a dry run charges nothing): try again";
+    return { property: "name", reason: operationError("registration dry run", knownOutcome(err), hint).message };
+  }
+  const answer = domainDryRun.safeParse(raw).data;
+  if (!answer) {
+    return { property: "name", reason: `the registration dry run for ${name} was not answered as a dry run: look at the account's domains and wallet before running again` };
+  }
+  if (answer.enoughBalance) return undefined;
+  const { billing, currency } = answer;
+  const balance = answer.balanceAfter + billing.total;
+  const parts = billing.whoisProtection ? ` (registration ${money(billing.registration, currency)} + WHOIS protection ${money(billing.whoisProtection, currency)})` : "";
+  return {
+    property: "name",
+    reason:
+      `the wallet cannot pay for ${name}: it costs ${money(billing.total, currency)}${parts} and the wallet holds ${money(balance, currency)}. ` +
+      `Top up at least ${money(billing.total - balance, currency)}, then run again`,
+  };
+}
+
+/** Sets auto-renew on a just-registered domain when the program asks for off (new ones renew). */
+async function finishCreate(api: ApiClient, inputs: Props, record: RegisteredDomain, billing: unknown): Promise<Props> {
+  if (record.autoRenew === inputs.autoRenew) return outputs(inputs, record, billing);
+  try {
+    const updated = await api.call("domains.autoRenew", { params: { domainId: record.id }, body: { enabled: inputs.autoRenew as boolean } });
+    return outputs(inputs, updated, billing);
+  } catch (err) {
+    throw new PartialFailure(
+      record.name,
+      outputs(inputs, record, billing),
+      inputs,
+      `${apiFailure("create", err, record.name).message}. ${record.name} is registered and paid: the next \`pulumi up\` sets auto-renew without registering again`,
+    );
+  }
+}
+
+/**
+ * The registration's outcome is unknown (no answer, or a 5xx): the account's list says whether the
+ * name is ours now. A registration the registry completed but has not saved yet (DOMAIN_SAVE_PENDING)
+ * is not in the list either; that cannot be told apart, so the error says how to find out. Never
+ * sent again: a repeat would charge again.
+ */
+async function settleUnknownOutcome(api: ApiClient, inputs: Props, err: OutcomeUnknownError): Promise<Props> {
+  const name = inputs.name as string;
+  let found: RegisteredDomain | undefined;
+  try {
+    found = await findDomain(api, name, undefined);
+  } catch (readErr) {
+    throw operationError(
+      "create",
+      err,
+      `Reading the account's domains to settle it failed too (${operationError("read", readErr).message}). Before running \`pulumi up\` again, ` +
+        `look at the account's domains: if ${name} is there, add the resource option \`import: "${name}"\``,
+    );
+  }
+  // Billing is unknown: the answer that carried it was lost.
+  if (found) return finishCreate(api, inputs, found, undefined);
+  if (isRefunded(err)) throw apiFailure("create", err, name, REGISTRATION_REFUNDED);
+  throw operationError(
+    "create",
+    err,
+    `${name} is not in the account's domains, so it was most likely not registered. It was not sent again, to avoid a second charge: ` +
+      `if the registry completed it but the record is not saved yet (DOMAIN_SAVE_PENDING) it appears shortly. Wait a minute, then look at ` +
+      `the account's domains and wallet: if ${name} is listed, add the resource option \`import: "${name}"\` and run \`pulumi up\`; if not, run \`pulumi up\` again`,
+  );
+}
+
+/** Buys WHOIS protection once. Paid: an unknown outcome is settled by reading the domain. */
+async function enableWhoisProtection(api: ApiClient, record: RegisteredDomain): Promise<RegisteredDomain> {
+  const params = { domainId: record.id };
+  const read = () =>
+    api.call("domains.get", { params }).catch((err) => {
+      throw apiFailure("update", err, record.name);
+    });
+  try {
+    await api.call("domains.whoisProtection", { params });
+  } catch (err) {
+    if (isApiError(err, "WHOIS_PROTECTION_ACTIVE")) return read();
+    if (!(err instanceof OutcomeUnknownError)) throw apiFailure("update", err, record.name, WHOIS_REFUNDED);
+    if (!(await read()).whoisProtection) {
+      if (isRefunded(err)) throw apiFailure("update", err, record.name, WHOIS_REFUNDED);
+      throw operationError("update", err, `WHOIS protection is still off on ${record.name}, so it was not bought: the next \`pulumi up\` tries again`);
+    }
+  }
+  return read();
+}
+
+export const domain: ResourceImpl = {
+  async check(olds, news) {
+    const result = checkInputs(news, fields, (inputs) =>
+      olds.whoisProtection === true && inputs.whoisProtection === false && olds.name === inputs.name
+        ? [{ property: "whoisProtection", reason: "WHOIS protection cannot be turned off: the API cannot remove it once bought. Keep whoisProtection: true" }]
+        : [],
+    );
+    const name = result.inputs.name;
+    // Price only a name not yet in the state: a registered one is never registered again.
+    if (result.failures.length || isUnknown(name) || olds.name === name) return result;
+    const failure = await dryRunFailure(result.inputs);
+    if (failure) result.failures.push(failure);
+    return result;
+  },
+
+  async diff(_id, olds, news) {
+    const result = diffInputs(olds, news, { replace: ["name"], update: ["period", "whoisProtection", "autoRenew"] });
+    // A registration whose record was not saved yet: the next update fills `domainId`.
+    return awaitingSave(olds) && !result.changes ? { changes: true, replaces: [] } : result;
+  },
+
+  async create(inputs) {
+    const name = inputs.name as string;
+    let api: ApiClient;
+    let answer;
+    try {
+      api = platformApi();
+      answer = await api.request("domains.register", { body: { name, period: 1, whoisProtection: inputs.whoisProtection === true } });
+    } catch (err) {
+      if (err instanceof OutcomeUnknownError) return { id: name, outs: await settleUnknownOutcome(platformApi(), inputs, err) };
+      throw apiFailure("create", err, name, REGISTRATION_REFUNDED);
+    }
+    const data = domainPaid.safeParse(answer.data).data;
+    if (!data) throw new Error(`create failed: POST /domains answered a dry run for ${name}: nothing was registered; run \`pulumi up\` again`);
+    const billing = domainBilling.safeParse(answer.envelope.billing).data ?? data.billing;
+
+    if (answer.code === "DOMAIN_SAVE_PENDING") {
+      // Registered and paid; the record is saved later. Never repeat the call: a repeat charges again.
+      const outs = outputs(inputs, data, billing, true);
+      if (inputs.autoRenew === false) {
+        throw new PartialFailure(
+          name,
+          // The live value: a new registration renews. The next update compares with it.
+          { ...outs, autoRenew: true },
+          inputs,
+          `${name} is registered and paid, but the registry has not saved its record yet (DOMAIN_SAVE_PENDING), so auto-renew cannot be ` +
+            `turned off yet. Run \`pulumi up\` again in a minute: it turns auto-renew off without registering again`,
+        );
+      }
+      return { id: name, outs };
+    }
+
+    // A whole record is the usual answer; otherwise the account's record is read.
+    let record = registeredDomain.safeParse(data).data;
+    try {
+      record ??= await findDomain(api, name, data.id);
+    } catch (err) {
+      throw new PartialFailure(name, outputs(inputs, data, billing), inputs, `${operationError("create", err).message}. ${name} is registered and paid: the next \`pulumi up\` reads it without registering again`);
+    }
+    if (!record) return { id: name, outs: outputs(inputs, data, billing, true) };
+    return { id: name, outs: await finishCreate(api, inputs, record, billing) };
+  },
+
+  async update(id, olds, news) {
+    const name = id;
+    let api: ApiClient;
+    let record: RegisteredDomain | undefined;
+    try {
+      api = platformApi();
+      record = await findDomain(api, name, olds.domainId);
+    } catch (err) {
+      throw apiFailure("update", err, name);
+    }
+    if (!record) {
+      if (!awaitingSave(olds)) {
+        throw new Error(`update failed: ${name} (id ${String(olds.domainId)}) is no longer in the account: run \`pulumi refresh\` to drop it from the state`);
+      }
+      if (olds.whoisProtection === news.whoisProtection && olds.autoRenew === news.autoRenew) return { outs: { ...olds, ...pick(news, INPUTS) } };
+      throw new Error(`update failed: the registry has not saved the record of ${name} yet (DOMAIN_SAVE_PENDING), so it cannot be changed yet: run \`pulumi up\` again in a minute`);
+    }
+    // Compared with the live record, read first: WHOIS protection is paid and may already be on.
+    // Turning it off is refused by check; the API cannot do it.
+    if (news.whoisProtection === true && !record.whoisProtection) record = await enableWhoisProtection(api, record);
+    if (record.autoRenew !== news.autoRenew) {
+      try {
+        record = await api.call("domains.autoRenew", { params: { domainId: record.id }, body: { enabled: news.autoRenew as boolean } });
+      } catch (err) {
+        throw apiFailure("update", err, name);
+      }
+    }
+    // `billing` describes the registration: carried over, the API never answers it again.
+    return { outs: outputs(news, record, olds.billing) };
+  },
+
+  async read(id, props) {
+    const name = id.trim().toLowerCase();
+    let record: RegisteredDomain | undefined;
+    try {
+      record = await findDomain(platformApi(), name, props.domainId);
+    } catch (err) {
+      throw apiFailure("read", err, name);
+    }
+    if (!record) {
+      // Not saved yet is not gone: dropping it would make the next `up` register (and pay) again.
+      if (awaitingSave(props)) return { id: name, props, inputs: pick(props, INPUTS) };
+      return { id: "", props: {} };
+    }
+    // An expired or lapsed domain stays, with its status: a refresh never plans a new registration.
+    const inputs = { name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
+    return { id: record.name, props: outputs(inputs, record, props.billing), inputs };
+  },
+
+  async delete(id) {
+    // Registration cannot be undone (the DNSimple provider behaves the same). The engine shows the
+    // provider's stderr lines as messages, so the user is told why the domain is still there.
+    process.stderr.write(
+      `Domain ${id} was removed from the stack only: a registration cannot be undone, so ${id} stays registered in the account ` +
+        `(with its auto-renew and WHOIS protection settings). To let it lapse, turn auto-renew off in the dashboard.\n`,
+    );
+  },
+};

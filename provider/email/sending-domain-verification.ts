@@ -1,0 +1,69 @@
+/**
+ * SendingDomainVerification: waits until a sending domain is verified, for programs that publish the
+ * domain's DNS records themselves and make this resource depend on them. Nothing is created at the
+ * API: the id is the domain's id. Read answers "gone" when the domain is no longer verified, so the
+ * next `up` waits again (the AWS SES verification pattern).
+ */
+import { z } from "zod";
+import type { EmailDomain } from "../client/schemas";
+import { WaitTimeoutError } from "../client/wait";
+import { checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
+import { emailApi } from "../runtime";
+import { formatDnsRecords, waitUntilVerified } from "./sending-domain";
+
+const fields = {
+  domainId: z.string().min(1, "must not be empty"),
+  timeoutSeconds: z.number().int().min(1).max(86_400).default(600),
+};
+const INPUTS = Object.keys(fields);
+
+function outputs(inputs: Props, domain: EmailDomain): Props {
+  return { ...pick(inputs, INPUTS), domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) };
+}
+
+async function verify(operation: string, inputs: Props): Promise<Props> {
+  const domainId = inputs.domainId as string;
+  const seconds = inputs.timeoutSeconds as number;
+  try {
+    return outputs(inputs, await waitUntilVerified(emailApi(), domainId, seconds * 1000));
+  } catch (err) {
+    if (err instanceof WaitTimeoutError) {
+      const last = err.lastState as EmailDomain;
+      throw new Error(
+        `${operation} failed: domain ${last.domain} (${domainId}) is not verified after ${seconds} s (status ${last.status}). ` +
+          `Check that these DNS records are published exactly as shown; \`pulumi up\` starts the wait again:\n${formatDnsRecords(last)}`,
+      );
+    }
+    throw operationError(operation, err, isNotFound(err) ? `No sending domain ${domainId} in this project` : undefined);
+  }
+}
+
+export const sendingDomainVerification: ResourceImpl = {
+  async check(_olds, news) {
+    return checkInputs(news, fields);
+  },
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replace: ["domainId"], update: ["timeoutSeconds"] });
+  },
+  async create(inputs) {
+    return { id: inputs.domainId as string, outs: await verify("create", inputs) };
+  },
+  async update(_id, _olds, news) {
+    return { outs: await verify("update", news) };
+  },
+  async read(id, props) {
+    let domain: EmailDomain;
+    try {
+      domain = await emailApi().call("email.domains.get", { params: { domainId: id } });
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw operationError("read", err);
+    }
+    if (domain.status !== "verified") return { id: "", props: {} };
+    const inputs = { domainId: id, timeoutSeconds: props.timeoutSeconds ?? 600 };
+    return { id, props: outputs(inputs, domain), inputs };
+  },
+  async delete() {
+    // Nothing to undo at the API: verification is a state of the domain.
+  },
+};

@@ -1,0 +1,183 @@
+/**
+ * SendingDomain: a domain the project sends email from. `domain` replaces; the wait settings update
+ * without a call. Create adds the domain, waits for its `add_domain` job, starts a DNS check and, when
+ * `waitForVerification` is on, waits until `verified`. A wait that times out is a partial failure: the
+ * id is kept and the next `up` continues the wait instead of adding the domain again.
+ */
+import { z } from "zod";
+import { isApiError, OutcomeUnknownError } from "../client/errors";
+import type { ApiClient } from "../client/http";
+import type { EmailDomain } from "../client/schemas";
+import { waitFor, WaitTimeoutError } from "../client/wait";
+import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { emailApi } from "../runtime";
+import { nonPublicTldProblem } from "./hostnames";
+import { waitForJob } from "./jobs";
+
+/** A fully-qualified domain name: labels of letters, digits and inner hyphens, an alphabetic TLD (or an internationalized one in punycode, xn--…). */
+export const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253, "at most 253 characters")
+  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, "not a valid fully-qualified domain name (for example mail.example.com)")
+  .refine((name) => !nonPublicTldProblem(name), { error: (issue) => nonPublicTldProblem(String(issue.input)) ?? "not a public domain name" });
+
+const fields = {
+  domain: domainName,
+  waitForVerification: z.boolean().default(true),
+  verificationTimeoutSeconds: z.number().int().min(1).max(86_400).default(600),
+};
+const INPUTS = Object.keys(fields);
+
+function outputs(inputs: Props, domain: EmailDomain): Props {
+  return {
+    ...pick(inputs, INPUTS),
+    domainId: domain.id,
+    status: domain.status,
+    dnsRecords: domain.dnsRecords.map((r) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}) })),
+    ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}),
+  };
+}
+
+export function formatDnsRecords(domain: EmailDomain): string {
+  return domain.dnsRecords.map((r) => `  ${r.type} ${r.name} ${r.value}${r.priority !== undefined ? ` (priority ${r.priority})` : ""}`).join("\n");
+}
+
+/**
+ * Starts DNS checks and polls until the domain is `verified`, starting a new check after a `failed`
+ * one while time remains (records may still be propagating). Answers the verified domain; throws
+ * WaitTimeoutError (with the last domain seen) when time runs out.
+ */
+export async function waitUntilVerified(api: ApiClient, domainId: string, timeoutMs: number): Promise<EmailDomain> {
+  return waitFor(
+    async () => {
+      const domain = await api.call("email.domains.get", { params: { domainId } });
+      if (domain.status === "pending" || domain.status === "failed") await api.call("email.domains.verify", { params: { domainId } });
+      return domain;
+    },
+    (domain) => domain.status === "verified",
+    { what: `domain ${domainId} to be verified`, timeoutMs, describe: (d) => `status ${d.status}` },
+  );
+}
+
+function verificationTimeoutMessage(operation: string, domain: EmailDomain, seconds: number): string {
+  return (
+    `${operation} failed: domain ${domain.domain} (${domain.id}) was added but is not verified after ${seconds} s (status ${domain.status}). ` +
+    `Publish these DNS records exactly as shown, then run \`pulumi up\` again to continue the wait:\n${formatDnsRecords(domain)}\n` +
+    `To manage the DNS records in the same program, set waitForVerification: false on the SendingDomain, create the records ` +
+    `from its dnsRecords output, and add a SendingDomainVerification that depends on them.`
+  );
+}
+
+/** Adds the domain; an unknown outcome is settled by looking for the name in the project. */
+async function addDomain(api: ApiClient, domain: string): Promise<{ domainId: string; jobId?: string }> {
+  try {
+    return await api.call("email.domains.create", { body: { domain } });
+  } catch (err) {
+    if (err instanceof OutcomeUnknownError) {
+      const found = (await api.call("email.domains.list")).find((d) => d.domain === domain);
+      if (found) return { domainId: found.id };
+    }
+    if (isApiError(err, "DOMAIN_EXISTS")) {
+      const existing = (await api.call("email.domains.list")).find((d) => d.domain === domain);
+      throw operationError(
+        "create",
+        err,
+        `The domain already belongs to this project${existing ? ` (id ${existing.id})` : ""}: to manage it here, add the resource option \`import: "${existing?.id ?? "<domainId>"}"\` to this SendingDomain, run \`pulumi up\`, then remove the option`,
+      );
+    }
+    throw operationError("create", err);
+  }
+}
+
+/** Waits for verification when asked; answers the outputs, or throws the partial failure. */
+async function settle(api: ApiClient, inputs: Props, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
+  if (!inputs.waitForVerification || domain.status === "verified") {
+    if (domain.status === "pending" || domain.status === "failed") {
+      await api.call("email.domains.verify", { params: { domainId: domain.id } });
+      domain = await api.call("email.domains.get", { params: { domainId: domain.id } });
+    }
+    return outputs(inputs, domain);
+  }
+  const seconds = inputs.verificationTimeoutSeconds as number;
+  try {
+    return outputs(inputs, await waitUntilVerified(api, domain.id, seconds * 1000));
+  } catch (err) {
+    if (err instanceof WaitTimeoutError) {
+      const last = err.lastState as EmailDomain;
+      throw new PartialFailure(domain.id, outputs(inputs, last), inputs, verificationTimeoutMessage(operation, last, seconds));
+    }
+    throw new PartialFailure(domain.id, outputs(inputs, domain), inputs, operationError(operation, err).message);
+  }
+}
+
+export const sendingDomain: ResourceImpl = {
+  async check(_olds, news) {
+    return checkInputs(news, fields);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replace: ["domain"], update: ["waitForVerification", "verificationTimeoutSeconds"] });
+  },
+
+  async create(inputs) {
+    const api = emailApi();
+    const added = await addDomain(api, inputs.domain as string);
+    if (added.jobId) {
+      let job;
+      try {
+        job = await waitForJob(api, added.jobId, "add_domain");
+      } catch (err) {
+        throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err).message);
+      }
+      if (job.status === "failed") {
+        const still = await api.call("email.domains.get", { params: { domainId: added.domainId } }).catch(() => undefined);
+        const message = `create failed: job ${job.jobId} (add_domain) failed: ${job.errorMessage ?? "no reason given"}`;
+        if (still) throw new PartialFailure(added.domainId, outputs(inputs, still), inputs, message);
+        throw new Error(message);
+      }
+    }
+    const domain = await api.call("email.domains.get", { params: { domainId: added.domainId } }).catch((err) => {
+      throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err).message);
+    });
+    return { id: domain.id, outs: await settle(api, inputs, domain, "create") };
+  },
+
+  /** Only the wait settings change in place; a domain still unverified continues its wait here. */
+  async update(id, _olds, news) {
+    const api = emailApi();
+    let domain: EmailDomain;
+    try {
+      domain = await api.call("email.domains.get", { params: { domainId: id } });
+    } catch (err) {
+      throw operationError("update", err, isNotFound(err) ? "The domain is gone: run `pulumi refresh`, then `pulumi up` adds it again" : undefined);
+    }
+    return { outs: await settle(api, news, domain, "update") };
+  },
+
+  async read(id, props) {
+    const api = emailApi();
+    let domain: EmailDomain;
+    try {
+      domain = await api.call("email.domains.get", { params: { domainId: id } });
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw operationError("read", err);
+    }
+    const inputs = {
+      domain: domain.domain,
+      waitForVerification: props.waitForVerification ?? true,
+      verificationTimeoutSeconds: props.verificationTimeoutSeconds ?? 600,
+    };
+    return { id, props: outputs(inputs, domain), inputs };
+  },
+
+  async delete(id) {
+    try {
+      await emailApi().call("email.domains.delete", { params: { domainId: id } });
+    } catch (err) {
+      if (!isNotFound(err)) throw operationError("delete", err);
+    }
+  },
+};

@@ -1,0 +1,137 @@
+/**
+ * Webhook: an https endpoint that receives the project's email events. The API has no update, so any
+ * change replaces. The signing `secret` is answered once, at create: it is a secret output, carried
+ * over from the prior state on read.
+ */
+import { z } from "zod";
+import { isApiError, OutcomeUnknownError } from "../client/errors";
+import type { ApiClient } from "../client/http";
+import { webhookEventNames, type Webhook } from "../client/schemas";
+import { checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
+import { emailApi } from "../runtime";
+import { nonPublicTldProblem } from "./hostnames";
+
+
+/** The spec's rule: https, a public fully-qualified host (names only: an IP literal is not one), no credentials. */
+export function webhookUrlProblem(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "not a URL";
+  }
+  if (url.protocol !== "https:") return `must use https (got ${url.protocol.replace(/:$/, "")})`;
+  if (url.username || url.password) return "must not contain credentials (user:password@)";
+  const host = url.hostname.toLowerCase();
+  if (host.startsWith("[") || /^[\d.]+$/.test(host)) return `host ${host} is an IP address: use a public fully-qualified host name`;
+  if (host === "localhost" || !host.includes(".")) return `host ${host} is not a public fully-qualified host name`;
+  const reserved = nonPublicTldProblem(host);
+  if (reserved) return `host ${host}: ${reserved}`;
+  // The top-level label is alphabetic, or an internationalized one in its punycode form (xn--…).
+  if (!/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})\.?$/.test(host)) return `host ${host} is not a valid fully-qualified host name`;
+  return undefined;
+}
+
+const fields = {
+  url: z
+    .string()
+    .trim()
+    .max(2000, "at most 2,000 characters")
+    .superRefine((value, ctx) => {
+      const problem = webhookUrlProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  events: z
+    .array(z.enum(webhookEventNames, { message: `each event must be one of ${webhookEventNames.join(", ")}` }))
+    .min(1, "at least one event")
+    .max(20, "at most 20 entries")
+    // Order and duplicates carry no meaning: normalize, so they never show as a diff.
+    .transform((events) => [...new Set(events)].sort()),
+};
+const INPUTS = Object.keys(fields);
+
+function outputs(inputs: Props, hook: Webhook, secret: unknown): Props {
+  return {
+    ...pick(inputs, INPUTS),
+    webhookId: hook.id,
+    // Absent when no prior state holds it (an import): an undefined value cannot cross the host.
+    ...(secret !== undefined ? { secret } : {}),
+    enabled: hook.enabled,
+    failCount: hook.failCount,
+    createdAt: hook.createdAt,
+  };
+}
+
+function sameEndpoint(hook: Webhook, inputs: Props): boolean {
+  return hook.url === inputs.url && [...new Set(hook.events)].sort().join(",") === (inputs.events as string[]).join(",");
+}
+
+async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
+  const body = { url: inputs.url as string, events: inputs.events as string[] };
+  const before = new Set((await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs)).map((h) => h.id));
+  try {
+    return await api.call("email.webhooks.create", { body });
+  } catch (err) {
+    if (err instanceof OutcomeUnknownError) {
+      // A webhook made by the lost answer is unusable (its secret was only in that answer): remove
+      // it, then create once more. Webhooks are free, so this is safe.
+      for (const orphan of (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs) && !before.has(h.id))) {
+        await api.call("email.webhooks.delete", { params: { webhookId: orphan.id } }).catch(() => undefined);
+      }
+      return api.call("email.webhooks.create", { body });
+    }
+    throw err;
+  }
+}
+
+export const webhook: ResourceImpl = {
+  async check(_olds, news) {
+    return checkInputs(news, fields);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replace: ["url", "events"], update: [] });
+  },
+
+  async create(inputs) {
+    const api = emailApi();
+    try {
+      const hook = await createWebhook(api, inputs);
+      return { id: hook.id, outs: outputs(inputs, hook, hook.secret) };
+    } catch (err) {
+      const hint = isApiError(err, "WEBHOOK_LIMIT_REACHED")
+        ? "The plan allows no more webhooks. If this happened while replacing a webhook, set the resource option `deleteBeforeReplace: true` so the old one is deleted first"
+        : isApiError(err, "INVALID_URL")
+          ? "The URL must be https with a public fully-qualified host and no credentials"
+          : undefined;
+      throw operationError("create", err, hint);
+    }
+  },
+
+  async update(_id, _olds, news) {
+    // Unreachable in practice (every input replaces); answer complete outputs all the same.
+    return { outs: news };
+  },
+
+  async read(id, props) {
+    let hooks: Webhook[];
+    try {
+      hooks = await emailApi().call("email.webhooks.list");
+    } catch (err) {
+      throw operationError("read", err);
+    }
+    const hook = hooks.find((h) => h.id === id);
+    if (!hook) return { id: "", props: {} };
+    const inputs = { url: hook.url, events: [...new Set(hook.events)].sort() };
+    // The API never answers the secret again: keep the one from the prior state.
+    return { id, props: outputs(inputs, hook, props.secret), inputs };
+  },
+
+  async delete(id) {
+    try {
+      await emailApi().call("email.webhooks.delete", { params: { webhookId: id } });
+    } catch (err) {
+      if (!isNotFound(err)) throw operationError("delete", err);
+    }
+  },
+};

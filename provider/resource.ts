@@ -1,0 +1,176 @@
+/**
+ * What every resource's provider shares: the lifecycle contract the dynamic-provider host calls,
+ * input checking with the property named, diffs on normalized values, the partial-failure error,
+ * and errors that name the operation, the API call, its status and code.
+ */
+import { z } from "zod";
+import { ApiError, OutcomeUnknownError } from "./client/errors";
+
+/** The engine's placeholder for a value not known during preview (any type). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const isUnknown = (value: unknown): boolean => value === UNKNOWN;
+
+export type Props = Record<string, unknown>;
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+export interface CheckResult {
+  inputs: Props;
+  failures: CheckFailure[];
+}
+export interface DiffResult {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace?: boolean;
+}
+export interface CreateResult {
+  id: string;
+  outs: Props;
+}
+export interface ReadResult {
+  id: string;
+  props: Props;
+  inputs?: Props;
+}
+
+export interface ResourceImpl {
+  check(olds: Props, news: Props): Promise<CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
+  create(inputs: Props): Promise<CreateResult>;
+  read(id: string, props: Props): Promise<ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+export const PROVIDER_KEY = "__provider";
+
+/**
+ * Checks each input with its schema (defaults and normalization included), skipping values the
+ * engine does not know yet, and refuses properties the resource does not have. `rules` then check
+ * rules between properties; each gets only known values.
+ */
+export function checkInputs(
+  news: Props,
+  fields: Record<string, z.ZodType>,
+  rules: (inputs: Props) => CheckFailure[] = () => [],
+): CheckResult {
+  const inputs: Props = {};
+  const failures: CheckFailure[] = [];
+  for (const [name, schema] of Object.entries(fields)) {
+    const value = news[name];
+    if (isUnknown(value)) {
+      inputs[name] = value;
+      continue;
+    }
+    const parsed = schema.safeParse(value);
+    if (parsed.success) {
+      if (parsed.data !== undefined) inputs[name] = parsed.data;
+      continue;
+    }
+    // A list or object may hold unknown values (`events: [someOutput]` in a preview): rules about
+    // those parts are skipped; the value is kept as given (normalized once it is known).
+    const issue = parsed.error.issues.find((i) => !isUnknown(valueAt(value, i.path)));
+    if (issue) failures.push({ property: name, reason: describeIssue(name, value, issue) });
+    else inputs[name] = value;
+  }
+  for (const name of Object.keys(news)) {
+    if (name !== PROVIDER_KEY && !(name in fields)) {
+      failures.push({ property: name, reason: `unknown property "${name}": this resource takes ${Object.keys(fields).join(", ")}` });
+    }
+  }
+  if (failures.length === 0) failures.push(...rules(inputs));
+  if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
+  return { inputs, failures };
+}
+
+/** The part of `value` an issue's path points at. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+function describeIssue(name: string, value: unknown, issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return `${name} is invalid`;
+  const where = issue.path.length ? `${name}.${issue.path.join(".")}` : name;
+  // zod 4 leaves `issue.input` out unless asked to: look at the value itself, or a wrong type
+  // (`planId: 5`) would read "is required".
+  if (issue.code === "invalid_type" && valueAt(value, issue.path) === undefined) return `${where} is required`;
+  return `${where}: ${issue.message}`;
+}
+
+/** Stable text of a value, so that diffs compare meaning, not key order. */
+export function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Props)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stable((value as Props)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Diff of checked (normalized) inputs: which properties changed, and which of them replace. */
+export function diffInputs(olds: Props, news: Props, fields: { replace: readonly string[]; update: readonly string[] }): DiffResult {
+  const changed = (name: string) => isUnknown(news[name]) || stable(olds[name]) !== stable(news[name]);
+  const replaces = fields.replace.filter(changed);
+  const updates = fields.update.filter(changed);
+  return { changes: replaces.length + updates.length > 0, replaces };
+}
+
+/** Copies the named properties. */
+export function pick(props: Props, names: readonly string[]): Props {
+  const out: Props = {};
+  for (const name of names) if (props[name] !== undefined) out[name] = props[name];
+  return out;
+}
+
+/**
+ * The thing was created but is not ready: the engine records the id and these properties (with
+ * `__provider`, or a later delete or refresh cannot load the provider) as a partial failure; the
+ * next `up` runs `update`, which finishes the job.
+ */
+export class PartialFailure extends Error {
+  readonly properties: Props;
+  constructor(
+    readonly id: string,
+    outs: Props,
+    inputs: Props,
+    message: string,
+    readonly reasons: string[] = [message],
+  ) {
+    super(message);
+    this.name = "PartialFailure";
+    // Plain JSON: the host encodes these as a protobuf Struct, which throws on an `undefined` value
+    // inside its error handler, and the engine then never gets an answer to the create.
+    this.properties = JSON.parse(JSON.stringify({ ...outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] })) as Props;
+  }
+}
+
+/**
+ * The error a user sees for a failed call: `create failed: POST /vps 402 INSUFFICIENT_BALANCE — <API
+ * message>. <what to do>`. The engine adds the resource's type and name in front.
+ */
+export function operationError(operation: string, err: unknown, hint?: string): Error {
+  if (err instanceof PartialFailure) return err;
+  const tail = hint ? `. ${hint}` : "";
+  if (err instanceof ApiError) {
+    const status = err.status === undefined ? "" : `${err.status} `;
+    const unknown = err instanceof OutcomeUnknownError ? " (outcome unknown: the request may have been carried out)" : "";
+    const wrapped = new Error(`${operation} failed: ${err.method} ${err.path} ${status}${err.code} — ${err.apiMessage}${unknown}${tail}`, { cause: err });
+    return Object.assign(wrapped, { code: err.code });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new Error(`${operation} failed: ${message}${tail}`, { cause: err });
+}
+
+/** True for a 404 answer (whatever the route's not-found code): the object is gone. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
+}

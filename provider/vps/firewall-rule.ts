@@ -1,0 +1,118 @@
+/**
+ * VpsFirewallRule: one rule of a server's firewall. The API has no rule update, so any change
+ * replaces. Adding is non-idempotent (a repeat adds a second rule, or is refused as a duplicate): an
+ * unknown outcome is settled by looking for the identical rule.
+ */
+import { isIP } from "node:net";
+import { z } from "zod";
+import { isApiError, OutcomeUnknownError } from "../client/errors";
+import type { FirewallRule } from "../client/schemas";
+import { checkInputs, diffInputs, isNotFound, operationError, pick, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { platformApi } from "../runtime";
+import { retryWhileBusy } from "./settle";
+
+const port = z
+  .string()
+  .regex(/^\d{1,5}(-\d{1,5})?$/, 'a port "22" or a range "8000-8100"')
+  .refine((value) => value.split("-").map(Number).every((p) => p >= 1 && p <= 65535), "ports are 1 to 65535")
+  .refine((value) => {
+    const [from, to] = value.split("-").map(Number);
+    return to === undefined || from <= to;
+  }, "a range must not be reversed");
+
+/** An IPv4/IPv6 address, or a CIDR with a prefix that fits the address. */
+export function isAddressOrCidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split("/");
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const fields = {
+  vpsId: z.string().min(1, "must not be empty"),
+  protocol: z.enum(["tcp", "udp", "icmp"]),
+  action: z.enum(["allow", "deny"]),
+  port: port.optional(),
+  source: z.string().refine(isAddressOrCidr, "an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24"),
+};
+const INPUTS = Object.keys(fields);
+
+function portRule(inputs: Props): CheckFailure[] {
+  if (inputs.protocol === "icmp" && inputs.port !== undefined) return [{ property: "port", reason: "icmp has no ports: remove port" }];
+  if (inputs.protocol !== "icmp" && inputs.protocol !== undefined && inputs.port === undefined) {
+    return [{ property: "port", reason: `${inputs.protocol} needs a port "22" or a range "8000-8100"` }];
+  }
+  return [];
+}
+
+const sameRule = (r: FirewallRule, inputs: Props) =>
+  r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
+
+function outputs(inputs: Props, rule: FirewallRule): Props {
+  return { ...pick(inputs, INPUTS), ruleId: rule.id };
+}
+
+export const vpsFirewallRule: ResourceImpl = {
+  async check(_olds, news) {
+    return checkInputs(news, fields, portRule);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replace: INPUTS, update: [] });
+  },
+
+  async create(inputs) {
+    const api = platformApi();
+    const vpsId = inputs.vpsId as string;
+    const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
+    try {
+      const [created] = await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } }));
+      return { id: created.id, outs: outputs(inputs, created) };
+    } catch (err) {
+      if (err instanceof OutcomeUnknownError) {
+        const found = (await api.call("vps.firewall.list", { params: { id: vpsId } })).find((r) => sameRule(r, inputs));
+        if (found) return { id: found.id, outs: outputs(inputs, found) };
+      }
+      throw operationError("create", err, isApiError(err, "INSTANCE_NOT_FOUND") ? `No server ${vpsId} in reach of this key` : undefined);
+    }
+  },
+
+  async update(_id, _olds, news) {
+    // Unreachable in practice (every input replaces); answer complete outputs all the same.
+    return { outs: news };
+  },
+
+  async read(id, props) {
+    const vpsId = props.vpsId as string;
+    let rules: FirewallRule[];
+    try {
+      rules = await platformApi().call("vps.firewall.list", { params: { id: vpsId } });
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw operationError("read", err);
+    }
+    const rule = rules.find((r) => r.id === id);
+    if (!rule) return { id: "", props: {} };
+    const inputs: Props = { vpsId, protocol: rule.protocol, action: rule.action, source: rule.source, ...(rule.port ? { port: rule.port } : {}) };
+    return { id, props: outputs(inputs, rule), inputs };
+  },
+
+  async delete(id, props) {
+    const api = platformApi();
+    const vpsId = props.vpsId as string;
+    try {
+      await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.remove", { params: { id: vpsId }, body: { ids: [id] } }));
+    } catch (err) {
+      // FIREWALL_RULE_NOT_FOUND or INSTANCE_NOT_FOUND: already gone.
+      if (isNotFound(err)) return;
+      // A terminated server refuses firewall changes (REQUEST_ERROR) but has no rules left: a rule
+      // that is not listed any more is deleted all the same.
+      const listed = await api.call("vps.firewall.list", { params: { id: vpsId } }).then(
+        (rules) => rules.some((r) => r.id === id),
+        (listErr) => !isNotFound(listErr),
+      );
+      if (listed) throw operationError("delete", err);
+    }
+  },
+};

@@ -1,0 +1,345 @@
+/**
+ * Vps: a virtual server. Changed in place where the API allows (upgrade to a larger plan, reinstall,
+ * password reset, auto-renew, power), replaced where it has no call (name, project). Create is paid
+ * and non-idempotent: `POST /vps` is sent once; an unknown outcome is settled by listing servers,
+ * never by a second POST, so no server is ever created or charged twice.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { isApiError, OutcomeUnknownError, redact } from "../client/errors";
+import type { ApiClient } from "../client/http";
+import { billingPeriods, type Vps, type VpsPlan } from "../client/schemas";
+import { waitFor } from "../client/wait";
+import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { currentSettings, platformApi } from "../runtime";
+import { retryWhileBusy, SERVER_TIMEOUT_MS, vpsPlans, waitSettled } from "./settle";
+
+const fields = {
+  projectId: z.string().min(1, "must not be empty").optional(),
+  planId: z.string().min(1, "must not be empty"),
+  name: z.string().trim().min(3, "at least 3 characters").max(63, "at most 63 characters").regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, "letters, digits, dots and hyphens, starting with a letter or digit").optional(),
+  /** The program's resource name, set by the sdk class: the base of a generated `name`. */
+  resourceName: z.string().min(1).optional(),
+  osType: z.string().min(1, "must not be empty"),
+  osVersion: z.string().min(1, "must not be empty"),
+  rootPassword: z.string().regex(/^[A-Za-z0-9!@#$%^*]{12,30}$/, "12 to 30 characters: letters, digits and ! @ # $ % ^ *"),
+  billingPeriod: z.enum(billingPeriods).default("monthly"),
+  autoRenew: z.boolean().default(true),
+  powerState: z.enum(["running", "stopped"]).default("running"),
+};
+const INPUTS = Object.keys(fields);
+
+/** Fails with the message cleaned of the root password (an API message could echo a value). */
+function fail(operation: string, err: unknown, inputs: Props, hint?: string): Error {
+  const error = operationError(operation, err, hint);
+  error.message = redact(error.message, [inputs.rootPassword as string]);
+  return error;
+}
+
+/** One plan can replace another in place only when it is larger, in the same family and region. */
+export function upgradeProblem(from: VpsPlan, to: VpsPlan): string | undefined {
+  if (from.family !== to.family || from.region !== to.region) {
+    return `plan ${to.name} is in family ${to.family} / region ${to.region}, the server's plan ${from.name} in ${from.family} / ${from.region}: a server moves only to a larger plan of its own family and region (to change them, give the server a new name so it is replaced)`;
+  }
+  const larger = to.prices.monthly > from.prices.monthly && to.cpu >= from.cpu && to.memoryMb >= from.memoryMb && to.diskGb >= from.diskGb;
+  if (!larger) return `plan ${to.name} is not larger than ${from.name}: a server can only be upgraded, never downsized (give it a new name to replace it)`;
+  return undefined;
+}
+
+async function planRules(inputs: Props, olds: Props): Promise<CheckFailure[]> {
+  const known = (name: string) => inputs[name] !== undefined && !isUnknown(inputs[name]);
+  if (!known("planId")) return [];
+  let plans: VpsPlan[];
+  try {
+    plans = await vpsPlans(platformApi());
+  } catch (err) {
+    return [{ property: "planId", reason: `could not read the plan catalogue to check the plan: ${operationError("check", err).message}` }];
+  }
+  const plan = plans.find((p) => p.id === inputs.planId);
+  if (!plan) return [{ property: "planId", reason: `no plan ${inputs.planId}; plans: ${plans.map((p) => `${p.name} (${p.id})`).join(", ")}` }];
+  const failures: CheckFailure[] = [];
+  if (known("osType") && known("osVersion") && !plan.osTemplates.some((t) => t.osType === inputs.osType && t.osVersion === inputs.osVersion)) {
+    failures.push({
+      property: "osType",
+      reason: `plan ${plan.name} has no image ${inputs.osType} ${inputs.osVersion}; it offers ${plan.osTemplates.map((t) => `${t.osType} ${t.osVersion}`).join(", ")}`,
+    });
+  }
+  // Only an update is bound to upgrades: a new name or project replaces the server, on any plan.
+  const replaced = (name: string) => olds[name] !== undefined && olds[name] !== inputs[name];
+  if (olds.planId && olds.planId !== inputs.planId && !replaced("name") && !replaced("projectId")) {
+    const from = plans.find((p) => p.id === olds.planId);
+    const problem = from && upgradeProblem(from, plan);
+    if (problem) failures.push({ property: "planId", reason: problem });
+  }
+  return failures;
+}
+
+/**
+ * The outputs. No value may be `undefined`: the provider host cannot encode it (a create would then
+ * fail after the server was made and paid for, and a partial failure would never be answered).
+ * `lastJobError` is API text: cleaned of the root password like every message.
+ */
+function outputs(inputs: Props, server: Vps, username: unknown): Props {
+  const outs: Props = {
+    ...pick(inputs, INPUTS),
+    status: server.status,
+    publicIp: server.publicIp,
+    expiresAt: server.expiresAt,
+    lastJobStatus: server.lastJobStatus,
+    lastJobError: server.lastJobError === null ? null : redact(server.lastJobError, [inputs.rootPassword as string]),
+  };
+  if (username !== undefined) outs.username = username;
+  return outs;
+}
+
+async function username(api: ApiClient, vpsId: string): Promise<string | undefined> {
+  return (await api.call("vps.credentials", { params: { id: vpsId } }).catch(() => undefined))?.user;
+}
+
+/** Sends the paid create once; an unknown outcome is settled by listing servers. */
+async function createServer(api: ApiClient, inputs: Props): Promise<Vps> {
+  const attemptedAt = Date.now();
+  const body = {
+    planId: inputs.planId as string,
+    projectId: inputs.projectId as string,
+    name: inputs.name as string,
+    osType: inputs.osType as string,
+    osVersion: inputs.osVersion as string,
+    rootPassword: inputs.rootPassword as string,
+    billingPeriod: inputs.billingPeriod as string,
+  };
+  try {
+    return await api.call("vps.create", { body });
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) {
+      throw fail("create", err, inputs, isApiError(err, "INSUFFICIENT_BALANCE") ? "Top up the wallet, then run `pulumi up` again" : undefined);
+    }
+    // Allow for clock skew between this machine and the API when telling "ours" from older servers.
+    const since = attemptedAt - 5 * 60_000;
+    const listed = await api.call("vps.list").catch((listErr) => {
+      throw fail(
+        "create",
+        err,
+        inputs,
+        `Listing the servers to settle it failed too (${fail("list", listErr, inputs).message}): before the next \`pulumi up\`, look for a server named ${body.name} in the project and import it, or it is created and charged twice`,
+      );
+    });
+    const candidates = listed.filter(
+      (s) => s.name === body.name && s.projectId === body.projectId && s.status !== "terminated" && s.status !== "terminating" && Date.parse(s.createdAt) >= since,
+    );
+    if (candidates.length === 1) return candidates[0];
+    if (candidates.length === 0) {
+      throw fail("create", err, inputs, "No server with this name was created, so nothing was charged; `pulumi up` may try again");
+    }
+    throw fail("create", err, inputs, `${candidates.length} servers named ${body.name} appeared in the project; import the right one with the \`import\` resource option and terminate the others`);
+  }
+}
+
+/** Waits for the server to settle; a server in `error` is a partial failure (id kept). */
+async function settle(api: ApiClient, vpsId: string, inputs: Props, operation: string): Promise<Vps> {
+  let server: Vps;
+  try {
+    server = await waitSettled(api, vpsId);
+  } catch (err) {
+    throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS) }, inputs, fail(operation, err, inputs).message);
+  }
+  if (server.status === "error") {
+    throw new PartialFailure(
+      vpsId,
+      outputs(inputs, server, undefined),
+      inputs,
+      redact(`${operation} failed: server ${vpsId} ended in status error: ${server.lastJobError ?? "no reason given"}. The next \`pulumi up\` replaces it`, [
+        inputs.rootPassword as string,
+      ]),
+    );
+  }
+  return server;
+}
+
+/** A job that settled without doing its work (the API undid it): the reason is the server's last job error. */
+function jobFailed(what: string, server: Vps, undone: string): Error {
+  return new Error(`${what} did not happen: ${server.lastJobError ?? "the job failed, no reason given"}; ${undone}`);
+}
+
+/**
+ * Brings the power state to what the program asks. Raw errors (the caller names the operation); a
+ * stop or start whose job failed settles back where it was, which is an error too.
+ */
+async function applyPower(api: ApiClient, server: Vps, inputs: Props, operation: string): Promise<Vps> {
+  const wanted = inputs.powerState as "running" | "stopped";
+  if (server.status === wanted) return server;
+  const route = wanted === "running" ? "vps.start" : "vps.stop";
+  await retryWhileBusy(api, server.id, () => api.call(route, { params: { id: server.id } }));
+  const settled = await settle(api, server.id, inputs, operation);
+  if (settled.status !== wanted) throw jobFailed(`the ${wanted === "running" ? "start" : "stop"} of server ${server.id} (to ${wanted})`, settled, `it is ${settled.status}`);
+  return settled;
+}
+
+/**
+ * The password reset has no status of its own: it is done when the credentials answer the new one,
+ * and failed when the server reports a new job error (the old password then stays valid).
+ */
+async function resetPassword(api: ApiClient, vpsId: string, inputs: Props): Promise<void> {
+  const rootPassword = inputs.rootPassword as string;
+  // The answer is the server as the call found it: its last job before this one.
+  const before = await retryWhileBusy(api, vpsId, () => api.call("vps.resetPassword", { params: { id: vpsId }, body: { rootPassword } }));
+  const outcome = await waitFor(
+    async () => {
+      if ((await api.call("vps.credentials", { params: { id: vpsId } })).password === rootPassword) return { done: true };
+      const server = await api.call("vps.get", { params: { id: vpsId } });
+      const failed = server.lastJobStatus === "error" && (before.lastJobStatus !== "error" || before.lastJobError !== server.lastJobError);
+      return { done: false, failed: failed ? server : undefined };
+    },
+    (o) => o.done || o.failed !== undefined,
+    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: SERVER_TIMEOUT_MS, describe: () => "old password still active" },
+  );
+  if (outcome.failed) throw jobFailed(`the password reset of server ${vpsId}`, outcome.failed, "the old password stays valid");
+}
+
+async function upgrade(api: ApiClient, vpsId: string, inputs: Props): Promise<void> {
+  const planId = inputs.planId as string;
+  try {
+    await retryWhileBusy(api, vpsId, () => api.call("vps.upgrade", { params: { id: vpsId }, body: { planId } }));
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) throw err;
+    // Paid: never resent. The server's plan tells whether it went through.
+    const server = await waitSettled(api, vpsId);
+    if (server.planId !== planId) throw err;
+  }
+}
+
+/** Reinstall in place: the disk is wiped, the server and its address are kept. Never sent twice. */
+async function reinstall(api: ApiClient, vpsId: string, inputs: Props): Promise<void> {
+  const body = { osType: inputs.osType as string, osVersion: inputs.osVersion as string, rootPassword: inputs.rootPassword as string };
+  try {
+    await retryWhileBusy(api, vpsId, () => api.call("vps.reinstall", { params: { id: vpsId }, body }));
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) throw err;
+    // A second reinstall would wipe the disk again: the server's system tells whether it went through.
+    const server = await waitSettled(api, vpsId);
+    if (server.osType !== body.osType || server.osVersion !== body.osVersion) throw err;
+  }
+}
+
+export const vps: ResourceImpl = {
+  async check(olds, news) {
+    const result = checkInputs(news, fields);
+    const inputs = result.inputs;
+    if (news.projectId === undefined) {
+      const configured = currentSettings().projectId;
+      if (configured) inputs.projectId = configured;
+      else result.failures.push({ property: "projectId", reason: "projectId is required: set it, or the stack config svc:projectId (environment SVC_PROJECT_ID)" });
+    }
+    // Only a name that was not given is generated (a given name that failed is reported once, above).
+    if (news.name === undefined) {
+      // Auto-naming: keep the name already chosen, else the resource name and a random suffix.
+      if (olds.name && olds.resourceName === inputs.resourceName) inputs.name = olds.name;
+      else if (inputs.resourceName && !isUnknown(inputs.resourceName)) inputs.name = `${inputs.resourceName}-${randomBytes(4).toString("hex").slice(0, 7)}`;
+      else result.failures.push({ property: "name", reason: "name is required (at least 3 characters)" });
+    }
+    if (result.failures.length === 0) result.failures.push(...(await planRules(inputs, olds)));
+    return result;
+  },
+
+  async diff(_id, olds, news): Promise<DiffResult> {
+    // A server that ended in `error` cannot be updated into shape: replace it.
+    if (olds.status === "error") return { changes: true, replaces: ["status"] };
+    const changed = (name: string) => isUnknown(news[name]) || JSON.stringify(olds[name]) !== JSON.stringify(news[name]);
+    const replaces = ["name", "projectId"].filter(changed);
+    const updates = ["planId", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState", "resourceName"].filter(changed);
+    return { changes: replaces.length + updates.length > 0, replaces };
+  },
+
+  async create(inputs) {
+    const api = platformApi();
+    const created = await createServer(api, inputs);
+    let server = await settle(api, created.id, inputs, "create");
+    if (inputs.autoRenew === false) {
+      await retryWhileBusy(api, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
+        throw new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
+      });
+    }
+    server = await applyPower(api, server, inputs, "create").catch((err) => {
+      throw err instanceof PartialFailure ? err : new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
+    });
+    return { id: server.id, outs: outputs(inputs, server, await username(api, server.id)) };
+  },
+
+  async update(id, olds, news) {
+    const api = platformApi();
+    const changed = (name: string) => JSON.stringify(olds[name]) !== JSON.stringify(news[name]);
+    try {
+      // Compared with the live server, not the old state: an update that failed half-way (upgraded,
+      // then the reinstall failed) is finished by the next one without paying or wiping twice.
+      let server = await waitSettled(api, id);
+      if (server.planId !== news.planId) {
+        await upgrade(api, id, news);
+        server = await settle(api, id, news, "update");
+        if (server.planId !== news.planId) throw jobFailed(`the upgrade of server ${id} to plan ${news.planId}`, server, "the charge is refunded and the old plan kept");
+      }
+      if (server.osType !== news.osType || server.osVersion !== news.osVersion) {
+        await reinstall(api, id, news);
+        server = await settle(api, id, news, "update");
+        if (server.osType !== news.osType || server.osVersion !== news.osVersion) {
+          throw jobFailed(`the reinstall of server ${id} with ${news.osType} ${news.osVersion}`, server, "the old system and password stay");
+        }
+      } else if (changed("rootPassword")) {
+        await resetPassword(api, id, news);
+      }
+      if (server.autoRenew !== news.autoRenew) {
+        server = await retryWhileBusy(api, id, () => api.call("vps.autoRenew", { params: { id }, body: { enabled: news.autoRenew as boolean } }));
+      }
+      // billingPeriod needs no call: it applies at the next renewal.
+      server = await applyPower(api, await waitSettled(api, id), news, "update");
+      return { outs: outputs(news, server, await username(api, id)) };
+    } catch (err) {
+      if (err instanceof PartialFailure) throw err;
+      const hint = isApiError(err, "INSTANCE_NOT_RUNNING")
+        ? "Set powerState: running first"
+        : isApiError(err, "INSUFFICIENT_BALANCE")
+          ? "Top up the wallet, then run `pulumi up` again"
+          : undefined;
+      throw fail("update", err, news, hint);
+    }
+  },
+
+  async read(id, props) {
+    const api = platformApi();
+    let server: Vps;
+    try {
+      server = await api.call("vps.get", { params: { id } });
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw fail("read", err, props);
+    }
+    if (server.status === "terminated" || server.status === "terminating") return { id: "", props: {} };
+    // Live values come back as inputs, so drift shows in the next preview.
+    const inputs: Props = {
+      ...pick(props, ["resourceName", "rootPassword"]),
+      projectId: server.projectId,
+      planId: server.planId,
+      name: server.name,
+      osType: server.osType,
+      osVersion: server.osVersion,
+      // No call changes the period before the next renewal: the program's choice stands, not drift.
+      billingPeriod: props.billingPeriod ?? server.billingPeriod,
+      autoRenew: server.autoRenew,
+      powerState: server.status === "stopped" ? "stopped" : server.status === "running" ? "running" : (props.powerState ?? "running"),
+    };
+    return { id, props: { ...outputs(inputs, server, props.username ?? (await username(api, id))) }, inputs };
+  },
+
+  async delete(id, props) {
+    const api = platformApi();
+    try {
+      await retryWhileBusy(api, id, () => api.call("vps.terminate", { params: { id } }));
+      await waitFor(
+        () => api.call("vps.get", { params: { id } }).catch((err) => (isNotFound(err) ? undefined : Promise.reject(err))),
+        (s) => s === undefined || s.status === "terminated",
+        { what: `server ${id} to be terminated`, timeoutMs: SERVER_TIMEOUT_MS, describe: (s) => (s ? `status ${s.status}` : "gone") },
+      );
+    } catch (err) {
+      if (!isNotFound(err)) throw fail("delete", err, props);
+    }
+  },
+};

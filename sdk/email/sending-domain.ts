@@ -1,0 +1,38 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerShim } from "../shim";
+
+const provider = providerShim("SendingDomain");
+
+export interface DnsRecord {
+  type: string;
+  name: string;
+  value: string;
+  priority?: number;
+}
+
+export interface SendingDomainArgs {
+  /** The domain to send from, e.g. `mail.example.com`. Lower-cased; changing it replaces the resource. */
+  domain: pulumi.Input<string>;
+  /** Wait in `up` until the domain is verified (default true). Set false when the same program
+   * publishes the DNS records; then add a SendingDomainVerification that depends on them. */
+  waitForVerification?: pulumi.Input<boolean>;
+  /** How long to wait for verification (default 600 s). */
+  verificationTimeoutSeconds?: pulumi.Input<number>;
+}
+
+/** A domain the project sends email from, with the DNS records to publish for it. */
+export class SendingDomain extends pulumi.dynamic.Resource {
+  declare readonly domain: pulumi.Output<string>;
+  declare readonly waitForVerification: pulumi.Output<boolean>;
+  declare readonly verificationTimeoutSeconds: pulumi.Output<number>;
+  declare readonly domainId: pulumi.Output<string>;
+  /** `pending`, `verifying`, `verified` or `failed`. */
+  declare readonly status: pulumi.Output<string>;
+  /** Records to publish exactly as given. */
+  declare readonly dnsRecords: pulumi.Output<DnsRecord[]>;
+  declare readonly verifiedAt: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: SendingDomainArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { domainId: undefined, status: undefined, dnsRecords: undefined, verifiedAt: undefined, ...args }, opts, "svc", "SendingDomain");
+  }
+}

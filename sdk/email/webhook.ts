@@ -1,0 +1,49 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerShim } from "../shim";
+
+const provider = providerShim("Webhook");
+
+export type WebhookEvent =
+  | "email.sent"
+  | "email.delivered"
+  | "email.bounced"
+  | "email.complained"
+  | "email.opened"
+  | "email.clicked"
+  | "email.rejected"
+  | "email.failed"
+  | "email.received";
+
+export interface WebhookArgs {
+  /** https URL with a public fully-qualified host and no credentials, at most 2,000 characters. */
+  url: pulumi.Input<string>;
+  /** 1 to 20 event names; order and duplicates do not matter. */
+  events: pulumi.Input<pulumi.Input<WebhookEvent>[]>;
+}
+
+/**
+ * An endpoint that receives the project's email events, signed with `secret`. The API cannot
+ * change a webhook: any change replaces it (and gives it a new secret). When the plan's webhook
+ * limit is reached, use the `deleteBeforeReplace` resource option.
+ */
+export class Webhook extends pulumi.dynamic.Resource {
+  declare readonly url: pulumi.Output<string>;
+  declare readonly events: pulumi.Output<WebhookEvent[]>;
+  declare readonly webhookId: pulumi.Output<string>;
+  /** Signing secret for `verifyWebhookSignature`; a secret output. */
+  declare readonly secret: pulumi.Output<string>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  declare readonly failCount: pulumi.Output<number>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      provider,
+      name,
+      { webhookId: undefined, secret: undefined, enabled: undefined, failCount: undefined, createdAt: undefined, ...args },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
+      "svc",
+      "Webhook",
+    );
+  }
+}

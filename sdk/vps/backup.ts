@@ -1,0 +1,25 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerShim } from "../shim";
+
+const provider = providerShim("VpsBackup");
+
+export interface VpsBackupArgs {
+  /** The server (`Vps.id`); one add-on per server. Changing it replaces the add-on. */
+  vpsId: pulumi.Input<string>;
+  /** A backup plan code from `GET /backup/plans`. Changes in place; a larger plan is charged prorated. */
+  planCode: pulumi.Input<string>;
+}
+
+/** The backup add-on of a server (paid; activation is never sent twice). Destroy cancels it. */
+export class VpsBackup extends pulumi.dynamic.Resource {
+  declare readonly vpsId: pulumi.Output<string>;
+  declare readonly planCode: pulumi.Output<string>;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly quotaGb: pulumi.Output<number>;
+  declare readonly usedGb: pulumi.Output<number>;
+  declare readonly expiresAt: pulumi.Output<string>;
+
+  constructor(name: string, args: VpsBackupArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { status: undefined, quotaGb: undefined, usedGb: undefined, expiresAt: undefined, ...args }, opts, "svc", "VpsBackup");
+  }
+}

@@ -1,0 +1,29 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerShim } from "../shim";
+
+const provider = providerShim("VpsFirewallRule");
+
+export interface VpsFirewallRuleArgs {
+  /** The server (`Vps.id`). */
+  vpsId: pulumi.Input<string>;
+  protocol: pulumi.Input<"tcp" | "udp" | "icmp">;
+  action: pulumi.Input<"allow" | "deny">;
+  /** `"22"` or `"8000-8100"` (1–65535, not reversed); required for tcp/udp, absent for icmp. */
+  port?: pulumi.Input<string>;
+  /** IPv4/IPv6 address or CIDR. */
+  source: pulumi.Input<string>;
+}
+
+/** One firewall rule of a server. Any change replaces the rule (the API has no rule update). */
+export class VpsFirewallRule extends pulumi.dynamic.Resource {
+  declare readonly vpsId: pulumi.Output<string>;
+  declare readonly protocol: pulumi.Output<string>;
+  declare readonly action: pulumi.Output<string>;
+  declare readonly port: pulumi.Output<string | undefined>;
+  declare readonly source: pulumi.Output<string>;
+  declare readonly ruleId: pulumi.Output<string>;
+
+  constructor(name: string, args: VpsFirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ruleId: undefined, ...args }, opts, "svc", "VpsFirewallRule");
+  }
+}

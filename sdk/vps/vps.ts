@@ -1,0 +1,66 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerShim } from "../shim";
+
+const provider = providerShim("Vps");
+
+export type BillingPeriod = "monthly" | "3month" | "6month" | "yearly";
+
+export interface VpsArgs {
+  /** Project of the server (default: stack config svc:projectId). Changing it replaces the server. */
+  projectId?: pulumi.Input<string>;
+  /** A plan id from `GET /vps/plans`. A larger plan of the same family and region upgrades in place
+   * (prorated charge); a smaller or other-family plan is refused at preview. */
+  planId: pulumi.Input<string>;
+  /** At least 3 characters (default: the resource name and a random suffix). Changing it replaces the server. */
+  name?: pulumi.Input<string>;
+  /** One of the plan's `osTemplates`. Changing osType/osVersion REINSTALLS in place: the disk is wiped, server and IP kept. */
+  osType: pulumi.Input<string>;
+  osVersion: pulumi.Input<string>;
+  /** 12 to 30 letters, digits and `! @ # $ % ^ *`. Stored as a secret. Changing it resets the password. */
+  rootPassword: pulumi.Input<string>;
+  /** `monthly` (default), `3month`, `6month` or `yearly`. A change applies at the next renewal. */
+  billingPeriod?: pulumi.Input<BillingPeriod>;
+  /** Renew from the wallet before expiry (default true). */
+  autoRenew?: pulumi.Input<boolean>;
+  /** `running` (default) or `stopped`. */
+  powerState?: pulumi.Input<"running" | "stopped">;
+}
+
+/**
+ * A virtual server. `up` waits until it runs. Create is paid and never sent twice: an interrupted
+ * create is settled by listing the project's servers.
+ */
+export class Vps extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly planId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly osType: pulumi.Output<string>;
+  declare readonly osVersion: pulumi.Output<string>;
+  declare readonly rootPassword: pulumi.Output<string>;
+  declare readonly billingPeriod: pulumi.Output<BillingPeriod>;
+  declare readonly autoRenew: pulumi.Output<boolean>;
+  declare readonly powerState: pulumi.Output<"running" | "stopped">;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly publicIp: pulumi.Output<string | null>;
+  declare readonly expiresAt: pulumi.Output<string>;
+  declare readonly lastJobStatus: pulumi.Output<string | null>;
+  declare readonly lastJobError: pulumi.Output<string | null>;
+  /** Login user from the server's credentials. */
+  declare readonly username: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: VpsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      provider,
+      name,
+      {
+        status: undefined, publicIp: undefined, expiresAt: undefined, lastJobStatus: undefined, lastJobError: undefined, username: undefined,
+        ...args,
+        // Base of the generated name when `name` is not given.
+        resourceName: name,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["rootPassword"] }),
+      "svc",
+      "Vps",
+    );
+  }
+}

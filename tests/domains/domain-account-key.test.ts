@@ -1,0 +1,38 @@
+/**
+ * Domain with a project-limited API key (issue 6, acceptance 6): the whole-account-key message comes
+ * at preview, from the free dry run, before any paid call; and a create that gets there anyway is
+ * refused the same way, charging nothing.
+ */
+import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { stackConfig } from "../support/provider-host";
+import { calls, domainRecords, failure, fresh, SEEDED_WALLET, T, wallet } from "./helpers";
+
+let h: ResourceHarness;
+
+beforeAll(async () => {
+  h = await startResourceHarness({ config: (emu) => stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.project }) });
+}, 60_000);
+afterAll(() => h?.close());
+beforeEach(() => fresh(h));
+
+const WHOLE_ACCOUNT = /Domain resources need a whole-account API key: this key is limited to one project\. Create a key that covers the whole account/;
+
+test("preview refuses on name with the whole-account-key message; only the dry run was sent", async () => {
+  const { failures } = await h.host.check(T, {}, await h.inputs(T, { name: "my-shop.com" }));
+
+  expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/^registration dry run failed: POST \/domains 403 ACCOUNT_KEY_REQUIRED — /) }]);
+  expect(failures[0].reason).toMatch(WHOLE_ACCOUNT);
+  expect(calls(h)).toEqual(["POST /api/domains 403"]);
+  expect(wallet(h)).toBe(SEEDED_WALLET);
+});
+
+test("create gets the same message and charges nothing", async () => {
+  const inputs = { ...(await h.inputs(T, { name: "my-shop.com" })), period: 1, whoisProtection: false, autoRenew: true };
+
+  const err = await failure(h.host.create(T, inputs));
+
+  expect(err.message).toMatch(/^create failed: POST \/domains 403 ACCOUNT_KEY_REQUIRED — /);
+  expect(err.message).toMatch(WHOLE_ACCOUNT);
+  expect(wallet(h)).toBe(SEEDED_WALLET);
+  expect(domainRecords(h)).toEqual([]);
+});

@@ -1,0 +1,185 @@
+/**
+ * Domain after create, through the real dynamic-provider host against the emulator (issue 6,
+ * acceptance 4 and 5): what replaces and what updates, WHOIS protection bought once (an unknown
+ * outcome settled by reading, never re-sent), auto-renew toggled in place, refresh and import by
+ * name, and a delete that leaves the registration in the account.
+ */
+import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
+
+let h: ResourceHarness;
+
+beforeAll(async () => {
+  h = await startResourceHarness();
+}, 60_000);
+afterAll(() => h?.close());
+beforeEach(() => fresh(h));
+
+const NAME = "my-shop.com";
+
+/** A registered Domain as `up` left it: its checked inputs and the created state. */
+async function registered(args: Props = {}): Promise<{ inputs: Props; state: Props; domainId: number }> {
+  const inputs = await h.checked(T, { name: NAME, ...args });
+  const created = await h.host.create(T, inputs);
+  h.emu.control.clearRequests();
+  return { inputs, state: created.properties, domainId: created.properties.domainId };
+}
+
+const recordOf = (name = NAME) => domainRecords(h).find((d) => d.name === name);
+
+describe("Domain diff", () => {
+  test.each([
+    ["nothing changed", {}, { changes: "none", replaces: [] }],
+    ["the name (a new registration)", { name: "other-shop.com" }, { changes: "some", replaces: ["name"] }],
+    ["the name's case only (normalized)", { name: "MY-SHOP.com" }, { changes: "none", replaces: [] }],
+    ["whoisProtection false → true", { whoisProtection: true }, { changes: "some", replaces: [] }],
+    ["autoRenew", { autoRenew: false }, { changes: "some", replaces: [] }],
+  ])("%s", async (_what, change, expected) => {
+    const { state } = await registered();
+    const news = await h.checked(T, { name: NAME, ...change }, state);
+
+    expect(await h.host.diff(T, NAME, state, news)).toEqual({ ...expected, deleteBeforeReplace: false });
+  });
+});
+
+describe("Domain update", () => {
+  test("whoisProtection false → true buys it once; the same update again charges nothing", async () => {
+    const { inputs, state, domainId } = await registered();
+    const walletBefore = wallet(h);
+    const news = await h.checked(T, { ...inputs, whoisProtection: true }, state);
+
+    const updated = await h.host.update(T, NAME, state, news);
+
+    expect(outputsOf(updated.properties)).toEqual({ ...outputsOf(state), whoisProtection: true });
+    expect(recordOf()?.whoisProtection).toBe(true);
+    expect(wallet(h)).toBe(walletBefore - COM.whoisProtection);
+    expect(calls(h)).toEqual([`GET /api/domains/${domainId} 200`, `POST /api/domains/${domainId}/whois-protection 200`, `GET /api/domains/${domainId} 200`]);
+
+    // Run again (a retried `up` with stale state): the live record says it is on, so nothing is bought.
+    h.emu.control.clearRequests();
+    await h.host.update(T, NAME, state, news);
+    expect(wallet(h)).toBe(walletBefore - COM.whoisProtection);
+    expect(calls(h)).toEqual([`GET /api/domains/${domainId} 200`]);
+  });
+
+  test("a 409 WHOIS_PROTECTION_ACTIVE answer counts as done", async () => {
+    const { inputs, state } = await registered();
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/domains/*/whois-protection", status: 409, code: "WHOIS_PROTECTION_ACTIVE", times: 1 });
+
+    const updated = await h.host.update(T, NAME, state, { ...inputs, whoisProtection: true });
+
+    expect(updated.properties.whoisProtection).toBe(true);
+    expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
+  });
+
+  test("an answer lost after WHOIS protection was bought is settled by reading the domain: charged once, no error", async () => {
+    const { inputs, state, domainId } = await registered();
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/domains/*/whois-protection", drop: true, afterCommit: true, times: 1 });
+
+    const updated = await h.host.update(T, NAME, state, { ...inputs, whoisProtection: true });
+
+    expect(updated.properties.whoisProtection).toBe(true);
+    expect(recordOf()?.whoisProtection).toBe(true);
+    expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration - COM.whoisProtection);
+    expect(calls(h).filter((c) => c.startsWith("POST"))).toEqual([`POST /api/domains/${domainId}/whois-protection 0`]);
+  });
+
+  test("a refunded WHOIS protection failure says so; nothing charged, protection still off", async () => {
+    const { inputs, state, domainId } = await registered();
+    await h.emu.ctl("POST", "/job-failures", { kind: "domains.whois-unreachable" });
+
+    const err = await failure(h.host.update(T, NAME, state, { ...inputs, whoisProtection: true }));
+
+    expect(err.message).toMatch(new RegExp(`^update failed: POST /domains/${domainId}/whois-protection 502 REGISTRAR_ERROR — `));
+    expect(err.message).toMatch(/WHOIS protection was not bought and the charge, if any, was refunded .*: the next `pulumi up` tries again$/);
+    expect(err.message).not.toMatch(/outcome unknown/);
+    expect(recordOf()?.whoisProtection).toBe(false);
+    expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
+  });
+
+  test("autoRenew toggles in place: one PATCH each way, no registration", async () => {
+    const { inputs, state, domainId } = await registered();
+
+    const off = await h.host.update(T, NAME, state, { ...inputs, autoRenew: false });
+    expect(recordOf()?.autoRenew).toBe(false);
+    expect(off.properties).toMatchObject({ autoRenew: false, domainId });
+
+    const on = await h.host.update(T, NAME, off.properties, inputs);
+    expect(recordOf()?.autoRenew).toBe(true);
+    expect(on.properties.autoRenew).toBe(true);
+
+    expect(calls(h).filter((c) => !c.startsWith("GET"))).toEqual([`PATCH /api/domains/${domainId}/auto-renew 200`, `PATCH /api/domains/${domainId}/auto-renew 200`]);
+    expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
+    expect(domainRecords(h)).toHaveLength(1);
+  });
+});
+
+describe("Domain read", () => {
+  test("refresh reads by domainId, carries billing over, and takes the live settings as inputs", async () => {
+    const { state, domainId } = await registered();
+    await platformCall(h, "PATCH", `/domains/${domainId}/auto-renew`, { enabled: false });
+    h.emu.control.clearRequests();
+
+    const read = await h.host.read(T, NAME, state);
+
+    expect(read.id).toBe(NAME);
+    expect(outputsOf(read.properties)).toEqual({ ...outputsOf(state), autoRenew: false });
+    expect(outputsOf(read.inputs)).toEqual({ name: NAME, period: 1, whoisProtection: false, autoRenew: false });
+    expect(calls(h)).toEqual([`GET /api/domains/${domainId} 200`]);
+  });
+
+  test("import by name: props are only the program's inputs, the id is the name", async () => {
+    const data = await platformCall(h, "POST", "/domains", { name: "imported.com", period: 1, whoisProtection: true });
+    h.emu.control.clearRequests();
+    const programInputs = await h.inputs(T, { name: "imported.com" });
+
+    const read = await h.host.read(T, "imported.com", programInputs);
+
+    expect(read.id).toBe("imported.com");
+    expect(outputsOf(read.properties)).toEqual({
+      name: "imported.com",
+      period: 1,
+      whoisProtection: true,
+      autoRenew: true,
+      domainId: data.id,
+      status: 1,
+      statusLabel: "active",
+      expiresAt: data.expiresAt,
+      savePending: false,
+    });
+    expect(outputsOf(read.inputs)).toEqual({ name: "imported.com", period: 1, whoisProtection: true, autoRenew: true });
+    expect(calls(h)).toEqual(["GET /api/domains 200"]);
+
+    // The program then asks for what the account has: no diff, and no dry run (the name is in state).
+    h.emu.control.clearRequests();
+    const news = await h.checked(T, { name: "imported.com", whoisProtection: true }, read.inputs);
+    expect(await h.host.diff(T, read.id, read.properties, news)).toMatchObject({ changes: "none" });
+    expect(calls(h)).toEqual([]);
+  });
+
+  test("a domain absent from the account is gone: by name (import) and by domainId (refresh)", async () => {
+    const notThere = await h.host.read(T, "absent.com", await h.inputs(T, { name: "absent.com" }));
+    expect(notThere.id).toBe("");
+
+    const { state } = await registered();
+    await h.emu.ctl("POST", "/reset");
+    const gone = await h.host.read(T, NAME, state);
+    expect(gone.id).toBe("");
+  });
+});
+
+describe("Domain delete", () => {
+  test("calls nothing: the domain stays registered in the account, and the message says so", async () => {
+    const { state, domainId } = await registered();
+
+    await h.host.delete(T, NAME, state);
+
+    expect(calls(h)).toEqual([]);
+    expect(recordOf()).toMatchObject({ id: domainId, name: NAME, status: "active" });
+    expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
+    // The engine shows the provider's stderr lines as messages; they arrive apart from the answer.
+    const message = /Domain my-shop\.com was removed from the stack only: a registration cannot be undone, so my-shop\.com stays registered in the account/;
+    for (let i = 0; i < 40 && !message.test(h.host.stderr()); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(h.host.stderr()).toMatch(message);
+  });
+});

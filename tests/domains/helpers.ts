@@ -1,0 +1,60 @@
+/**
+ * Small helpers shared by the Domain resource tests (the harness itself is tests/support/).
+ */
+import type { ResourceHarness } from "../support/resource-harness";
+import type { DomainRec } from "../../emulator/domains/state";
+
+export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const T = "Domain";
+export const SEEDED_WALLET = 50_000_000;
+/** Seeded `.com` prices (emulator/core/seed.ts). */
+export const COM = { registration: 165_000, whoisProtection: 50_000 };
+
+/** Back to the seeded world, immediate transitions, a full rate-limit bucket and an empty request log. */
+export async function fresh(h: ResourceHarness): Promise<void> {
+  await h.emu.ctl("POST", "/reset");
+  await h.emu.ctl("POST", "/transitions", { mode: "immediate" });
+  await h.emu.ctl("POST", "/clock/advance", { seconds: 2 });
+  h.emu.control.clearRequests();
+}
+
+export const wallet = (h: ResourceHarness): number => h.emu.control.state().account.wallet;
+
+/** The registered domains the emulator holds (what the API really has). */
+export function domainRecords(h: ResourceHarness): DomainRec[] {
+  return (h.emu.control.state().domains as { records?: DomainRec[] }).records ?? [];
+}
+
+/** Every request the emulator answered since the last clear, as `METHOD /path status`. A dry run
+ * (`POST /api/domains?dryRun=true`, 200) and a registration (201) differ only by status: the log has
+ * no query. */
+export function calls(h: ResourceHarness): string[] {
+  return h.emu.control.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
+}
+
+/** Registration calls (real ones and dry runs alike) the emulator received since the last clear. */
+export const registerCalls = (h: ResourceHarness) => h.emu.control.requests().filter((r) => r.method === "POST" && r.path === "/api/domains");
+
+/** A call straight to the emulator's platform API with the whole-account key (setup done "out of band"). */
+export async function platformCall(h: ResourceHarness, method: string, path: string, body?: unknown): Promise<Props> {
+  const res = await h.emu.call(method, `/api${path}`, { key: h.emu.keys.account, body });
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** What a create, update or read answered, without the serialized provider (for comparisons). */
+export function outputsOf(props: Props): Props {
+  const { __provider: _p, ...rest } = props;
+  return rest;
+}
+
+/** Catches the error of a promise that must fail. */
+export async function failure<T extends Error = Error>(promise: Promise<unknown>): Promise<T> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as T;
+  }
+  throw new Error("expected the call to fail, it succeeded");
+}

@@ -1,0 +1,48 @@
+/**
+ * Small helpers shared by the email resource tests (the harness itself is tests/support/).
+ */
+import type { ResourceHarness } from "../support/resource-harness";
+import type { DomainRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
+
+export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Back to the seeded world, a full rate-limit bucket and an empty request log. */
+export async function fresh(h: ResourceHarness): Promise<void> {
+  await h.emu.ctl("POST", "/reset");
+  await h.emu.ctl("POST", "/clock/advance", { seconds: 2 });
+  h.emu.control.clearRequests();
+}
+
+/** The emulator's email records of the first project (what the API really holds). */
+export function emailWorld(h: ResourceHarness): { domains: DomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] } {
+  const email = h.emu.control.state().email as Partial<{ domains: DomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] }>;
+  return { domains: email.domains ?? [], templates: email.templates ?? [], webhooks: email.webhooks ?? [] };
+}
+
+/** Every request the emulator answered since the last clear, as `METHOD /path`. */
+export function calls(h: ResourceHarness): string[] {
+  return h.emu.control.requests().map((r) => `${r.method} ${r.path}`);
+}
+
+/** A call straight to the emulator's email API with the project's email key (setup done "out of band"). */
+export async function emailCall(h: ResourceHarness, method: string, path: string, body?: unknown): Promise<Props> {
+  const res = await h.emu.call(method, `/email${path}`, { key: h.emu.keys.email, body });
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** What a create or update answered, without the serialized provider (for comparisons). */
+export function outputsOf(props: Props): Props {
+  const { __provider: _p, ...rest } = props;
+  return rest;
+}
+
+/** Catches the error of a promise that must fail. */
+export async function failure<T extends Error = Error>(promise: Promise<unknown>): Promise<T> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as T;
+  }
+  throw new Error("expected the call to fail, it succeeded");
+}

@@ -1,0 +1,223 @@
+/**
+ * Webhook through the real dynamic-provider host against the emulator (issue 4: acceptance 1, 2, 3
+ * and 5, WEBHOOK_LIMIT_REACHED, API errors in the user's message, out-of-band deletion, import).
+ */
+import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { HostError, UNKNOWN, providerFor } from "../support/provider-host";
+import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
+
+const T = "Webhook";
+const URL_1 = "https://hooks.example.com/svc/events";
+let h: ResourceHarness;
+
+beforeAll(async () => {
+  h = await startResourceHarness();
+}, 60_000);
+afterAll(() => h?.close());
+beforeEach(() => fresh(h));
+
+const hookRec = (id: string) => emailWorld(h).webhooks.find((w) => w.id === id);
+
+describe("Webhook lifecycle", () => {
+  test("check → create → read (secret kept) → diff → replace → delete → delete again", async () => {
+    // check normalizes events: sorted, duplicates dropped.
+    const inputs = await h.checked(T, { url: URL_1, events: ["email.sent", "email.bounced", "email.sent"] });
+    expect(outputsOf(inputs)).toEqual({ url: URL_1, events: ["email.bounced", "email.sent"] });
+    expect(h.emu.control.requests()).toEqual([]);
+
+    const created = await h.host.create(T, inputs);
+    const rec = hookRec(created.id)!;
+    expect(rec).toMatchObject({ url: URL_1, enabled: true });
+    expect([...rec.events].sort()).toEqual(["email.bounced", "email.sent"]);
+    expect(created.properties).toEqual({
+      url: URL_1,
+      events: ["email.bounced", "email.sent"],
+      webhookId: created.id,
+      secret: rec.secret,
+      enabled: true,
+      failCount: 0,
+      createdAt: rec.createdAt,
+      __provider: inputs.__provider,
+    });
+    expect(created.properties.secret).toMatch(/^whsec_[0-9a-f]+$/);
+    expect(h.writes()).toEqual([{ method: "POST", path: "/email/webhooks", status: 201 }]);
+
+    // read (refresh): the API never answers the secret again; the create-time value is kept.
+    h.emu.control.clearRequests();
+    const read = await h.host.read(T, created.id, created.properties);
+    expect(read.id).toBe(created.id);
+    expect(read.properties).toEqual(created.properties);
+    expect(read.properties.secret).toBe(rec.secret);
+    expect(outputsOf(read.inputs)).toEqual({ url: URL_1, events: ["email.bounced", "email.sent"] });
+    expect(calls(h)).toEqual(["GET /email/webhooks"]);
+
+    // diff: identical → none; reordered and duplicated events → none; url or events → replace.
+    const olds = read.properties;
+    expect(await h.host.diff(T, created.id, olds, inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    const shuffled = await h.checked(T, { url: URL_1, events: ["email.sent", "email.sent", "email.bounced", "email.bounced"] }, olds);
+    expect(await h.host.diff(T, created.id, olds, shuffled)).toMatchObject({ changes: "none", replaces: [] });
+    const URL_2 = "https://hooks.example.com/svc/v2";
+    expect(await h.host.diff(T, created.id, olds, await h.checked(T, { url: URL_2, events: ["email.sent", "email.bounced"] }))).toMatchObject({
+      changes: "some",
+      replaces: ["url"],
+    });
+    expect(await h.host.diff(T, created.id, olds, await h.checked(T, { url: URL_1, events: ["email.sent"] }))).toMatchObject({
+      changes: "some",
+      replaces: ["events"],
+    });
+
+    // replace (create-before-delete): a new webhook with a new secret, then the old one goes.
+    h.emu.control.clearRequests();
+    const replacement = await h.host.create(T, await h.checked(T, { url: URL_2, events: ["email.sent", "email.bounced"] }));
+    await h.host.delete(T, created.id, olds);
+    expect(replacement.id).not.toBe(created.id);
+    expect(replacement.properties.secret).not.toBe(created.properties.secret);
+    expect(replacement.properties.secret).toBe(hookRec(replacement.id)!.secret);
+    expect(hookRec(created.id)).toBeUndefined();
+    expect(hookRec(replacement.id)).toMatchObject({ url: URL_2 });
+    expect(h.writes()).toEqual([
+      { method: "POST", path: "/email/webhooks", status: 201 },
+      { method: "DELETE", path: `/email/webhooks/${created.id}`, status: 200 },
+    ]);
+
+    // delete, and delete again: the second answers 404 at the API and still succeeds.
+    h.emu.control.clearRequests();
+    await h.host.delete(T, replacement.id, replacement.properties);
+    expect(emailWorld(h).webhooks).toEqual([]);
+    await h.host.delete(T, replacement.id, replacement.properties);
+    expect(h.writes()).toEqual([
+      { method: "DELETE", path: `/email/webhooks/${replacement.id}`, status: 200 },
+      { method: "DELETE", path: `/email/webhooks/${replacement.id}`, status: 404 },
+    ]);
+  });
+
+  test("secret is a secret output of the resource class", async () => {
+    const registration = await providerFor(T, { url: URL_1, events: ["email.sent"] });
+    expect(registration.additionalSecretOutputs).toContain("secret");
+  });
+
+  test("read of a webhook deleted out of band answers gone (empty id)", async () => {
+    const created = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] }));
+    await emailCall(h, "DELETE", `/webhooks/${created.id}`);
+    expect((await h.host.read(T, created.id, created.properties)).id).toBe("");
+  });
+
+  test("import: a read with only the program's inputs answers the live webhook (no secret: the API never shows it again)", async () => {
+    const hook = await emailCall(h, "POST", "/webhooks", { url: URL_1, events: ["email.opened", "email.clicked"] });
+    const props = await h.inputs(T, { url: URL_1, events: ["email.clicked", "email.opened"] });
+    const read = await h.host.read(T, hook.id, props);
+    expect(read.id).toBe(hook.id);
+    expect(outputsOf(read.inputs)).toEqual({ url: URL_1, events: ["email.clicked", "email.opened"] });
+    expect(outputsOf(read.properties)).toEqual({
+      url: URL_1,
+      events: ["email.clicked", "email.opened"],
+      webhookId: hook.id,
+      enabled: true,
+      failCount: 0,
+      createdAt: hook.createdAt,
+    });
+    expect(await h.host.diff(T, hook.id, read.properties, await h.checked(T, { url: URL_1, events: ["email.opened", "email.clicked"] }))).toMatchObject({
+      changes: "none",
+    });
+  });
+});
+
+describe("Webhook errors", () => {
+  test("WEBHOOK_LIMIT_REACHED during a replace: the message says to use deleteBeforeReplace", async () => {
+    h.emu.control.emu.world.projects[0].email.plan!.webhooks = 1;
+    const first = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] }));
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent", "email.delivered"] })));
+    expect(err.initFailed).toBeUndefined();
+    expect(err.message).toContain("create failed: POST /webhooks 402 WEBHOOK_LIMIT_REACHED — Your plan allows 1 webhooks");
+    expect(err.message).toContain("deleteBeforeReplace");
+    expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([first.id]);
+
+    // With deleteBeforeReplace the engine deletes first, then creates: that works.
+    await h.host.delete(T, first.id, first.properties);
+    const second = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent", "email.delivered"] }));
+    expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([second.id]);
+  });
+
+  test("an API refusal reads: operation, method and path, status, code, the API's message (fault rule)", async () => {
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/webhooks", status: 402, code: "WEBHOOK_LIMIT_REACHED", times: 1 });
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] })));
+    expect(err.message).toMatch(/^create failed: POST \/webhooks 402 WEBHOOK_LIMIT_REACHED — .+deleteBeforeReplace/);
+    expect(emailWorld(h).webhooks).toEqual([]);
+    expect(h.writes()).toEqual([{ method: "POST", path: "/email/webhooks", status: 402 }]); // not repeated
+  });
+
+  test("INVALID_URL from the API for a host only the API knows is not public", async () => {
+    // An empty user part (`https://@host/`) parses as no credentials; the API refuses any `@` in the authority.
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: "https://@hooks.example.com/in", events: ["email.sent"] })));
+    expect(err.message).toMatch(/^create failed: POST \/webhooks 400 INVALID_URL — Webhook url .+\. The URL must be https with a public fully-qualified host/);
+    expect(emailWorld(h).webhooks).toEqual([]);
+  });
+});
+
+describe("Webhook check", () => {
+  const events = ["email.sent"];
+  const longUrl = `https://hooks.example.com/${"p".repeat(2000 - "https://hooks.example.com/".length + 1)}`; // 2,001 chars
+  const cases: [string, Props, string][] = [
+    ["url missing", { events }, "url"],
+    ["url http://", { url: "http://hooks.example.com/in", events }, "url"],
+    ["url not a URL", { url: "hooks.example.com/in", events }, "url"],
+    ["url host without a dot", { url: "https://hooks/in", events }, "url"],
+    ["url localhost", { url: "https://localhost/in", events }, "url"],
+    ["url a reserved name (.internal)", { url: "https://hooks.svc.internal/in", events }, "url"],
+    ["url a private-use name (.corp)", { url: "https://hooks.corp/in", events }, "url"],
+    ["url IPv4 loopback", { url: "https://127.0.0.1/in", events }, "url"],
+    ["url IPv4 private", { url: "https://10.1.2.3/in", events }, "url"],
+    ["url IPv4 public (a literal is not a host name)", { url: "https://8.8.8.8/in", events }, "url"],
+    ["url IPv6 loopback", { url: "https://[::1]/in", events }, "url"],
+    ["url with user:pass@", { url: "https://user:pass@hooks.example.com/in", events }, "url"],
+    ["url with user@", { url: "https://user@hooks.example.com/in", events }, "url"],
+    ["url over 2,000 characters", { url: longUrl, events }, "url"],
+    ["url of the wrong type", { url: 42, events }, "url"],
+    ["events missing", { url: URL_1 }, "events"],
+    ["events empty", { url: URL_1, events: [] }, "events"],
+    ["events with an unknown name", { url: URL_1, events: ["email.sent", "email.exploded"] }, "events"],
+    ["events over 20 entries", { url: URL_1, events: Array<string>(21).fill("email.sent") }, "events"],
+    ["events of the wrong type", { url: URL_1, events: "email.sent" }, "events"],
+    ["an unknown property", { url: URL_1, events, secret: "mine" }, "secret"],
+  ];
+
+  test.each(cases)("%s fails in check with the property named, before any call", async (_label, args, property) => {
+    expect(longUrl.length).toBe(2001);
+    const result = await h.host.check(T, {}, await h.inputs(T, args));
+    expect(result.failures.map((f) => f.property)).toEqual([property]);
+    expect(result.failures[0].reason).toMatch(new RegExp(property));
+    expect(h.emu.control.requests()).toEqual([]);
+  });
+
+  test("a url of exactly 2,000 characters and 20 events pass", async () => {
+    const url = longUrl.slice(0, 2000);
+    const result = await h.host.check(T, {}, await h.inputs(T, { url, events: Array<string>(20).fill("email.opened") }));
+    expect(result.failures).toEqual([]);
+    expect(result.inputs.events).toEqual(["email.opened"]);
+  });
+
+  test("public hosts with an internationalized TLD pass check, and the API takes them", async () => {
+    for (const url of ["https://hooks.example.xn--p1ai/in", "https://пример.рф/hook", "https://hooks.example.com:8443/in?x=1"]) {
+      const result = await h.host.check(T, {}, await h.inputs(T, { url, events }));
+      expect(result.failures).toEqual([]);
+    }
+    const created = await h.host.create(T, await h.checked(T, { url: "https://hooks.example.xn--p1ai/in", events }));
+    expect(hookRec(created.id)).toMatchObject({ url: "https://hooks.example.xn--p1ai/in" });
+  });
+
+  test("values unknown during preview are never a failure (whole inputs, or one event of the list)", async () => {
+    for (const args of [{ url: UNKNOWN, events: UNKNOWN }, { url: URL_1, events: ["email.sent", UNKNOWN] }]) {
+      const result = await h.host.check(T, {}, await h.inputs(T, args));
+      expect(result.failures).toEqual([]);
+      expect(outputsOf(result.inputs)).toEqual(args);
+      // The preview shows what may change: a replace.
+      const olds = { url: URL_1, events: ["email.sent"], webhookId: "w-1", secret: "whsec_0" };
+      expect(await h.host.diff(T, "w-1", olds, result.inputs)).toMatchObject({ changes: "some" });
+    }
+    // The known parts of a list are still checked.
+    const mixed = await h.host.check(T, {}, await h.inputs(T, { url: URL_1, events: [UNKNOWN, "email.exploded"] }));
+    expect(mixed.failures.map((f) => f.property)).toEqual(["events"]);
+    expect(mixed.failures[0].reason).toContain("events.1");
+    expect(h.emu.control.requests()).toEqual([]);
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * Provider-host test harness: drives resources the way the Pulumi engine does.
+ *
+ * - `programRegistrations()` runs a real program (the sdk classes, as a user's program would import
+ *   them) in the fixture project under `pulumi.runtime.setMocks`, and hands back every registration:
+ *   its inputs, with the serialized `__provider` string, and its `additionalSecretOutputs`.
+ * - `startProviderHost()` starts the real `@pulumi/pulumi/cmd/dynamic-provider` host with its working
+ *   directory in the fixture project (whose `node_modules/pulumi-svc` is this package, built) and
+ *   talks to it over gRPC: Configure → Check → Diff → Create / Read / Update / Delete.
+ *
+ * Needs `npm run build` first (`npm test` does it).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import * as grpc from "@grpc/grpc-js";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+
+const ROOT = packageRoot(__dirname);
+/** The package's root: the nearest folder up whose package.json is pulumi-svc's (works from tests/
+ * and from the compiled tools in build-tools/). */
+export function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "pulumi-svc") return dir;
+    if (dirname(dir) === dir) throw new Error(`no pulumi-svc package.json above ${from}`);
+  }
+}
+
+export const FIXTURE_DIR = join(ROOT, "tests/fixtures/project");
+export const FIXTURE_PROJECT = "svc-fixture";
+export const FIXTURE_STACK = "test";
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Makes the fixture's `node_modules/pulumi-svc` this package, as `npm install` would for a user. */
+export function ensureFixture(): void {
+  if (!existsSync(join(ROOT, "dist/provider/index.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+  const modules = join(FIXTURE_DIR, "node_modules");
+  const link = join(modules, "pulumi-svc");
+  mkdirSync(modules, { recursive: true });
+  if (existsSync(link)) {
+    if (resolve(modules, readlinkSync(link)) === ROOT) return;
+    throw new Error(`${link} exists and is not a link to ${ROOT}`);
+  }
+  symlinkSync(ROOT, link, "dir");
+}
+
+export interface Registration {
+  type: string;
+  name: string;
+  inputs: Props;
+  additionalSecretOutputs: string[];
+}
+
+/**
+ * Runs `program` (JavaScript, with `svc` = require("pulumi-svc") and `pulumi` in scope) in the
+ * fixture project under mocks, in a child process, and answers its registrations.
+ */
+export async function programRegistrations(program: string): Promise<Registration[]> {
+  ensureFixture();
+  const script = `
+    const pulumi = require("@pulumi/pulumi");
+    const mocks = require("@pulumi/pulumi/runtime/mocks");
+    const seen = [];
+    const register = mocks.MockMonitor.prototype.registerResource;
+    mocks.MockMonitor.prototype.registerResource = function (req, cb) {
+      seen.push({ urn: req.getName(), secrets: req.getAdditionalsecretoutputsList() });
+      return register.call(this, req, cb);
+    };
+    const out = [];
+    pulumi.runtime.setMocks({
+      newResource: (a) => { out.push({ type: a.type, name: a.name, inputs: a.inputs }); return { id: a.name + "-id", state: a.inputs }; },
+      call: () => ({}),
+    }, ${JSON.stringify(FIXTURE_PROJECT)}, ${JSON.stringify(FIXTURE_STACK)}, false);
+    const svc = require("pulumi-svc");
+    ${program}
+    setTimeout(() => {
+      for (const r of out) r.additionalSecretOutputs = (seen.find((s) => s.urn === r.name) || { secrets: [] }).secrets;
+      process.stdout.write(JSON.stringify(out));
+    }, 500);
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: FIXTURE_DIR, env: fixtureEnv() });
+  return JSON.parse(stdout) as Registration[];
+}
+
+/** The serialized provider a user's program produces for one resource of `type`. */
+export async function providerFor(type: string, args: Props): Promise<Registration> {
+  const [registration] = await programRegistrations(`new svc.${type}("r", ${JSON.stringify(args)});`);
+  return registration;
+}
+
+export function fixtureEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_NODEJS_PROJECT: FIXTURE_PROJECT, PULUMI_NODEJS_STACK: FIXTURE_STACK, ...extra };
+  // The provider must get its settings from Configure, not from whatever the test runner has.
+  for (const name of Object.keys(env)) if (name.startsWith("SVC_") && !(name in extra)) delete env[name];
+  return env;
+}
+
+export class HostError extends Error {
+  constructor(
+    message: string,
+    /** Set when the provider reported a partial failure (ErrorResourceInitFailed). */
+    readonly initFailed?: { id: string; properties: Props; reasons: string[] },
+  ) {
+    super(message);
+    this.name = "HostError";
+  }
+}
+
+export interface DiffAnswer {
+  changes: "some" | "none" | "unknown";
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+export interface ProviderHost {
+  configure(config: Record<string, string>): Promise<void>;
+  check(type: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
+  diff(type: string, id: string, olds: Props, news: Props): Promise<DiffAnswer>;
+  create(type: string, props: Props): Promise<{ id: string; properties: Props }>;
+  read(type: string, id: string, props: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs: Props }>;
+  update(type: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
+  delete(type: string, id: string, props: Props): Promise<void>;
+  /** Everything the host printed on stderr (uncaught errors, logs). */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+const struct = (value: Props) => Struct.fromJavaScript(value as never);
+
+function toHostError(err: grpc.ServiceError): HostError {
+  const raw = err.metadata?.get("grpc-status-details-bin")?.[0];
+  if (raw) {
+    const status = statusproto.Status.deserializeBinary(raw as Buffer);
+    for (const any of status.getDetailsList()) {
+      if (any.getTypeName() === "pulumirpc.ErrorResourceInitFailed") {
+        const detail = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+        return new HostError(err.details, { id: detail.getId(), properties: detail.getProperties()?.toJavaScript() ?? {}, reasons: detail.getReasonsList() });
+      }
+    }
+  }
+  return new HostError(err.details ?? err.message);
+}
+
+export interface HostOptions {
+  /** The Pulumi project directory the host runs in (default: the fixture project). */
+  cwd?: string;
+  project?: string;
+  stack?: string;
+}
+
+export async function startProviderHost(options: HostOptions = {}): Promise<ProviderHost> {
+  const cwd = options.cwd ?? FIXTURE_DIR;
+  const project = options.project ?? FIXTURE_PROJECT;
+  const stack = options.stack ?? FIXTURE_STACK;
+  if (!options.cwd) ensureFixture();
+  const hostScript = join(ROOT, "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js");
+  const env = fixtureEnv({ PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack });
+  // The host only needs an engine address argument; it never dials it for these calls.
+  const child: ChildProcess = spawn(process.execPath, [hostScript, "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const urn = (type: string, name = "r") => `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/svc:${type}::${name}`;
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const port = await new Promise<number>((resolvePort, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^(\d+)\s*$/m.exec(out);
+      if (match) resolvePort(Number(match[1]));
+    });
+    child.on("exit", (code) => reject(new Error(`provider host exited ${code}: ${stderr}`)));
+  });
+  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const unary = <Req, Res>(method: (req: Req, cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown, req: Req): Promise<Res> =>
+    new Promise((ok, fail) => method.call(client, req, (err, res) => (err ? fail(toHostError(err)) : ok(res))));
+
+  return {
+    async configure(config) {
+      const req = new provproto.ConfigureRequest();
+      req.setArgs(struct(config));
+      await unary(client.configure, req);
+    },
+    async check(type, olds, news) {
+      const req = new provproto.CheckRequest();
+      req.setUrn(urn(type));
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await unary<provproto.CheckRequest, provproto.CheckResponse>(client.check, req);
+      return {
+        inputs: res.getInputs()?.toJavaScript() ?? {},
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
+    },
+    async diff(type, id, olds, news) {
+      const req = new provproto.DiffRequest();
+      req.setId(id);
+      req.setUrn(urn(type));
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await unary<provproto.DiffRequest, provproto.DiffResponse>(client.diff, req);
+      const changes = res.getChanges();
+      const C = provproto.DiffResponse.DiffChanges;
+      return {
+        changes: changes === C.DIFF_SOME ? "some" : changes === C.DIFF_NONE ? "none" : "unknown",
+        replaces: res.getReplacesList(),
+        deleteBeforeReplace: res.getDeletebeforereplace(),
+      };
+    },
+    async create(type, props) {
+      const req = new provproto.CreateRequest();
+      req.setUrn(urn(type));
+      req.setProperties(struct(props));
+      const res = await unary<provproto.CreateRequest, provproto.CreateResponse>(client.create, req);
+      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
+    },
+    async read(type, id, props, inputs) {
+      const req = new provproto.ReadRequest();
+      req.setId(id);
+      req.setUrn(urn(type));
+      req.setProperties(struct(props));
+      if (inputs) req.setInputs(struct(inputs));
+      const res = await unary<provproto.ReadRequest, provproto.ReadResponse>(client.read, req);
+      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() ?? {} };
+    },
+    async update(type, id, olds, news) {
+      const req = new provproto.UpdateRequest();
+      req.setId(id);
+      req.setUrn(urn(type));
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await unary<provproto.UpdateRequest, provproto.UpdateResponse>(client.update, req);
+      return { properties: res.getProperties()?.toJavaScript() ?? {} };
+    },
+    async delete(type, id, props) {
+      const req = new provproto.DeleteRequest();
+      req.setId(id);
+      req.setUrn(urn(type));
+      req.setProperties(struct(props));
+      await unary(client.delete, req);
+    },
+    stderr: () => stderr,
+    async stop() {
+      client.close();
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill();
+        await exited;
+      }
+    },
+  };
+}
+
+/** The namespaced stack config the engine passes to Configure, from an emulator's URLs and a key. */
+export function stackConfig(values: { apiUrl: string; emailUrl: string; aiUrl?: string; apiKey?: string; emailApiKey?: string; projectId?: string }): Record<string, string> {
+  const config: Record<string, string> = { "svc:apiUrl": values.apiUrl, "svc:emailUrl": values.emailUrl };
+  if (values.aiUrl) config["svc:aiUrl"] = values.aiUrl;
+  if (values.apiKey) config["svc:apiKey"] = values.apiKey;
+  if (values.emailApiKey) config["svc:emailApiKey"] = values.emailApiKey;
+  if (values.projectId) config["svc:projectId"] = values.projectId;
+  return config;
+}

@@ -1,0 +1,56 @@
+/**
+ * One emulator + one real provider host configured against it, for resource tests: the emulator is
+ * the API, the host is what `pulumi up` talks to, the `__provider` comes from a real program.
+ */
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { providerFor, startProviderHost, stackConfig, type ProviderHost } from "./provider-host";
+import type { EmulatorOptions } from "../../emulator";
+
+type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface ResourceHarness {
+  emu: TestEmulator;
+  host: ProviderHost;
+  /** Program inputs of one resource, with the `__provider` a user's program would produce. */
+  inputs(type: string, args: Props): Promise<Props>;
+  /** check(olds={}, news) that must pass; answers the checked inputs. */
+  checked(type: string, args: Props, olds?: Props): Promise<Props>;
+  /** Write calls (not GET) the emulator received since the last `clearRequests()`. */
+  writes(): { method: string; path: string; status: number }[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions extends EmulatorOptions {
+  /** Which key the provider is configured with (default: the whole-account platform key + the email key). */
+  config?: (emu: TestEmulator) => Record<string, string>;
+}
+
+export async function startResourceHarness(options: HarnessOptions = {}): Promise<ResourceHarness> {
+  const { config, ...emulatorOptions } = options;
+  const emu = await startTestEmulator(emulatorOptions);
+  const host = await startProviderHost();
+  await host.configure(
+    config?.(emu) ??
+      stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.account, emailApiKey: emu.keys.email, projectId: emu.projects[0] }),
+  );
+  const providers = new Map<string, string>();
+  const inputs = async (type: string, args: Props) => {
+    if (!providers.has(type)) providers.set(type, (await providerFor(type, args)).inputs.__provider);
+    return { ...args, __provider: providers.get(type) };
+  };
+  return {
+    emu,
+    host,
+    inputs,
+    async checked(type, args, olds = {}) {
+      const result = await host.check(type, olds, await inputs(type, args));
+      if (result.failures.length) throw new Error(`check failed: ${JSON.stringify(result.failures)}`);
+      return result.inputs;
+    },
+    writes: () => emu.control.requests().filter((r) => r.method !== "GET").map((r) => ({ method: r.method, path: r.path, status: r.status })),
+    async close() {
+      await host.stop();
+      await emu.close();
+    },
+  };
+}
