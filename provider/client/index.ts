@@ -1,5 +1,6 @@
 export * from "./errors";
 export * from "./http";
+export * from "./poller";
 export * from "./rate-limit";
 export * from "./routes";
 export * from "./wait";

@@ -1,17 +1,20 @@
 /**
- * Email background jobs (add_domain, verify_domain, create_template): wait until one ends.
+ * Email background jobs (add_domain, verify_domain, create_template): wait until one ends. Jobs
+ * waited on together share one `GET /jobs` per tick (see client/poller.ts).
  */
-import type { ApiClient } from "../client/http";
+import { ApiError } from "../client/errors";
 import type { EmailJob } from "../client/schemas";
-import { waitFor } from "../client/wait";
+import { emailJobPoller } from "../runtime";
 
 export const JOB_TIMEOUT_MS = 120_000;
 
 /** Waits for a job to end; answers it (completed or failed). */
-export function waitForJob(api: ApiClient, jobId: string, what: string, timeoutMs = JOB_TIMEOUT_MS): Promise<EmailJob> {
-  return waitFor(
-    () => api.call("email.jobs.get", { params: { jobId } }),
-    (job) => job.status === "completed" || job.status === "failed",
-    { what: `job ${jobId} (${what}) to finish`, timeoutMs, describe: (job) => `status ${job.status}` },
-  );
+export async function waitForJob(jobId: string, what: string, timeoutMs = JOB_TIMEOUT_MS): Promise<EmailJob> {
+  const job = await emailJobPoller().waitFor(jobId, (j) => j === undefined || j.status === "completed" || j.status === "failed", {
+    what: `job ${jobId} (${what}) to finish`,
+    timeoutMs,
+    describe: (j) => (j ? `status ${j.status}` : "gone"),
+  });
+  if (!job) throw new ApiError({ service: "email", method: "GET", path: `/jobs/${jobId}`, status: 404, code: "JOB_NOT_FOUND", apiMessage: "the job is gone", retryable: false });
+  return job;
 }

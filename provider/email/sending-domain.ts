@@ -5,12 +5,13 @@
  * id is kept and the next `up` continues the wait instead of adding the domain again.
  */
 import { z } from "zod";
-import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import type { EmailDomain } from "../client/schemas";
-import { waitFor, WaitTimeoutError } from "../client/wait";
+import { systemClock } from "../client/rate-limit";
+import { WaitTimeoutError } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
-import { emailApi } from "../runtime";
+import { emailApi, sendingDomainPoller } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";
 import { waitForJob } from "./jobs";
 
@@ -50,15 +51,25 @@ export function formatDnsRecords(domain: EmailDomain): string {
  * WaitTimeoutError (with the last domain seen) when time runs out.
  */
 export async function waitUntilVerified(api: ApiClient, domainId: string, timeoutMs: number): Promise<EmailDomain> {
-  return waitFor(
-    async () => {
-      const domain = await api.call("email.domains.get", { params: { domainId } });
-      if (domain.status === "pending" || domain.status === "failed") await api.call("email.domains.verify", { params: { domainId } });
-      return domain;
-    },
-    (domain) => domain.status === "verified",
-    { what: `domain ${domainId} to be verified`, timeoutMs, describe: (d) => `status ${d.status}` },
-  );
+  const deadline = Date.now() + timeoutMs;
+  const poller = sendingDomainPoller();
+  const wait = (isDone: (d: EmailDomain | undefined) => boolean) =>
+    poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, timeoutMs: Math.max(0, deadline - Date.now()), describe: (d) => (d ? `status ${d.status}` : "gone") });
+  let domain = await wait(() => true);
+  let pauseMs = 500;
+  for (;;) {
+    if (!domain) throw new ApiError({ service: "email", method: "GET", path: `/domains/${domainId}`, status: 404, code: "DOMAIN_NOT_FOUND", apiMessage: "the domain is gone", retryable: false });
+    if (domain.status === "verified") return domain;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new WaitTimeoutError(`domain ${domainId} to be verified`, domain, timeoutMs, (d) => `status ${d.status}`);
+    if (domain.status === "failed") {
+      // The records may still be propagating: pause, then check again.
+      await systemClock.sleep(Math.min(pauseMs, left));
+      pauseMs = Math.min(pauseMs * 1.5, 5_000);
+    }
+    if (domain.status === "pending" || domain.status === "failed") await api.call("email.domains.verify", { params: { domainId } });
+    domain = await wait((d) => d === undefined || d.status === "verified" || d.status === "failed");
+  }
 }
 
 function verificationTimeoutMessage(operation: string, domain: EmailDomain, seconds: number): string {
@@ -127,7 +138,7 @@ export const sendingDomain: ResourceImpl = {
     if (added.jobId) {
       let job;
       try {
-        job = await waitForJob(api, added.jobId, "add_domain");
+        job = await waitForJob(added.jobId, "add_domain");
       } catch (err) {
         throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err).message);
       }

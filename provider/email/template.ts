@@ -72,7 +72,7 @@ export const template: ResourceImpl = {
     const { templateId, jobId } = await createTemplate(api, inputs);
     const partial = (err: unknown) => new PartialFailure(templateId, { ...pick(inputs, INPUTS), templateId }, inputs, operationError("create", err).message);
     if (jobId) {
-      const job = await waitForJob(api, jobId, "create_template").catch((err) => {
+      const job = await waitForJob(jobId, "create_template").catch((err) => {
         throw partial(err);
       });
       if (job.status === "failed") throw new Error(`create failed: job ${job.jobId} (create_template) failed: ${job.errorMessage ?? "no reason given"}`);

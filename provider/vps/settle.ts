@@ -2,23 +2,40 @@
  * What the server resources share: waiting for a server to settle, and retrying an action the API
  * refused with VPS_BUSY once the server has settled (the spec's retry guidance).
  */
-import { isApiError } from "../client/errors";
+import { ApiError, isApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import type { Vps, VpsPlan } from "../client/schemas";
 import { systemClock } from "../client/rate-limit";
-import { waitFor } from "../client/wait";
+import { serverPoller } from "../runtime";
 
 /** Statuses a server rests in; every other status is a transition in progress. */
 export const SETTLED_STATUSES = new Set(["running", "stopped", "error", "terminated"]);
 
 export const SERVER_TIMEOUT_MS = 20 * 60_000;
 
-export function waitSettled(api: ApiClient, vpsId: string, timeoutMs = SERVER_TIMEOUT_MS): Promise<Vps> {
-  return waitFor(
-    () => api.call("vps.get", { params: { id: vpsId } }),
-    (server) => SETTLED_STATUSES.has(server.status),
-    { what: `server ${vpsId} to settle`, timeoutMs, describe: (s) => `status ${s.status}` },
-  );
+/** Waits until the server rests; all servers waiting in this process share one list call per tick. */
+export async function waitSettled(_api: ApiClient, vpsId: string, timeoutMs = SERVER_TIMEOUT_MS): Promise<Vps> {
+  const server = await serverPoller().waitFor(vpsId, (s) => s === undefined || SETTLED_STATUSES.has(s.status), {
+    what: `server ${vpsId} to settle`,
+    timeoutMs,
+    describe: (s) => (s ? `status ${s.status}` : "gone"),
+  });
+  if (!server) throw serverGone(vpsId);
+  return server;
+}
+
+/** Waits until the server is terminated (or gone altogether). */
+export async function waitTerminated(vpsId: string, timeoutMs = SERVER_TIMEOUT_MS): Promise<void> {
+  await serverPoller().waitFor(vpsId, (s) => s === undefined || s.status === "terminated", {
+    what: `server ${vpsId} to be terminated`,
+    timeoutMs,
+    describe: (s) => (s ? `status ${s.status}` : "gone"),
+  });
+}
+
+/** The API's answer for a server that is not (or no longer) in reach. */
+function serverGone(vpsId: string): ApiError {
+  return new ApiError({ service: "platform", method: "GET", path: `/vps/${vpsId}`, status: 404, code: "INSTANCE_NOT_FOUND", apiMessage: "the server is gone", retryable: false });
 }
 
 /**

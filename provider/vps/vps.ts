@@ -12,7 +12,7 @@ import { billingPeriods, type Vps, type VpsPlan } from "../client/schemas";
 import { waitFor } from "../client/wait";
 import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import { currentSettings, platformApi } from "../runtime";
-import { retryWhileBusy, SERVER_TIMEOUT_MS, vpsPlans, waitSettled } from "./settle";
+import { retryWhileBusy, SERVER_TIMEOUT_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
 
 const fields = {
   projectId: z.string().min(1, "must not be empty").optional(),
@@ -333,11 +333,7 @@ export const vps: ResourceImpl = {
     const api = platformApi();
     try {
       await retryWhileBusy(api, id, () => api.call("vps.terminate", { params: { id } }));
-      await waitFor(
-        () => api.call("vps.get", { params: { id } }).catch((err) => (isNotFound(err) ? undefined : Promise.reject(err))),
-        (s) => s === undefined || s.status === "terminated",
-        { what: `server ${id} to be terminated`, timeoutMs: SERVER_TIMEOUT_MS, describe: (s) => (s ? `status ${s.status}` : "gone") },
-      );
+      await waitTerminated(id);
     } catch (err) {
       if (!isNotFound(err)) throw fail("delete", err, props);
     }

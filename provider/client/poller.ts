@@ -1,0 +1,132 @@
+/**
+ * Coalesced polling: when several resources in one provider process wait for the same kind of
+ * object (servers settling, email jobs finishing, sending domains being verified), one list call
+ * per tick serves them all; an individual GET only when a waiter is alone or its object is missing
+ * from the list. The tick adapts: 0.5 s, growing ×1.5 (with jitter) to 5 s, back to 0.5 s when a
+ * new waiter arrives. Every call goes through the client, so through the key's rate-limit bucket.
+ */
+import { isApiError } from "./errors";
+import type { ApiClient } from "./http";
+import type { RouteId } from "./routes";
+import { WaitTimeoutError } from "./wait";
+
+export interface PollKind<T> {
+  /** Route answering the whole list (`vps.list`, `email.jobs.list`, …). */
+  list: RouteId;
+  /** Route answering one object, and the name of its id parameter. */
+  get: RouteId;
+  param: string;
+  idOf(item: T): string;
+}
+
+interface Waiter<T> {
+  id: string;
+  isDone(item: T | undefined): boolean;
+  resolve(item: T | undefined): void;
+  reject(err: unknown): void;
+  started: number;
+  /** Read at least once: a waiter that arrived during a tick is read at once after it. */
+  seen: boolean;
+  timeoutMs: number;
+  what: string;
+  describe(item: T | undefined): string;
+  last?: T;
+}
+
+const FIRST_MS = 500;
+const MAX_MS = 5_000;
+
+export class Poller<T> {
+  private waiters: Waiter<T>[] = [];
+  private timer?: NodeJS.Timeout;
+  private nextAt = Infinity;
+  private intervalMs = FIRST_MS;
+  private ticking = false;
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly kind: PollKind<T>,
+    /** false: every waiter reads its own object (to measure what coalescing saves). */
+    private readonly coalesce = process.env.SVC_POLL_COALESCING !== "off",
+  ) {}
+
+  /**
+   * Resolves with the object (undefined once it is gone, 404) when `isDone` says so; rejects with
+   * WaitTimeoutError naming what it waited for, the last state and how long.
+   */
+  waitFor(id: string, isDone: (item: T | undefined) => boolean, options: { what: string; timeoutMs: number; describe?: (item: T | undefined) => string }): Promise<T | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiters.push({
+        id,
+        isDone,
+        resolve,
+        reject,
+        started: Date.now(),
+        seen: false,
+        timeoutMs: options.timeoutMs,
+        what: options.what,
+        describe: options.describe ?? ((item) => JSON.stringify(item ?? "gone")),
+      });
+      // A new waiter is read at once (within this macrotask, together with its siblings).
+      this.intervalMs = FIRST_MS;
+      this.schedule(0);
+    });
+  }
+
+  private schedule(delayMs: number): void {
+    const at = Date.now() + delayMs;
+    if (this.ticking || at >= this.nextAt) return;
+    clearTimeout(this.timer);
+    this.nextAt = at;
+    this.timer = setTimeout(() => void this.tick(), delayMs);
+  }
+
+  private async readOne(id: string): Promise<T | undefined> {
+    try {
+      return (await this.api.call(this.kind.get, { params: { [this.kind.param]: id } } as never)) as T;
+    } catch (err) {
+      if (isApiError(err) && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  private async tick(): Promise<void> {
+    this.nextAt = Infinity;
+    this.ticking = true;
+    const round = [...this.waiters];
+    try {
+      const items = new Map<string, T | undefined>();
+      const ids = [...new Set(round.map((w) => w.id))];
+      if (this.coalesce && ids.length > 1) {
+        const listed = (await this.api.call(this.kind.list, {} as never)) as T[];
+        for (const item of listed) items.set(this.kind.idOf(item), item);
+      }
+      for (const id of ids) if (!items.has(id)) items.set(id, await this.readOne(id));
+      for (const w of round) {
+        const item = items.get(w.id);
+        w.last = item;
+        w.seen = true;
+        if (w.isDone(item)) this.settle(w, () => w.resolve(item));
+        else if (Date.now() - w.started >= w.timeoutMs) {
+          this.settle(w, () => w.reject(new WaitTimeoutError(w.what, w.last, Date.now() - w.started, w.describe)));
+        }
+      }
+    } catch (err) {
+      // A failed read fails this round's waiters, as a failed read fails a lone wait.
+      for (const w of round) this.settle(w, () => w.reject(err));
+    } finally {
+      this.ticking = false;
+    }
+    if (this.waiters.some((w) => !w.seen)) this.schedule(0);
+    else if (this.waiters.length > 0) {
+      const wait = this.intervalMs * (0.8 + 0.4 * Math.random());
+      this.intervalMs = Math.min(this.intervalMs * 1.5, MAX_MS);
+      this.schedule(wait);
+    }
+  }
+
+  private settle(w: Waiter<T>, done: () => void): void {
+    this.waiters = this.waiters.filter((x) => x !== w);
+    done();
+  }
+}

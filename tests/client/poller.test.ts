@@ -1,0 +1,88 @@
+/**
+ * Coalesced polling against the emulator: several waiters of one kind share one list call per tick;
+ * a lone waiter reads its own object; an object missing from the list is read by id; with
+ * coalescing off every waiter reads its own object.
+ */
+import { ApiClient, Poller, WaitTimeoutError, type schemas } from "../../provider/client";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+
+type Vps = import("zod").infer<typeof schemas.vps>;
+let emu: TestEmulator;
+let api: ApiClient;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ transitions: "manual" });
+  api = new ApiClient({ service: "platform", baseUrl: emu.urls.api, apiKey: emu.keys.account });
+});
+afterAll(async () => {
+  await api.close();
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.ctl("POST", "/reset");
+  await emu.ctl("POST", "/clock/advance", { seconds: 2 });
+});
+
+const kind = { list: "vps.list", get: "vps.get", param: "id", idOf: (s: Vps) => s.id } as const;
+
+async function createServers(n: number): Promise<string[]> {
+  const plan = (await api.call("vps.plans.list"))[0];
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const body = { planId: plan.id, projectId: emu.projects[0], name: `poll-${i}`, osType: "ubuntu", osVersion: "24.04", rootPassword: "Sup3r!secret#pw", billingPeriod: "monthly" };
+    ids.push((await api.call("vps.create", { body })).id);
+  }
+  return ids;
+}
+
+const reads = () => emu.control.requests().filter((r) => r.method === "GET" && r.path.startsWith("/api/vps") && r.route !== "vps.plans.list");
+
+test("five servers settling: one GET /vps per tick serves them all", async () => {
+  const ids = await createServers(5);
+  emu.control.clearRequests();
+  const poller = new Poller<Vps>(api, kind, true);
+  const waits = ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id}`, timeoutMs: 10_000 }));
+  await new Promise((r) => setTimeout(r, 1_200)); // two ticks with everyone still provisioning
+  emu.control.settle();
+  const settled = await Promise.all(waits);
+  expect(settled.map((s) => s?.status)).toEqual(Array(5).fill("running"));
+  const seen = reads();
+  expect(seen.length).toBeGreaterThanOrEqual(2);
+  expect(seen.every((r) => r.route === "vps.list")).toBe(true);
+});
+
+test("a lone waiter reads its own object; an object missing from the list is read by id", async () => {
+  const [id] = await createServers(1);
+  emu.control.clearRequests();
+  const poller = new Poller<Vps>(api, kind, true);
+  emu.control.settle();
+  await poller.waitFor(id, (s) => s?.status === "running", { what: "one", timeoutMs: 5_000 });
+  expect(reads().map((r) => r.route)).toEqual(["vps.get"]);
+
+  emu.control.clearRequests();
+  const missing = "00000000-0000-4000-8000-000000000000";
+  const [gone, here] = await Promise.all([
+    poller.waitFor(missing, () => true, { what: "missing", timeoutMs: 5_000 }),
+    poller.waitFor(id, () => true, { what: "present", timeoutMs: 5_000 }),
+  ]);
+  expect(gone).toBeUndefined(); // 404: gone
+  expect(here?.id).toBe(id);
+  expect(reads().map((r) => r.route).sort()).toEqual(["vps.get", "vps.list"]);
+});
+
+test("with coalescing off every waiter reads its own object", async () => {
+  const ids = await createServers(3);
+  emu.control.settle();
+  emu.control.clearRequests();
+  const poller = new Poller<Vps>(api, kind, false);
+  await Promise.all(ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: id, timeoutMs: 5_000 })));
+  expect(reads().map((r) => r.route)).toEqual(["vps.get", "vps.get", "vps.get"]);
+});
+
+test("a waiter that does not finish in time gets WaitTimeoutError naming what, the last state and how long", async () => {
+  const [id] = await createServers(1);
+  const poller = new Poller<Vps>(api, kind, true);
+  const err = await poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id} to settle`, timeoutMs: 700, describe: (s) => `status ${s?.status}` }).catch((e) => e);
+  expect(err).toBeInstanceOf(WaitTimeoutError);
+  expect(err.message).toMatch(new RegExp(`^timed out after \\d+ s waiting for server ${id} to settle; last state seen: status provisioning`));
+});
