@@ -16,6 +16,7 @@ export const settingDefs = {
   emailUrl: { config: "svc:emailUrl", env: "SVC_EMAIL_URL", secret: false, what: "the email API base URL" },
   aiUrl: { config: "svc:aiUrl", env: "SVC_AI_URL", secret: false, what: "the AI gateway base URL" },
   projectId: { config: "svc:projectId", env: "SVC_PROJECT_ID", secret: false, what: "the project id" },
+  requestTimeoutSeconds: { config: "svc:requestTimeoutSeconds", env: "SVC_REQUEST_TIMEOUT_SECONDS", secret: false, what: "the whole-request timeout in seconds (default 60)" },
 } as const;
 
 export type SettingName = keyof typeof settingDefs;
@@ -48,8 +49,15 @@ export function requireSetting(settings: Settings, name: SettingName): string {
 type Extra = Omit<ClientOptions, "service" | "baseUrl" | "apiKey" | "project">;
 
 /** Client of the platform API (servers, domains, account). */
+/** Client options that come from settings rather than code. */
+function tuning(settings: Settings, extra: Extra): Extra {
+  const seconds = Number(settings.requestTimeoutSeconds);
+  if (!settings.requestTimeoutSeconds || !(seconds > 0)) return extra;
+  return { ...extra, timeouts: { ...extra.timeouts, requestMs: seconds * 1000, headersMs: Math.min(seconds * 1000, extra.timeouts?.headersMs ?? 30_000) } };
+}
+
 export function platformClient(settings: Settings, extra: Extra = {}): ApiClient {
-  return new ApiClient({ ...extra, service: "platform", baseUrl: requireSetting(settings, "apiUrl"), apiKey: requireSetting(settings, "apiKey") });
+  return new ApiClient({ ...tuning(settings, extra), service: "platform", baseUrl: requireSetting(settings, "apiUrl"), apiKey: requireSetting(settings, "apiKey") });
 }
 
 /**
@@ -58,7 +66,8 @@ export function platformClient(settings: Settings, extra: Extra = {}): ApiClient
  */
 export function emailClient(settings: Settings, extra: Extra = {}): ApiClient {
   const baseUrl = requireSetting(settings, "emailUrl");
-  if (settings.emailApiKey) return new ApiClient({ ...extra, service: "email", baseUrl, apiKey: settings.emailApiKey });
+  const options = tuning(settings, extra);
+  if (settings.emailApiKey) return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.emailApiKey });
   if (!settings.apiKey) throw new MissingSettingError("emailApiKey");
-  return new ApiClient({ ...extra, service: "email", baseUrl, apiKey: settings.apiKey, project: settings.projectId });
+  return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.apiKey, project: settings.projectId });
 }

@@ -127,3 +127,21 @@ describe("base URL", () => {
     expect(() => make("ftp://example.com/api")).toThrow(/must be http\(s\)/);
   });
 });
+
+describe("request timeout setting", () => {
+  test("svc:requestTimeoutSeconds shortens the whole-request timeout: a slow answer fails as TIMEOUT", async () => {
+    const { createServer } = await import("node:http");
+    const server = createServer((_req, res) => setTimeout(() => res.end('{"success":true,"data":[]}'), 1500));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const port = (server.address() as { port: number }).port;
+    const { platformClient, resolveSettings } = await import("../../provider/config");
+    const settings = resolveSettings({ get: (k) => ({ "svc:apiUrl": `http://127.0.0.1:${port}/api`, "svc:apiKey": "svc_timeout_test_key", "svc:requestTimeoutSeconds": "0.3" })[k] }, {});
+    const client = platformClient(settings, { retry: { attempts: 1 } });
+    const started = Date.now();
+    await expect(client.call("vps.list")).rejects.toMatchObject({ code: "TIMEOUT" });
+    expect(Date.now() - started).toBeLessThan(1400);
+    await client.close();
+    server.closeAllConnections();
+    server.close();
+  });
+});
