@@ -35,6 +35,8 @@ export interface ServiceModule {
   publishDns?: (emu: Emu, domain: string) => boolean;
 }
 
+/** Larger bodies are refused before they are read (422, like any body the schema refuses). */
+const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
 const RATE_CAPACITY = 10;
 const RATE_PER_SECOND = 10;
 
@@ -66,11 +68,26 @@ export interface AppParts {
 }
 
 export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
-  const app = Fastify({ logger: false, bodyLimit: 12 * 1024 * 1024 });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   const faults = new FaultBook();
   const log = new RequestLog();
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // An id of any length reaches its handler and answers that route's not-found code (the router's
+    // default, 100 characters, answered a bare 414 outside the envelope). Node's 16 KB limit on the
+    // request head still bounds the whole path.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // A path the router cannot decode (bad percent-encoding) names no route: answered in the
+    // envelope, not with the framework's own JSON, and logged like every request (no hook runs here).
+    frameworkErrors: (error, request, reply) => {
+      const path = request.url.split("?")[0];
+      const key = bearerOf(request.headers.authorization);
+      log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: 404, code: "NOT_FOUND", fault: null, dropped: false });
+      return failure(reply, 404, "NOT_FOUND", `No route ${request.method} ${path}: ${error.message}`);
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   const buckets = emu.rateBuckets;
 
   const handlers = new Map<RouteId, Handler>();
@@ -155,6 +172,9 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
       if (svc.route.service === "platform" && !svc.routeId.startsWith("domains.")) return failure(reply, 400, "PARSE", "Body is not valid JSON");
       return failure(reply, 422, validationCode(svc.routeId, svc.route), "body: not valid JSON");
     }
+    if (fastifyCode === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return failure(reply, 422, svc ? validationCode(svc.routeId, svc.route) : "VALIDATION", `body: larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB`);
+    }
     if (fastifyCode === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return failure(reply, 422, svc ? validationCode(svc.routeId, svc.route) : "VALIDATION", "body: send application/json");
     // A handler answered something its route's response schema refuses: the emulator drifted.
     const detail = error instanceof Error ? error.message : String(error);
@@ -214,7 +234,11 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
               log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true });
               return drop(request, reply);
             }
-            if (fault.status) return failure(reply, fault.status, fault.code ?? "INTERNAL_ERROR", "Injected fault");
+            if (fault.status) {
+              // An injected 429 is the rate limit's answer: it says when to come back, as the real one does.
+              if (fault.status === 429) reply.header("retry-after", "1");
+              return failure(reply, fault.status, fault.code ?? "INTERNAL_ERROR", "Injected fault");
+            }
           }
         }
         // Before body validation: a call without a valid key answers 401, whatever its body.

@@ -16,6 +16,8 @@ export const faultRuleInput = z.object({
   /** Carry the operation out first, then fail or drop: the ambiguous failure. */
   afterCommit: z.boolean().optional(),
   times: z.number().int().min(1).optional(),
+  /** Let the first N matching requests through untouched (a registration's dry run before the real call). */
+  skip: z.number().int().min(0).optional(),
   probability: z.number().min(0).max(1).optional(),
 });
 export type FaultRuleInput = z.infer<typeof faultRuleInput>;
@@ -23,6 +25,7 @@ export interface FaultRule extends FaultRuleInput {
   id: number;
   matcher: RegExp;
   used: number;
+  skipped: number;
 }
 
 export function globToRegExp(glob: string): RegExp {
@@ -38,7 +41,7 @@ export class FaultBook {
   private nextId = 1;
 
   add(input: FaultRuleInput): FaultRule {
-    const rule: FaultRule = { ...input, id: this.nextId++, matcher: globToRegExp(input.path), used: 0 };
+    const rule: FaultRule = { ...input, id: this.nextId++, matcher: globToRegExp(input.path), used: 0, skipped: 0 };
     this.rules.push(rule);
     return rule;
   }
@@ -57,6 +60,10 @@ export class FaultBook {
       if (rule.method && rule.method !== method) continue;
       if (!rule.matcher.test(path)) continue;
       if (rule.times !== undefined && rule.used >= rule.times) continue;
+      if (rule.skip !== undefined && rule.skipped < rule.skip) {
+        rule.skipped++;
+        continue;
+      }
       if (rule.probability !== undefined && random() >= rule.probability) continue;
       rule.used++;
       return rule;

@@ -6,7 +6,7 @@ import type { TransitionFn } from "../core/emu";
 import { EmuError, Reply } from "../core/errors";
 import { billing, extensionOf, pricedTld, requireOneYear } from "./catalog";
 import { savePendingMessage, sendToRegistry } from "./registry";
-import { addYears, domainsState, domainView, nameAndStatus, recordDomainActivity, type DomainRec } from "./state";
+import { addYears, domainsState, domainView, expireDue, nameAndStatus, recordDomainActivity, type DomainRec } from "./state";
 
 /** Realistic time the registry takes to confirm a renewal; another renewal meanwhile is RENEW_IN_PROGRESS. */
 const RENEWAL_CONFIRM_SECONDS = 5;
@@ -15,6 +15,7 @@ const RENEWAL_SAVE_SECONDS = 30;
 
 /** The saved domain with that id; unknown, malformed and not-yet-saved ids all answer 404. */
 function findDomain(ctx: Ctx): DomainRec {
+  expireDue(ctx.emu);
   const raw = ctx.params.domainId;
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   const rec = domainsState(ctx.world).records.find((d) => d.id === id);
@@ -45,6 +46,7 @@ function renew(ctx: Ctx) {
     });
   }
   rec.expiresAt = addYears(rec.expiresAt, 1);
+  if (rec.status === "expired" && Date.parse(rec.expiresAt) > emu.nowMs()) rec.status = "active";
   rec.renewing = true;
   emu.schedule("domains.renewal-confirm", { id: rec.id }, RENEWAL_CONFIRM_SECONDS);
   recordDomainActivity(emu, "domain.renewed", rec);
@@ -77,7 +79,10 @@ function setAutoRenew(ctx: Ctx) {
 }
 
 export const recordHandlers: Record<"domains.list" | "domains.get" | "domains.renew" | "domains.whoisProtection" | "domains.autoRenew", Handler> = {
-  "domains.list": ({ world }) => domainsState(world).records.map(domainView),
+  "domains.list": ({ emu, world }) => {
+    expireDue(emu);
+    return domainsState(world).records.map(domainView);
+  },
   "domains.get": (ctx) => domainView(findDomain(ctx)),
   "domains.renew": renew,
   "domains.whoisProtection": enableWhoisProtection,

@@ -5,14 +5,28 @@
 import type { Emu } from "../core/emu";
 import type { World } from "../core/world";
 
-/** `active`: live at the registry. `pending`: registered, waiting for the registry to activate it. */
-export type DomainStatus = "active" | "pending";
+/** `active`: live at the registry. `pending`: registered, waiting for the registry to activate it.
+ * `expired`: past its expiry with auto-renew off (still the account's, until renewed). */
+export type DomainStatus = "active" | "pending" | "expired";
 
 /** The numeric `status` and its `status_label`: the spec names the pair, not the values. */
 export const STATUS_CODES: Record<DomainStatus, { status: number; status_label: string }> = {
   active: { status: 1, status_label: "active" },
   pending: { status: 2, status_label: "pending" },
+  expired: { status: 3, status_label: "expired" },
 };
+
+/**
+ * Expiry, on the emulator clock, applied lazily when domains are read or renewed: a domain whose
+ * auto-renew is off lapses to `expired` once `expiresAt` has passed (one with auto-renew on is
+ * renewed by the platform; the emulator does not model that renewal's charge).
+ */
+export function expireDue(emu: Emu): void {
+  const now = emu.nowMs();
+  for (const d of domainsState(emu.world).records) {
+    if (d.status === "active" && !d.autoRenew && Date.parse(d.expiresAt) <= now) d.status = "expired";
+  }
+}
 
 export interface DomainRec {
   id: number;

@@ -13,7 +13,7 @@ import { callerPlan, callerProject, emailState, recordUserActivity, type DnsReco
 
 const ENTITY = "email_domain";
 /** Realistic time after which the records of a new domain are visible in DNS (dns "auto", `time` mode). */
-const DNS_PUBLISH_SECONDS = 3;
+export const DNS_PUBLISH_SECONDS = 3;
 /** Host names of the emulated mail platform that the records point at. */
 const FEEDBACK_HOST = "feedback-smtp.mail.svc-platform.net";
 const SPF_INCLUDE = "spf.mail.svc-platform.net";

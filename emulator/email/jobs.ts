@@ -9,7 +9,7 @@ import { EmuError } from "../core/errors";
 import { callerProject, emailState, type JobRec, type JobType } from "./state";
 
 /** Realistic time a job waits in the queue before a worker picks it up. */
-const QUEUE_SECONDS = 0.5;
+export const QUEUE_SECONDS = 0.5;
 const START = "email.job.start";
 const RUN = "email.job.run";
 const JOB_LIST_SIZE = 50;

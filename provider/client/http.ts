@@ -139,8 +139,10 @@ export class ApiClient {
 
     let failures = 0;
     let rateLimited = 0;
+    let refusedBy429 = false;
     for (let attempt = 1; ; attempt++) {
-      await this.bucket.take(options.signal);
+      await this.bucket.take(options.signal, refusedBy429);
+      refusedBy429 = false;
       const started = this.clock.now();
       const outcome = await this.attempt(route, path, url, headers, body, options.signal);
       const report = (status?: number, code?: string) =>
@@ -155,6 +157,7 @@ export class ApiClient {
 
       if (error.status === 429) {
         this.bucket.pause((error.retryAfterSeconds ?? 1) * 1000);
+        refusedBy429 = true;
         if (++rateLimited < this.retry.rateLimitedAttempts) continue;
         throw new ApiError(error);
       }

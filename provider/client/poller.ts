@@ -3,7 +3,8 @@
  * object (servers settling, email jobs finishing, sending domains being verified), one list call
  * per tick serves them all; an individual GET only when a waiter is alone or its object is missing
  * from the list. The tick adapts: 0.5 s, growing ×1.5 (with jitter) to 5 s, back to 0.5 s when a
- * new waiter arrives. Every call goes through the client, so through the key's rate-limit bucket.
+ * new waiter arrives or a tick finds some waiters done. Every call goes through the client, so
+ * through the key's rate-limit bucket.
  */
 import { isApiError } from "./errors";
 import type { ApiClient } from "./http";
@@ -90,23 +91,33 @@ export class Poller<T> {
     }
   }
 
+  /** One list call for several ids (coalescing on), then each id the list did not answer. */
+  private async read(ids: string[]): Promise<Map<string, T | undefined>> {
+    const items = new Map<string, T | undefined>();
+    if (this.coalesce && ids.length > 1) {
+      const listed = (await this.api.call(this.kind.list, {} as never)) as T[];
+      for (const item of listed) items.set(this.kind.idOf(item), item);
+    }
+    for (const id of ids) if (!items.has(id)) items.set(id, await this.readOne(id));
+    return items;
+  }
+
   private async tick(): Promise<void> {
     this.nextAt = Infinity;
     this.ticking = true;
     const round = [...this.waiters];
+    let arrived = 0;
     try {
-      const items = new Map<string, T | undefined>();
       const ids = [...new Set(round.map((w) => w.id))];
-      if (this.coalesce && ids.length > 1) {
-        const listed = (await this.api.call(this.kind.list, {} as never)) as T[];
-        for (const item of listed) items.set(this.kind.idOf(item), item);
-      }
-      for (const id of ids) if (!items.has(id)) items.set(id, await this.readOne(id));
+      const items = await this.read(ids);
       for (const w of round) {
         const item = items.get(w.id);
         w.last = item;
         w.seen = true;
-        if (w.isDone(item)) this.settle(w, () => w.resolve(item));
+        if (w.isDone(item)) {
+          arrived++;
+          this.settle(w, () => w.resolve(item));
+        }
         else if (Date.now() - w.started >= w.timeoutMs) {
           this.settle(w, () => w.reject(new WaitTimeoutError(w.what, w.last, Date.now() - w.started, w.describe)));
         }
@@ -119,6 +130,10 @@ export class Poller<T> {
     }
     if (this.waiters.some((w) => !w.seen)) this.schedule(0);
     else if (this.waiters.length > 0) {
+      // Some waited-for objects just got there: the others, started about when they did, are
+      // likely close behind. Back to the short tick (one call serves them all) rather than leaving
+      // them up to 5 s late.
+      if (arrived > 0) this.intervalMs = FIRST_MS;
       const wait = this.intervalMs * (0.8 + 0.4 * Math.random());
       this.intervalMs = Math.min(this.intervalMs * 1.5, MAX_MS);
       this.schedule(wait);

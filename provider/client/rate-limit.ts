@@ -1,7 +1,8 @@
 /**
  * Token bucket per API key (capacity 10, refill 10/s continuously, starts full), shared by every
  * client object in the process that uses the key: the platform's limit is per key across all APIs.
- * Waiters are served first come, first served; a 429 pauses the whole bucket until Retry-After.
+ * Waiters are served first come, first served (a request refused with 429 keeps its place at the
+ * head); a 429 pauses the whole bucket until Retry-After.
  */
 import { createHash } from "node:crypto";
 
@@ -50,8 +51,12 @@ export class TokenBucket {
     this.refilledAt = clock.now();
   }
 
-  /** Resolves when the caller may send one request. */
-  take(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when the caller may send one request. `retry`: a request the server refused with 429
+   * goes to the head of the line, as it was served once already, instead of waiting behind every
+   * request queued since.
+   */
+  take(signal?: AbortSignal, retry = false): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal };
@@ -63,7 +68,8 @@ export class TokenBucket {
         };
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
-      this.waiters.push(waiter);
+      if (retry) this.waiters.unshift(waiter);
+      else this.waiters.push(waiter);
       void this.pump();
     });
   }

@@ -15,6 +15,8 @@ export interface WaitOptions<T> {
   random?: () => number;
   firstDelayMs?: number;
   maxDelayMs?: number;
+  /** The caller has just seen the state (in a call's answer): the first read waits this long. */
+  initialDelayMs?: number;
 }
 
 export class WaitTimeoutError<T = unknown> extends Error {
@@ -40,6 +42,7 @@ export async function waitFor<T>(
   const started = clock.now();
   let delay = options.firstDelayMs ?? 500;
   const maxDelay = options.maxDelayMs ?? 5_000;
+  if (options.initialDelayMs) await clock.sleep(Math.min(options.initialDelayMs, options.timeoutMs), options.signal);
   for (;;) {
     const state = await read(options.signal);
     if (isDone(state)) return state;

@@ -25,6 +25,7 @@ import {
   type Props,
   type ResourceImpl,
 } from "../resource";
+import { resumedCreate } from "../resume";
 import { platformApi } from "../runtime";
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -294,6 +295,16 @@ export const domain: ResourceImpl = {
     const name = inputs.name as string;
     let api: ApiClient;
     let answer;
+    if (resumedCreate()) {
+      // An interrupted create of this resource: a registration it made is adopted, never paid twice.
+      let found: RegisteredDomain | undefined;
+      try {
+        found = await findDomain(platformApi(), name, undefined);
+      } catch (err) {
+        throw apiFailure("create", err, name);
+      }
+      if (found) return { id: name, outs: await finishCreate(platformApi(), inputs, found, undefined) };
+    }
     try {
       api = platformApi();
       answer = await api.request("domains.register", { body: { name, period: 1, whoisProtection: inputs.whoisProtection === true } });

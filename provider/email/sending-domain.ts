@@ -11,6 +11,7 @@ import type { EmailDomain } from "../client/schemas";
 import { systemClock } from "../client/rate-limit";
 import { WaitTimeoutError } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { resumedCreate } from "../resume";
 import { emailApi, sendingDomainPoller } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";
 import { waitForJob } from "./jobs";
@@ -50,12 +51,13 @@ export function formatDnsRecords(domain: EmailDomain): string {
  * one while time remains (records may still be propagating). Answers the verified domain; throws
  * WaitTimeoutError (with the last domain seen) when time runs out.
  */
-export async function waitUntilVerified(api: ApiClient, domainId: string, timeoutMs: number): Promise<EmailDomain> {
+export async function waitUntilVerified(api: ApiClient, domainId: string, timeoutMs: number, seen?: EmailDomain): Promise<EmailDomain> {
   const deadline = Date.now() + timeoutMs;
   const poller = sendingDomainPoller();
   const wait = (isDone: (d: EmailDomain | undefined) => boolean) =>
     poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, timeoutMs: Math.max(0, deadline - Date.now()), describe: (d) => (d ? `status ${d.status}` : "gone") });
-  let domain = await wait(() => true);
+  // `seen`: the caller has just read the domain; reading it again would only cost a call.
+  let domain = seen ?? (await wait(() => true));
   let pauseMs = 500;
   for (;;) {
     if (!domain) throw new ApiError({ service: "email", method: "GET", path: `/domains/${domainId}`, status: 404, code: "DOMAIN_NOT_FOUND", apiMessage: "the domain is gone", retryable: false });
@@ -83,6 +85,13 @@ function verificationTimeoutMessage(operation: string, domain: EmailDomain, seco
 
 /** Adds the domain; an unknown outcome is settled by looking for the name in the project. */
 async function addDomain(api: ApiClient, domain: string): Promise<{ domainId: string; jobId?: string }> {
+  if (resumedCreate()) {
+    // An interrupted create of this resource: the domain it added is adopted.
+    const found = (await api.call("email.domains.list").catch((err) => {
+      throw operationError("create", err);
+    })).find((d) => d.domain === domain);
+    if (found) return { domainId: found.id };
+  }
   try {
     return await api.call("email.domains.create", { body: { domain } });
   } catch (err) {
@@ -113,7 +122,7 @@ async function settle(api: ApiClient, inputs: Props, domain: EmailDomain, operat
   }
   const seconds = inputs.verificationTimeoutSeconds as number;
   try {
-    return outputs(inputs, await waitUntilVerified(api, domain.id, seconds * 1000));
+    return outputs(inputs, await waitUntilVerified(api, domain.id, seconds * 1000, domain));
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;

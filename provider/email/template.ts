@@ -7,6 +7,7 @@ import { OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import type { EmailTemplate } from "../client/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { resumedCreate } from "../resume";
 import { emailApi } from "../runtime";
 import { waitForJob } from "./jobs";
 
@@ -41,6 +42,16 @@ function outputs(inputs: Props, t: EmailTemplate): Props {
 
 async function createTemplate(api: ApiClient, inputs: Props): Promise<{ templateId: string; jobId?: string }> {
   const body = pick(inputs, INPUTS) as { name: string; subject?: string; htmlBody?: string; textBody?: string };
+  const resumed = resumedCreate();
+  if (resumed) {
+    // An interrupted create of this resource: the template it made (same name, made since) is adopted.
+    const found = (await api.call("email.templates.list").catch((err) => {
+      throw operationError("create", err);
+    }))
+      .filter((t) => t.name === body.name && Date.parse(t.createdAt) >= resumed.since)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (found) return { templateId: found.id };
+  }
   try {
     return await api.call("email.templates.create", { body });
   } catch (err) {

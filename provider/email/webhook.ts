@@ -8,12 +8,14 @@ import { isApiError, OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import { webhookEventNames, type Webhook } from "../client/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
+import { resumedCreate } from "../resume";
 import { emailApi } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";
 
-
 /** The spec's rule: https, a public fully-qualified host (names only: an IP literal is not one), no credentials. */
 export function webhookUrlProblem(raw: string): string | undefined {
+  // A URL parser drops tabs and line breaks silently (and the API refuses them): refuse them here.
+  if (/[\s\x00-\x1f\x7f]/.test(raw)) return "must not contain whitespace or control characters";
   let url: URL;
   try {
     url = new URL(raw);
@@ -68,21 +70,34 @@ function sameEndpoint(hook: Webhook, inputs: Props): boolean {
 
 async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
   const body = { url: inputs.url as string, events: inputs.events as string[] };
-  const before = new Set((await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs)).map((h) => h.id));
-  try {
-    return await api.call("email.webhooks.create", { body });
-  } catch (err) {
-    if (err instanceof OutcomeUnknownError) {
-      // A webhook made by the lost answer is unusable (its secret was only in that answer): remove
-      // it, then create once more. Webhooks are free, so this is safe.
-      for (const orphan of (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs) && !before.has(h.id))) {
-        await api.call("email.webhooks.delete", { params: { webhookId: orphan.id } }).catch(() => undefined);
-      }
-      return api.call("email.webhooks.create", { body });
+  const listed = (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs));
+  const resumed = resumedCreate();
+  if (resumed) {
+    // An interrupted create of this resource: a webhook it made is unusable (its secret was only in
+    // the lost answer): removed, then created once more.
+    for (const orphan of listed.filter((h) => Date.parse(h.createdAt) >= resumed.since)) {
+      await api.call("email.webhooks.delete", { params: { webhookId: orphan.id } });
     }
-    throw err;
+  }
+  const before = new Set(listed.map((h) => h.id));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api.call("email.webhooks.create", { body });
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError)) throw err;
+      // A webhook made by the lost answer is unusable (its secret was only in that answer): it is
+      // removed (a failed removal is an error, never a silent orphan), then the create is sent once
+      // more; webhooks are free. After the last attempt the orphans are removed all the same.
+      for (const orphan of (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs) && !before.has(h.id))) {
+        await api.call("email.webhooks.delete", { params: { webhookId: orphan.id } });
+      }
+      if (attempt >= CREATE_ATTEMPTS) throw err;
+    }
   }
 }
+
+/** Creates sent in all while their answers are lost (each lost one's webhook is removed). */
+const CREATE_ATTEMPTS = 3;
 
 export const webhook: ResourceImpl = {
   async check(_olds, news) {

@@ -9,12 +9,12 @@ import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../client/schemas";
 import { systemClock } from "../client/rate-limit";
 import { waitFor } from "../client/wait";
-import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { platformApi } from "../runtime";
-import { retryWhileBusy, SERVER_TIMEOUT_MS } from "./settle";
+import { busyUntil, retryWhileBusy, SERVER_TIMEOUT_MS } from "./settle";
 
 const fields = {
-  vpsId: z.string().min(1, "must not be empty"),
+  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
   planCode: z.string().min(1, "must not be empty"),
 };
 const INPUTS = Object.keys(fields);
@@ -35,13 +35,13 @@ async function readAddon(api: ApiClient, vpsId: string): Promise<BackupAddon | u
 }
 
 /** Runs a paid backup call, waiting out NODE_NOT_READY / AGENT_OFFLINE and VPS_BUSY refusals. */
-async function paidCall(api: ApiClient, vpsId: string, call: () => Promise<unknown>): Promise<void> {
+async function paidCall<T>(api: ApiClient, vpsId: string, call: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + SERVER_TIMEOUT_MS;
   let pauseMs = 1_000;
   for (;;) {
     try {
-      await retryWhileBusy(api, vpsId, call, deadline);
-      return;
+      // The backup calls are the work that makes the server busy: they do not wait for it.
+      return await retryWhileBusy(api, vpsId, call, deadline, false);
     } catch (err) {
       if (!(isApiError(err) && NOT_YET.has(err.code)) || Date.now() >= deadline) throw err;
       await systemClock.sleep(pauseMs);
@@ -50,12 +50,53 @@ async function paidCall(api: ApiClient, vpsId: string, call: () => Promise<unkno
   }
 }
 
-function waitActive(api: ApiClient, vpsId: string, planCode: string): Promise<BackupAddon | undefined> {
-  return waitFor(
-    () => readAddon(api, vpsId),
-    (a) => a === undefined || (a.planCode === planCode && a.status === "active"),
-    { what: `the backup add-on of server ${vpsId} to be active on ${planCode}`, timeoutMs: SERVER_TIMEOUT_MS, describe: (a) => (a ? `${a.planCode} ${a.status}` : "none") },
-  );
+/**
+ * Waits until the add-on is active on `planCode` (undefined: it is gone, its setup failed). `seen`
+ * is the add-on as a call just answered it: when it is still being set up, the first read waits.
+ */
+async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?: BackupAddon): Promise<BackupAddon | undefined> {
+  const isDone = (a: BackupAddon | undefined) => a === undefined || (a.planCode === planCode && a.status === "active");
+  if (seen && isDone(seen)) return seen;
+  return waitFor(() => readAddon(api, vpsId), isDone, {
+    what: `the backup add-on of server ${vpsId} to be active on ${planCode}`,
+    timeoutMs: SERVER_TIMEOUT_MS,
+    describe: (a) => (a ? `${a.planCode} ${a.status}` : "none"),
+    // The same reads as from a first read at once (0.5 s, then ×1.5), without that first read.
+    ...(seen ? { initialDelayMs: 500, firstDelayMs: 750 } : {}),
+  });
+}
+
+let plansCache: { at: number; codes: Promise<string[]> } | undefined;
+
+/** The catalogue's plan codes, read at most once a minute per provider process; checks running at
+ * the same time share one read (a failed read is not kept). */
+function backupPlanCodes(): Promise<string[]> {
+  if (!plansCache || Date.now() - plansCache.at > 60_000) {
+    const entry = { at: Date.now(), codes: platformApi().call("backup.plans.list").then((plans) => plans.map((p) => p.code)) };
+    plansCache = entry;
+    entry.codes.catch(() => {
+      if (plansCache === entry) plansCache = undefined;
+    });
+  }
+  return plansCache.codes;
+}
+
+/**
+ * A plan code being chosen must be one the catalogue offers (the API answers PLAN_NOT_FOUND for an
+ * unknown or retired one). A code already in the state is not checked again: an add-on on a plan
+ * retired since keeps working.
+ */
+async function planCodeRule(inputs: Props, olds: Props): Promise<CheckFailure[]> {
+  const code = inputs.planCode;
+  if (code === undefined || isUnknown(code) || code === olds.planCode) return [];
+  let codes: string[];
+  try {
+    codes = await backupPlanCodes();
+  } catch (err) {
+    return [{ property: "planCode", reason: `could not read the backup plan catalogue to check the plan: ${operationError("check", err).message}` }];
+  }
+  if (codes.includes(code as string)) return [];
+  return [{ property: "planCode", reason: `no backup plan ${String(code)} (unknown or retired); plans: ${codes.join(", ")}` }];
 }
 
 function hintFor(err: unknown, vpsId: string): string | undefined {
@@ -68,8 +109,10 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
 }
 
 export const vpsBackup: ResourceImpl = {
-  async check(_olds, news) {
-    return checkInputs(news, fields);
+  async check(olds, news) {
+    const result = checkInputs(news, fields);
+    if (result.failures.length === 0) result.failures.push(...(await planCodeRule(result.inputs, olds)));
+    return result;
   },
 
   async diff(_id, olds, news) {
@@ -80,15 +123,32 @@ export const vpsBackup: ResourceImpl = {
     const api = platformApi();
     const vpsId = inputs.vpsId as string;
     const planCode = inputs.planCode as string;
+    // The setup keeps the server busy (VPS_BUSY): this process's other actions on the server (a
+    // fleet's firewall rules) wait for it from the moment the activation is sent; a refused
+    // activation frees the server at once.
+    let setupEnded!: () => void;
+    const setup = new Promise<void>((resolve) => (setupEnded = resolve));
+    const activate = () => {
+      const answered = api.call("vps.backup.activate", { params: { id: vpsId }, body: { planCode } });
+      void busyUntil(vpsId, answered.then(() => setup));
+      return answered;
+    };
+    let seen: BackupAddon | undefined;
+    let addon: BackupAddon | undefined;
     try {
-      await paidCall(api, vpsId, () => api.call("vps.backup.activate", { params: { id: vpsId }, body: { planCode } }));
-    } catch (err) {
-      const settled = err instanceof OutcomeUnknownError ? await readAddon(api, vpsId).catch(() => undefined) : undefined;
-      if (!settled) throw operationError("create", err, err instanceof OutcomeUnknownError ? "No add-on was activated, so nothing was charged; `pulumi up` may try again" : hintFor(err, vpsId));
+      try {
+        seen = await paidCall(api, vpsId, activate);
+      } catch (err) {
+        const settled = err instanceof OutcomeUnknownError ? await readAddon(api, vpsId).catch(() => undefined) : undefined;
+        if (!settled) throw operationError("create", err, err instanceof OutcomeUnknownError ? "No add-on was activated, so nothing was charged; `pulumi up` may try again" : hintFor(err, vpsId));
+        seen = settled;
+      }
+      addon = await waitActive(api, vpsId, planCode, seen).catch((err) => {
+        throw new PartialFailure(vpsId, pick(inputs, INPUTS), inputs, operationError("create", err).message);
+      });
+    } finally {
+      setupEnded();
     }
-    const addon = await waitActive(api, vpsId, planCode).catch((err) => {
-      throw new PartialFailure(vpsId, pick(inputs, INPUTS), inputs, operationError("create", err).message);
-    });
     if (!addon) {
       // The add-on is gone: its setup job failed; the server's last job error says why.
       const reason = await api.call("vps.get", { params: { id: vpsId } }).then((s) => s.lastJobError, () => null);

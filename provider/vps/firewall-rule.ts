@@ -7,7 +7,8 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { isApiError, OutcomeUnknownError } from "../client/errors";
 import type { FirewallRule } from "../client/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, pick, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { resumedCreate } from "../resume";
 import { platformApi } from "../runtime";
 import { retryWhileBusy } from "./settle";
 
@@ -30,7 +31,7 @@ export function isAddressOrCidr(value: string): boolean {
 }
 
 const fields = {
-  vpsId: z.string().min(1, "must not be empty"),
+  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
   protocol: z.enum(["tcp", "udp", "icmp"]),
   action: z.enum(["allow", "deny"]),
   port: port.optional(),
@@ -66,6 +67,13 @@ export const vpsFirewallRule: ResourceImpl = {
     const api = platformApi();
     const vpsId = inputs.vpsId as string;
     const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
+    if (resumedCreate()) {
+      // An interrupted create of this rule: the identical rule it may have added is adopted.
+      const found = (await api.call("vps.firewall.list", { params: { id: vpsId } }).catch((err) => {
+        throw operationError("create", err);
+      })).find((r) => sameRule(r, inputs));
+      if (found) return { id: found.id, outs: outputs(inputs, found) };
+    }
     try {
       const [created] = await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } }));
       return { id: created.id, outs: outputs(inputs, created) };

@@ -39,16 +39,47 @@ function serverGone(vpsId: string): ApiError {
 }
 
 /**
- * Runs an action; while the API answers 409 VPS_BUSY (a transition, or backup setup running on the
- * server), waits for the server to settle and tries again, until `deadline` (epoch ms).
+ * Work this process started that keeps a server busy without a status to watch (a backup setup),
+ * by server id: actions on that server wait for it here instead of collecting VPS_BUSY refusals
+ * (a fleet's firewall rules would otherwise retry through each server's backup setup).
  */
-export async function retryWhileBusy<T>(api: ApiClient, vpsId: string, action: () => Promise<T>, deadline = Date.now() + SERVER_TIMEOUT_MS): Promise<T> {
+const busyWith = new Map<string, Promise<void>>();
+
+/** Marks the server busy until `work` ends, however it ends; answers `work`. */
+export function busyUntil<T>(vpsId: string, work: Promise<T>): Promise<T> {
+  const ended = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  busyWith.set(vpsId, ended);
+  void ended.then(() => {
+    if (busyWith.get(vpsId) === ended) busyWith.delete(vpsId);
+  });
+  return work;
+}
+
+/**
+ * Runs an action; while the API answers 409 VPS_BUSY (a transition, or backup setup running on the
+ * server), waits for the server to settle and tries again, until `deadline` (epoch ms). Work of this
+ * process that keeps the server busy (see busyUntil) is waited for first, without a call — except by
+ * that work's own calls (`waitForBusyWork` false).
+ */
+export async function retryWhileBusy<T>(
+  api: ApiClient,
+  vpsId: string,
+  action: () => Promise<T>,
+  deadline = Date.now() + SERVER_TIMEOUT_MS,
+  waitForBusyWork = true,
+): Promise<T> {
   let pauseMs = 500;
   for (;;) {
+    if (waitForBusyWork) await busyWith.get(vpsId);
     try {
       return await action();
     } catch (err) {
       if (!isApiError(err, "VPS_BUSY") || Date.now() >= deadline) throw err;
+      // Our own work began while this action was on its way: wait for it (at the loop's start).
+      if (waitForBusyWork && busyWith.has(vpsId)) continue;
       const now = await api.call("vps.get", { params: { id: vpsId } });
       if (!SETTLED_STATUSES.has(now.status)) {
         // In a transition: ask again as soon as it settles.
@@ -62,10 +93,20 @@ export async function retryWhileBusy<T>(api: ApiClient, vpsId: string, action: (
   }
 }
 
-let plansCache: { at: number; plans: VpsPlan[] } | undefined;
+let plansCache: { at: number; plans: Promise<VpsPlan[]> } | undefined;
 
-/** The plan catalogue, read at most once a minute per provider process. */
-export async function vpsPlans(api: ApiClient): Promise<VpsPlan[]> {
-  if (!plansCache || Date.now() - plansCache.at > 60_000) plansCache = { at: Date.now(), plans: await api.call("vps.plans.list") };
+/**
+ * The plan catalogue, read at most once a minute per provider process. The read itself is shared:
+ * the checks of a fleet's servers run at the same time and would otherwise each read it. A failed
+ * read is not kept.
+ */
+export function vpsPlans(api: ApiClient): Promise<VpsPlan[]> {
+  if (!plansCache || Date.now() - plansCache.at > 60_000) {
+    const entry = { at: Date.now(), plans: api.call("vps.plans.list") };
+    plansCache = entry;
+    entry.plans.catch(() => {
+      if (plansCache === entry) plansCache = undefined;
+    });
+  }
   return plansCache.plans;
 }

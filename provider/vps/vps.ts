@@ -10,12 +10,13 @@ import { isApiError, OutcomeUnknownError, redact } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import { billingPeriods, type Vps, type VpsPlan } from "../client/schemas";
 import { waitFor } from "../client/wait";
-import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { resumedCreate, SKEW_MS } from "../resume";
 import { currentSettings, platformApi } from "../runtime";
 import { retryWhileBusy, SERVER_TIMEOUT_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
 
 const fields = {
-  projectId: z.string().min(1, "must not be empty").optional(),
+  projectId: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),
   planId: z.string().min(1, "must not be empty"),
   name: z.string().trim().min(3, "at least 3 characters").max(63, "at most 63 characters").regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, "letters, digits, dots and hyphens, starting with a letter or digit").optional(),
   /** The program's resource name, set by the sdk class: the base of a generated `name`. */
@@ -96,9 +97,17 @@ async function username(api: ApiClient, vpsId: string): Promise<string | undefin
   return (await api.call("vps.credentials", { params: { id: vpsId } }).catch(() => undefined))?.user;
 }
 
+/** Live servers of the project with this name, created since `since` (epoch ms): candidates for a create whose outcome is unknown. */
+function madeSince(listed: Vps[], body: { name: string; projectId: string }, since: number): Vps[] {
+  return listed.filter(
+    (s) => s.name === body.name && s.projectId === body.projectId && s.status !== "terminated" && s.status !== "terminating" && Date.parse(s.createdAt) >= since,
+  );
+}
+
 /** Sends the paid create once; an unknown outcome is settled by listing servers. */
 async function createServer(api: ApiClient, inputs: Props): Promise<Vps> {
   const attemptedAt = Date.now();
+  const resumed = resumedCreate();
   const body = {
     planId: inputs.planId as string,
     projectId: inputs.projectId as string,
@@ -108,6 +117,16 @@ async function createServer(api: ApiClient, inputs: Props): Promise<Vps> {
     rootPassword: inputs.rootPassword as string,
     billingPeriod: inputs.billingPeriod as string,
   };
+  if (resumed) {
+    // An interrupted create of this resource: the server it may have made is adopted, not paid twice.
+    const made = madeSince(await api.call("vps.list").catch((err) => {
+      throw fail("create", err, inputs, `Listing the servers to resume an interrupted create failed: nothing was sent; look for a server named ${body.name} before running again`);
+    }), body, resumed.since);
+    if (made.length === 1) return made[0];
+    if (made.length > 1) {
+      throw new Error(`create failed: ${made.length} servers named ${body.name} appeared in the project since the interrupted create; import the right one with the \`import\` resource option and terminate the others`);
+    }
+  }
   try {
     return await api.call("vps.create", { body });
   } catch (err) {
@@ -115,7 +134,7 @@ async function createServer(api: ApiClient, inputs: Props): Promise<Vps> {
       throw fail("create", err, inputs, isApiError(err, "INSUFFICIENT_BALANCE") ? "Top up the wallet, then run `pulumi up` again" : undefined);
     }
     // Allow for clock skew between this machine and the API when telling "ours" from older servers.
-    const since = attemptedAt - 5 * 60_000;
+    const since = attemptedAt - SKEW_MS;
     const listed = await api.call("vps.list").catch((listErr) => {
       throw fail(
         "create",
@@ -124,9 +143,7 @@ async function createServer(api: ApiClient, inputs: Props): Promise<Vps> {
         `Listing the servers to settle it failed too (${fail("list", listErr, inputs).message}): before the next \`pulumi up\`, look for a server named ${body.name} in the project and import it, or it is created and charged twice`,
       );
     });
-    const candidates = listed.filter(
-      (s) => s.name === body.name && s.projectId === body.projectId && s.status !== "terminated" && s.status !== "terminating" && Date.parse(s.createdAt) >= since,
-    );
+    const candidates = madeSince(listed, body, since);
     if (candidates.length === 1) return candidates[0];
     if (candidates.length === 0) {
       throw fail("create", err, inputs, "No server with this name was created, so nothing was charged; `pulumi up` may try again");

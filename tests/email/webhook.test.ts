@@ -146,6 +146,20 @@ describe("Webhook errors", () => {
     expect(h.writes()).toEqual([{ method: "POST", path: "/email/webhooks", status: 402 }]); // not repeated
   });
 
+  test("answers lost twice (committed, then dropped): each lost webhook is removed, the third create is the one kept (issue 8 chaos)", async () => {
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/webhooks", afterCommit: true, drop: true, times: 2 });
+    const hook = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] }));
+    expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([hook.id]);
+    expect(hookRec(hook.id)?.secret).toBe(hook.properties.secret);
+  });
+
+  test("answers lost on every attempt: the create fails (outcome unknown) and leaves no webhook behind", async () => {
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/webhooks", afterCommit: true, drop: true, times: 3 });
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] })));
+    expect(err.message).toMatch(/^create failed: POST \/webhooks NETWORK_ERROR — .*outcome unknown/);
+    expect(emailWorld(h).webhooks).toEqual([]);
+  });
+
   test("INVALID_URL from the API for a host only the API knows is not public", async () => {
     // An empty user part (`https://@host/`) parses as no credentials; the API refuses any `@` in the authority.
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: "https://@hooks.example.com/in", events: ["email.sent"] })));

@@ -98,8 +98,9 @@ export async function providerFor(type: string, args: Props): Promise<Registrati
 
 export function fixtureEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_NODEJS_PROJECT: FIXTURE_PROJECT, PULUMI_NODEJS_STACK: FIXTURE_STACK, ...extra };
-  // The provider must get its settings from Configure, not from whatever the test runner has.
-  for (const name of Object.keys(env)) if (name.startsWith("SVC_") && !(name in extra)) delete env[name];
+  // The provider must get its settings from Configure, not from whatever the test runner has. The
+  // coalescing switch is not a setting: `npm run bench` turns it off to measure what it saves.
+  for (const name of Object.keys(env)) if (name.startsWith("SVC_") && name !== "SVC_POLL_COALESCING" && !(name in extra)) delete env[name];
   return env;
 }
 
@@ -108,6 +109,9 @@ export class HostError extends Error {
     message: string,
     /** Set when the provider reported a partial failure (ErrorResourceInitFailed). */
     readonly initFailed?: { id: string; properties: Props; reasons: string[] },
+    /** The host could not be reached or went away during the call (it was killed or crashed): the
+     * provider did not answer, so whatever it was doing has an unknown outcome. */
+    readonly unreachable = false,
   ) {
     super(message);
     this.name = "HostError";
@@ -131,6 +135,8 @@ export interface ProviderHost {
   /** Everything the host printed on stderr (uncaught errors, logs). */
   stderr(): string;
   stop(): Promise<void>;
+  /** Kills the host at once (SIGKILL), as a crash would: for tests of interrupted runs. */
+  kill(): void;
 }
 
 const struct = (value: Props) => Struct.fromJavaScript(value as never);
@@ -146,7 +152,8 @@ function toHostError(err: grpc.ServiceError): HostError {
       }
     }
   }
-  return new HostError(err.details ?? err.message);
+  const unreachable = err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.CANCELLED;
+  return new HostError(err.details ?? err.message, undefined, unreachable);
 }
 
 export interface HostOptions {
@@ -154,6 +161,8 @@ export interface HostOptions {
   cwd?: string;
   project?: string;
   stack?: string;
+  /** Extra environment variables of the host (the test engine passes the user's `SVC_*`, as the CLI does). */
+  env?: Record<string, string>;
 }
 
 export async function startProviderHost(options: HostOptions = {}): Promise<ProviderHost> {
@@ -162,7 +171,7 @@ export async function startProviderHost(options: HostOptions = {}): Promise<Prov
   const stack = options.stack ?? FIXTURE_STACK;
   if (!options.cwd) ensureFixture();
   const hostScript = join(ROOT, "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js");
-  const env = fixtureEnv({ PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack });
+  const env = fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack });
   // The host only needs an engine address argument; it never dials it for these calls.
   const child: ChildProcess = spawn(process.execPath, [hostScript, "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const urn = (type: string, name = "r") => `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/svc:${type}::${name}`;
@@ -246,9 +255,12 @@ export async function startProviderHost(options: HostOptions = {}): Promise<Prov
       await unary(client.delete, req);
     },
     stderr: () => stderr,
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
     async stop() {
       client.close();
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill();
         await exited;

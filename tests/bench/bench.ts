@@ -1,0 +1,583 @@
+/**
+ * `npm run bench` (issue 9): how close pulumi-svc runs to the platform's limit of 10 requests per
+ * second per key, and how few calls it spends. A script that prints numbers, never a test.
+ *
+ * Each scenario runs real stacks (tests/bench/programs/) through the test engine — the real Node
+ * language runtime and one real dynamic-provider host per run — against an emulator in `time` mode,
+ * whose transitions take their realistic time. Every figure comes from the emulator's request log
+ * (what reached the API), the engine's results and the provider calls the engine made.
+ *
+ *   npm run bench                       every scenario (about 4–5 minutes)
+ *   npm run bench -- --only fleet,email  some of them: fleet, fleet-off, email, noop200, client, size
+ *   npm run bench -- --verbose           also what the engine prints
+ *
+ * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../emulator";
+import { addDomainWorker, DNS_PUBLISH_SECONDS, verifyDomainWorker } from "../../emulator/email/domains";
+import { QUEUE_SECONDS } from "../../emulator/email/jobs";
+import { createTemplateWorker } from "../../emulator/email/templates";
+import { JOB_SECONDS } from "../../emulator/vps/jobs";
+import { ApiClient, type RequestEvent } from "../../provider/client/http";
+import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
+import { setConfig } from "../engine/state";
+import { packageRoot, programRegistrations, type ProviderHost } from "../support/provider-host";
+
+const ROOT = packageRoot(__dirname);
+const PROGRAMS = join(ROOT, "tests/bench/programs");
+const STACK = "bench";
+const PASSPHRASE = "pulumi-svc-bench";
+/** The platform's limit, per key, shared by all its APIs (the client's bucket and the emulator's). */
+const LIMIT_RPS = 10;
+
+// ---- what the API is told to do, and how long the platform takes ----
+
+/** The issue's poll routes: what servers, email jobs and sending domains are waited for with. */
+const ISSUE_POLL_ROUTES = new Set(["vps.get", "vps.list", "email.jobs.list", "email.jobs.get", "email.domains.get", "email.domains.list"]);
+/** Polls: GETs of the issue's poll routes, and of the backup add-on's status, which VpsBackup reads
+ * until the setup is done (the API has no list of add-ons, so these reads cannot be coalesced). A
+ * GET of these routes outside a wait (a refresh, a sending domain read once after its add job)
+ * counts as a poll too: the log does not tell them apart. */
+const POLL_ROUTES = new Set([...ISSUE_POLL_ROUTES, "vps.backup.get"]);
+
+const EMAIL_JOB_SECONDS = {
+  addDomain: QUEUE_SECONDS + addDomainWorker.workSeconds,
+  verifyDomain: QUEUE_SECONDS + verifyDomainWorker.workSeconds,
+  createTemplate: QUEUE_SECONDS + createTemplateWorker.workSeconds,
+};
+/** A sending domain is verified when its verify job, started once the add job ends, ends after its
+ * DNS records are published (a job that ends before fails, and the check starts again). */
+const domainVerifiedSeconds = (() => {
+  const firstCheckEnds = EMAIL_JOB_SECONDS.addDomain + EMAIL_JOB_SECONDS.verifyDomain;
+  return firstCheckEnds >= DNS_PUBLISH_SECONDS ? firstCheckEnds : DNS_PUBLISH_SECONDS + EMAIL_JOB_SECONDS.verifyDomain;
+})();
+
+/** The longest chain of platform transitions one operation must wait through, in seconds. */
+const TRANSITION_CHAIN_S: Record<ProgramName, Record<Operation, number>> = {
+  // A backup can only be set up on a running server; rules need a running server too (same wait).
+  fleet: { up: JOB_SECONDS["vps.create"] + JOB_SECONDS["vps.backup"], preview: 0, refresh: 0, destroy: JOB_SECONDS["vps.terminate"] },
+  email: { up: Math.max(domainVerifiedSeconds, EMAIL_JOB_SECONDS.createTemplate), preview: 0, refresh: 0, destroy: 0 },
+  combined: {
+    up: Math.max(JOB_SECONDS["vps.create"] + JOB_SECONDS["vps.backup"], domainVerifiedSeconds),
+    preview: 0,
+    refresh: 0,
+    destroy: JOB_SECONDS["vps.terminate"],
+  },
+};
+
+function delaysStatement(): string {
+  const s = (n: number) => `${n} s`;
+  return [
+    `emulator in time mode with its realistic delays: server create ${s(JOB_SECONDS["vps.create"])}, backup setup ${s(JOB_SECONDS["vps.backup"])} (the server is busy meanwhile), terminate ${s(JOB_SECONDS["vps.terminate"])};`,
+    `email jobs wait ${s(QUEUE_SECONDS)} in the queue, then add domain ${s(addDomainWorker.workSeconds)}, verify ${s(verifyDomainWorker.workSeconds)}, create template ${s(createTemplateWorker.workSeconds)}; DNS records published ${s(DNS_PUBLISH_SECONDS)} after a domain is added.`,
+    `Longest transition chains: fleet up ${s(TRANSITION_CHAIN_S.fleet.up)} (create + backup setup), fleet destroy ${s(TRANSITION_CHAIN_S.fleet.destroy)}, email up ${s(TRANSITION_CHAIN_S.email.up)} (add + verify), previews 0.`,
+    `Limit: ${LIMIT_RPS} requests/s per key, burst 10, in the client and in the emulator (429 + Retry-After). The fleet uses the platform key, the email stack the email key.`,
+  ].join("\n  ");
+}
+
+// ---- provider calls, timed ----
+
+interface ProviderCall {
+  method: string;
+  start: number;
+  end: number;
+}
+let providerCalls: ProviderCall[] = [];
+
+/**
+ * The engine starts its provider host through this module's export; wrapping that export times every
+ * provider call (check, diff, create, …) the engine makes, without a change to the engine.
+ */
+function timeProviderCalls(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const hostModule = require("../support/provider-host") as { startProviderHost: typeof import("../support/provider-host").startProviderHost };
+  const start = hostModule.startProviderHost;
+  hostModule.startProviderHost = async (options) => {
+    const t0 = Date.now();
+    const host = await start(options);
+    providerCalls.push({ method: "host start", start: t0, end: Date.now() });
+    const timed =
+      <A extends unknown[], R>(method: string, call: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        const t = Date.now();
+        try {
+          return await call(...args);
+        } finally {
+          providerCalls.push({ method, start: t, end: Date.now() });
+        }
+      };
+    const wrapped: ProviderHost = {
+      ...host,
+      configure: timed("configure", host.configure),
+      check: timed("check", host.check),
+      diff: timed("diff", host.diff),
+      create: timed("create", host.create),
+      read: timed("read", host.read),
+      update: timed("update", host.update),
+      delete: timed("delete", host.delete),
+    };
+    return wrapped;
+  };
+}
+
+// ---- stacks ----
+
+type ProgramName = "fleet" | "email" | "combined";
+
+interface BenchStack {
+  program: ProgramName;
+  emulator: RunningEmulator;
+  options: EngineOptions;
+  close(): void;
+}
+
+/** A fresh emulator in time mode whose email plan holds the benchmark's domains and templates. */
+async function benchEmulator(): Promise<RunningEmulator> {
+  const emulator = await startEmulator({ port: 0, transitions: "time", seed: 1 });
+  const project = emulator.control.emu.world.projects[0];
+  // The seeded free plan allows 5 sending domains and 50 templates; the stacks need 10 and 90.
+  if (project.email.plan) project.email.plan = { ...project.email.plan, domains: 20, templates: 100, webhooks: 100 };
+  return emulator;
+}
+
+function openStack(program: ProgramName, emulator: RunningEmulator, print: (line: string) => void): BenchStack {
+  const projectDir = join(PROGRAMS, program);
+  const project = `svc-bench-${program}`;
+  const tmp = mkdtempSync(join(tmpdir(), "svc-bench-"));
+  const config = (key: string, value: string, secret = false) => setConfig(projectDir, STACK, PASSPHRASE, key, value, secret);
+  config("svc:apiUrl", emulator.urls.api);
+  config("svc:emailUrl", emulator.urls.email);
+  config("svc:apiKey", emulator.keys.account, true);
+  config("svc:emailApiKey", emulator.keys.email, true);
+  config("svc:projectId", emulator.projects[0]);
+  config(`${project}:planId`, emulator.control.emu.world.catalog.vpsPlans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+  config(`${project}:rootPassword`, "Bench!pass2026x", true);
+  return {
+    program,
+    emulator,
+    options: { projectDir, stack: STACK, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json"), print, parallelDestroy: true },
+    close() {
+      rmSync(join(projectDir, `Pulumi.${STACK}.yaml`), { force: true });
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- one engine run, measured ----
+
+interface Phase {
+  label: string;
+  op: Operation;
+  result: RunResult;
+  resources: number;
+  wallMs: number;
+  /** Engine start to the first provider call: language runtime, program, provider host start. */
+  startupMs: number;
+  /** Answered requests (429s excluded: a refused request uses none of the key's budget). */
+  calls: number;
+  writes: number;
+  reads: number;
+  polls: number;
+  /** Polls of the issue's routes only (no backup status reads). */
+  issuePolls: number;
+  rateLimited: number;
+  /** Failed operations, and among them the ones that report a 429. */
+  failed: number;
+  failedBy429: number;
+  boundS: number;
+  /** First provider call (check, diff, create, …) to the last answer: the provider's part. */
+  providerSpanMs: number;
+  /** Spawning the provider host until it listens (part of the start-up). */
+  hostStartMs: number;
+  byRoute: Map<string, number>;
+  stateBytes?: number;
+}
+
+async function runPhase(stack: BenchStack, op: Operation, label: string): Promise<Phase> {
+  stack.emulator.control.clearRequests();
+  providerCalls = [];
+  const started = Date.now();
+  const result = await runEngine(op, stack.options);
+  const wallMs = Date.now() - started;
+  const requests: RequestLogEntry[] = stack.emulator.control.requests();
+  const answered = requests.filter((r) => r.status !== 429);
+  const kindOf = (r: RequestLogEntry) => (r.method !== "GET" ? "write" : POLL_ROUTES.has(r.route ?? "") ? "poll" : "read");
+  const byRoute = new Map<string, number>();
+  for (const r of requests) {
+    const key = `${r.method} ${r.route ?? r.path}${r.status === 429 ? " (429)" : ""}`;
+    byRoute.set(key, (byRoute.get(key) ?? 0) + 1);
+  }
+  // The limit is per key: the bound is set by the busiest key.
+  const perKey = new Map<string, number>();
+  for (const r of answered) perKey.set(r.keyPrefix ?? "", (perKey.get(r.keyPrefix ?? "") ?? 0) + 1);
+  const busiestKeyCalls = Math.max(0, ...perKey.values());
+  const calls = providerCalls.filter((c) => c.method !== "host start" && c.method !== "configure");
+  const firstCall = Math.min(...calls.map((c) => c.start));
+  return {
+    label,
+    op,
+    result,
+    resources: result.steps.length,
+    wallMs,
+    startupMs: calls.length ? firstCall - started : wallMs,
+    calls: answered.length,
+    writes: answered.filter((r) => kindOf(r) === "write").length,
+    reads: answered.filter((r) => kindOf(r) === "read").length,
+    polls: answered.filter((r) => kindOf(r) === "poll").length,
+    issuePolls: answered.filter((r) => r.method === "GET" && ISSUE_POLL_ROUTES.has(r.route ?? "")).length,
+    rateLimited: requests.length - answered.length,
+    failed: result.errors.length,
+    failedBy429: result.errors.filter((e) => / 429 |RATE_LIMITED/.test(e)).length,
+    boundS: busiestKeyCalls / LIMIT_RPS + TRANSITION_CHAIN_S[stack.program][op],
+    providerSpanMs: calls.length ? Math.max(...calls.map((c) => c.end)) - firstCall : 0,
+    hostStartMs: sum(providerCalls.filter((c) => c.method === "host start"), (c) => c.end - c.start),
+    byRoute,
+  };
+}
+
+// ---- scenarios ----
+
+interface Scenario {
+  name: string;
+  phases: Phase[];
+}
+
+const sum = <T>(items: T[], pick: (item: T) => number) => items.reduce((total, item) => total + pick(item), 0);
+
+/** up, a preview with nothing to change, destroy. Answers the phases and the state after up. */
+async function lifecycle(program: ProgramName, name: string, print: (line: string) => void): Promise<Scenario> {
+  const emulator = await benchEmulator();
+  const stack = openStack(program, emulator, print);
+  const phases: Phase[] = [];
+  try {
+    const up = await runPhase(stack, "up", `${name}: up`);
+    up.stateBytes = statSync(stack.options.stateFile!).size;
+    stateSizes.push(stateSize(name, readFileSync(stack.options.stateFile!, "utf8")));
+    phases.push(up);
+    phases.push(await runPhase(stack, "preview", `${name}: preview`));
+    phases.push(await runPhase(stack, "destroy", `${name}: destroy`));
+  } finally {
+    stack.close();
+    await emulator.close();
+  }
+  for (const p of phases) if (!p.result.ok) console.error(`${p.label} failed:\n  ${p.result.errors.join("\n  ")}`);
+  return { name, phases };
+}
+
+interface ClientResult {
+  requests: number;
+  concurrency: number;
+  ok: number;
+  failed: number;
+  rateLimited: number;
+  wallMs: number;
+  overallRps: number;
+  sustainedRps: number;
+}
+
+/** 500 GETs through one ApiClient, 50 at a time: the client's own pacing against the limit. */
+async function clientAlone(requests = 500, concurrency = 50): Promise<ClientResult> {
+  const emulator = await benchEmulator();
+  const events: (RequestEvent & { at: number })[] = [];
+  const client = new ApiClient({ service: "platform", baseUrl: emulator.urls.api, apiKey: emulator.keys.account, onRequest: (e) => events.push({ ...e, at: Date.now() }) });
+  let started = 0;
+  let ok = 0;
+  let failed = 0;
+  const t0 = Date.now();
+  const worker = async () => {
+    while (started < requests) {
+      started++;
+      try {
+        await client.call("vps.list");
+        ok++;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const wallMs = Date.now() - t0;
+  await client.close();
+  await emulator.close();
+  // The first second holds the full bucket's burst of 10: the sustained rate is measured after it.
+  const after = events.filter((e) => e.status === 200 && e.at >= t0 + 1000);
+  const lastAt = Math.max(...after.map((e) => e.at));
+  return {
+    requests,
+    concurrency,
+    ok,
+    failed,
+    rateLimited: events.filter((e) => e.status === 429).length,
+    wallMs,
+    overallRps: ok / (wallMs / 1000),
+    sustainedRps: after.length / ((lastAt - (t0 + 1000)) / 1000),
+  };
+}
+
+interface StateSize {
+  stack: string;
+  resources: number;
+  fileBytes: number;
+  /** Bytes of the `__provider` strings in the file (inputs and outputs both hold one). */
+  providerBytes: number;
+  byType: Map<string, { count: number; bytes: number }>;
+}
+const stateSizes: StateSize[] = [];
+
+function stateSize(stack: string, text: string): StateSize {
+  const state = JSON.parse(text) as { resources: { type: string; custom: boolean; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] };
+  const custom = state.resources.filter((r) => r.custom);
+  const byType = new Map<string, { count: number; bytes: number }>();
+  let providerBytes = 0;
+  for (const r of custom) {
+    const type = r.type.replace(/^pulumi-nodejs:dynamic\/svc:/, "");
+    const entry = byType.get(type) ?? { count: 0, bytes: 0 };
+    entry.count++;
+    // As the file stores it (indented), so the per-type figures add up to the file.
+    entry.bytes += Buffer.byteLength(JSON.stringify(r, null, 2));
+    byType.set(type, entry);
+    for (const props of [r.inputs, r.outputs]) if (typeof props.__provider === "string") providerBytes += Buffer.byteLength(props.__provider);
+  }
+  return { stack, resources: custom.length, fileBytes: Buffer.byteLength(text), providerBytes, byType };
+}
+
+/** The serialized provider each resource type puts in the state, as a user's program makes it. */
+async function providerSizes(): Promise<Map<string, number>> {
+  const declarations: Record<string, unknown> = {
+    SendingDomain: { domain: "mail.bench-shop.com" },
+    SendingDomainVerification: { domainId: "d" },
+    Webhook: { url: "https://hooks.bench-shop.com/svc", events: ["email.delivered"] },
+    Template: { name: "welcome", subject: "Hi {{name}}", textBody: "Hello {{name}}" },
+    Domain: { name: "bench-shop.com" },
+    Vps: { planId: "p", osType: "ubuntu", osVersion: "24.04", rootPassword: "Bench!pass2026x" },
+    VpsFirewallRule: { vpsId: "v", protocol: "tcp", action: "allow", port: "22", source: "0.0.0.0/0" },
+    VpsBackup: { vpsId: "v", planCode: "backup-10" },
+  };
+  // One program for all types (one child process), each resource named after its type.
+  const program = Object.entries(declarations)
+    .map(([type, args]) => `new svc.${type}(${JSON.stringify(type)}, ${JSON.stringify(args)});`)
+    .join("\n");
+  const sizes = new Map<string, number>();
+  for (const r of await programRegistrations(program)) sizes.set(r.name, Buffer.byteLength(String(r.inputs.__provider ?? "")));
+  return sizes;
+}
+
+// ---- printing ----
+
+const s1 = (ms: number) => (ms / 1000).toFixed(1);
+const pct = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(0)} %` : "–");
+
+function table(header: string[], rows: string[][]): void {
+  if (rows.length === 0) return;
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")}`;
+  console.log(line(header));
+  console.log(`  ${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const r of rows) console.log(line(r));
+}
+
+const RUN_HEADER = ["", "resources", "calls", "writes", "reads", "polls", "poll %", "issue-route poll %", "429s", "failed", "wall s", "start-up s", "provider s", "bound s", "wall÷bound", "provider÷bound"];
+
+/** A ratio to a bound under a second (a preview's) says nothing: shown as –. */
+const ratio = (ms: number, boundMs: number) => (boundMs < 1000 ? "–" : (ms / boundMs).toFixed(2));
+
+function runRow(label: string, phases: Phase[], resources: number): string[] {
+  const calls = sum(phases, (p) => p.calls);
+  const polls = sum(phases, (p) => p.polls);
+  const wall = sum(phases, (p) => p.wallMs);
+  const provider = sum(phases, (p) => p.providerSpanMs);
+  const bound = sum(phases, (p) => p.boundS) * 1000;
+  return [
+    label,
+    String(resources),
+    String(calls),
+    String(sum(phases, (p) => p.writes)),
+    String(sum(phases, (p) => p.reads)),
+    String(polls),
+    pct(polls, calls),
+    pct(sum(phases, (p) => p.issuePolls), calls),
+    String(sum(phases, (p) => p.rateLimited)),
+    `${sum(phases, (p) => p.failed)}`,
+    s1(wall),
+    s1(sum(phases, (p) => p.startupMs)),
+    s1(provider),
+    s1(bound),
+    ratio(wall, bound),
+    ratio(provider, bound),
+  ];
+}
+
+const resourcesOf = (s: Scenario) => s.phases.find((p) => p.op === "up")?.resources ?? 0;
+
+// ---- main ----
+
+const SCENARIOS = ["fleet", "fleet-off", "email", "noop200", "client", "size"] as const;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: "string" }, verbose: { type: "boolean", default: false } } });
+  const only = values.only ? values.only.split(",").map((s) => s.trim()) : [...SCENARIOS];
+  const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}: choose from ${SCENARIOS.join(", ")}`);
+  requireCurrentBuild();
+  const print = values.verbose ? (line: string) => console.log(`    | ${line}`) : () => undefined;
+  const benchStarted = Date.now();
+  timeProviderCalls();
+
+  console.log("pulumi-svc benchmarks (issue 9)");
+  console.log(`  ${delaysStatement()}\n`);
+
+  const scenarios: Scenario[] = [];
+  const progress = (text: string) => console.log(`… ${text} (${s1(Date.now() - benchStarted)} s)`);
+  if (only.includes("fleet")) {
+    progress("1. fleet: up, preview, destroy");
+    scenarios.push(await lifecycle("fleet", "1. fleet", print));
+  }
+  if (only.includes("fleet-off")) {
+    progress("1. fleet, polling coalescing off");
+    process.env.SVC_POLL_COALESCING = "off";
+    try {
+      scenarios.push(await lifecycle("fleet", "1. fleet, coalescing off", print));
+    } finally {
+      delete process.env.SVC_POLL_COALESCING;
+    }
+  }
+  if (only.includes("email")) {
+    progress("2. email: up, preview, destroy");
+    scenarios.push(await lifecycle("email", "2. email", print));
+  }
+  let noop200: Scenario | undefined;
+  if (only.includes("noop200")) {
+    progress("3. a 200-resource stack: up, the no-op preview, destroy");
+    noop200 = await lifecycle("combined", "3. 200 resources", print);
+  }
+  let client: ClientResult | undefined;
+  if (only.includes("client")) {
+    progress("4. client alone: 500 GETs, 50 at a time");
+    client = await clientAlone();
+  }
+  let providers: Map<string, number> | undefined;
+  if (only.includes("size")) {
+    progress("5. sizes");
+    providers = await providerSizes();
+  }
+  console.log(`… done (${s1(Date.now() - benchStarted)} s)\n`);
+
+  const allPhases = [...scenarios, ...(noop200 ? [noop200] : [])].flatMap((s) => s.phases);
+  if (allPhases.length) {
+    // -- the table: one row per scenario --
+    console.log("Scenarios 1 and 2: up, a no-op preview, destroy");
+    console.log("  calls: answered requests (429s apart); writes: not GET; polls: GETs of vps.get/list, email.jobs.*, email.domains.get/list");
+    console.log("  and vps.backup.get (the backup status; issue-route poll % leaves it out); reads: the other GETs.");
+    console.log("  start-up: engine start to the first provider call; provider: first provider call to its last answer.");
+    console.log("  bound: calls ÷ 10 rps (of the busiest key) + the longest transition chain, per operation, summed.");
+    table(RUN_HEADER, scenarios.map((s) => runRow(s.name, s.phases, resourcesOf(s))));
+    console.log("\nBy operation (a preview's bound is under a second: no ratio)");
+    table(RUN_HEADER, allPhases.map((p) => runRow(p.label, [p], p.resources)));
+    console.log("\nCalls by route (429 answers apart)");
+    for (const p of allPhases) console.log(`  ${p.label}: ${[...p.byRoute].map(([route, n]) => `${route} ${n}`).join(", ") || "none"}`);
+  }
+
+  const previews = [...scenarios.filter((s) => !s.name.includes("off")), ...(noop200 ? [noop200] : [])].map((s) => s.phases.find((p) => p.op === "preview")).filter((p): p is Phase => p !== undefined);
+  if (previews.length) {
+    console.log("\nScenario 3: no-op previews after up (provider time: first check to the last diff answered; the start-up holds the provider host's start)");
+    table(
+      ["", "resources", "calls", "writes", "changes", "wall s", "start-up s", "of which host start s", "provider time s"],
+      previews.map((p) => [
+        p.label,
+        String(p.resources),
+        String(p.calls),
+        String(p.writes),
+        String(p.result.steps.filter((x) => x.op !== "same").length),
+        s1(p.wallMs),
+        s1(p.startupMs),
+        s1(p.hostStartMs),
+        (p.providerSpanMs / 1000).toFixed(2),
+      ]),
+    );
+  }
+
+  if (client) {
+    console.log("\nScenario 4: the client alone (GET /vps through one ApiClient; sustained = after the first second's burst)");
+    table(
+      ["requests", "concurrency", "ok", "failed", "429s", "wall s", "requests/s", "sustained requests/s"],
+      [[String(client.requests), String(client.concurrency), String(client.ok), String(client.failed), String(client.rateLimited), s1(client.wallMs), client.overallRps.toFixed(2), client.sustainedRps.toFixed(2)]],
+    );
+  }
+
+  if (providers) {
+    console.log("\nScenario 5: serialized `__provider` per type (bytes)");
+    table(["type", "__provider bytes"], [...providers].map(([type, bytes]) => [type, String(bytes)]));
+  }
+  if (stateSizes.length) {
+    console.log("\nScenario 5: state file after up (bytes; each resource stores `__provider` twice, in inputs and outputs)");
+    table(
+      ["stack", "resources", "file bytes", "bytes/resource", "__provider share", "bytes/resource by type"],
+      stateSizes.map((st) => [
+        st.stack,
+        String(st.resources),
+        String(st.fileBytes),
+        String(Math.round(st.fileBytes / st.resources)),
+        pct(st.providerBytes, st.fileBytes),
+        [...st.byType].map(([type, t]) => `${type} ${Math.round(t.bytes / t.count)}`).join(", "),
+      ]),
+    );
+  }
+
+  printGoals(scenarios, previews, client, providers);
+  console.log(`\nTotal bench time: ${s1(Date.now() - benchStarted)} s`);
+  const failures = [...allPhases].filter((p) => !p.result.ok);
+  process.exit(failures.length ? 1 : 0);
+}
+
+function printGoals(scenarios: Scenario[], previews: Phase[], client: ClientResult | undefined, providers: Map<string, number> | undefined): void {
+  console.log("\nGoals");
+  const verdict = (met: boolean) => (met ? "met    " : "NOT met");
+  for (const s of scenarios.filter((x) => !x.name.includes("off"))) {
+    const wall = sum(s.phases, (p) => p.wallMs);
+    const provider = sum(s.phases, (p) => p.providerSpanMs);
+    const bound = sum(s.phases, (p) => p.boundS) * 1000;
+    const failed = sum(s.phases, (p) => p.failed);
+    const by429 = sum(s.phases, (p) => p.failedBy429);
+    const calls = sum(s.phases, (p) => p.calls);
+    const polls = sum(s.phases, (p) => p.polls);
+    const issuePolls = sum(s.phases, (p) => p.issuePolls);
+    console.log(
+      `  ${verdict(wall / bound <= 1.15)} ${s.name}: wall ÷ bound ${(wall / bound).toFixed(2)} ≤ 1.15, start-ups included (the provider's part alone: ${(provider / bound).toFixed(2)})`,
+    );
+    console.log(`  ${verdict(failed === 0 && by429 === 0)} ${s.name}: ${failed} failed operations, ${by429} of them 429s (${sum(s.phases, (p) => p.rateLimited)} 429s retried by the client)`);
+    console.log(`  ${verdict(polls <= 0.15 * calls)} ${s.name}: polling ${pct(polls, calls)} of calls ≤ 15 % (the issue's poll routes alone: ${pct(issuePolls, calls)})`);
+  }
+  for (const p of previews) {
+    console.log(`  ${verdict(p.writes === 0 && p.result.steps.every((x) => x.op === "same"))} ${p.label}: ${p.writes} writes, ${p.result.steps.filter((x) => x.op !== "same").length} changes`);
+  }
+  const big = previews.find((p) => p.resources >= 200);
+  if (big) console.log(`  ${verdict(big.providerSpanMs < 2000)} ${big.label}: provider time ${(big.providerSpanMs / 1000).toFixed(2)} s < 2 s for ${big.resources} resources`);
+  if (client) console.log(`  ${verdict(client.sustainedRps >= 9.5 && client.failed === 0)} 4. client: ${client.sustainedRps.toFixed(2)} requests/s sustained ≥ 9.5, ${client.failed} failures`);
+  if (providers) {
+    const largest = Math.max(...providers.values());
+    console.log(`  ${verdict(largest <= 2048)} 5. __provider: largest ${largest} bytes ≤ 2 KB`);
+  }
+}
+
+/** The provider host runs the built package: a bench of stale code would measure the wrong thing. */
+function requireCurrentBuild(): void {
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : e.name.endsWith(".ts") ? statSync(join(dir, e.name)).mtimeMs : 0)));
+  const sources = Math.max(newest(join(ROOT, "provider")), newest(join(ROOT, "sdk")));
+  let built = 0;
+  try {
+    built = statSync(join(ROOT, "dist/provider/index.js")).mtimeMs;
+  } catch {
+    /* not built */
+  }
+  if (built < sources) throw new Error("dist/ is missing or older than provider/ or sdk/: run `npm run build` first (the provider host loads the built package)");
+}
+
+main().catch((err: Error) => {
+  console.error(`bench: ${err.stack ?? err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+/**
+ * `npm run demo`: the quickstart end to end against the emulator — preview, up, a preview with no
+ * changes, a webhook URL change whose preview shows one replace, up, destroy — with a closing
+ * summary. Uses the real `pulumi` CLI when one is on PATH (local file backend and passphrase in a
+ * temp dir), and the project's test engine otherwise; it says which.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator";
+import { runEngine, type Operation, type RunResult } from "../engine/engine";
+import { setConfig } from "../engine/state";
+import { packageRoot } from "../support/provider-host";
+
+const ROOT = packageRoot(__dirname);
+const PROJECT_DIR = join(ROOT, "examples/quickstart");
+const STACK = "demo";
+const PASSPHRASE = "pulumi-svc-demo";
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+function pulumiOnPath(): boolean {
+  return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
+}
+
+interface Driver {
+  name: string;
+  /** The engine reports step counts; the CLI's output is shown as is. */
+  countsKnown: boolean;
+  setConfig(key: string, value: string, secret?: boolean): void;
+  run(op: Operation): Promise<{ ok: boolean; outputs: Record<string, unknown>; counts: Record<string, number> }>;
+  close(): void;
+}
+
+/** The project's test engine: the same steps the CLI takes, on this machine without a CLI. */
+function engineDriver(tmp: string): Driver {
+  const options = { projectDir: PROJECT_DIR, stack: STACK, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json"), print: (l: string) => console.log(l) };
+  return {
+    name: "the project's test engine (no `pulumi` CLI on PATH)",
+    countsKnown: true,
+    setConfig: (key, value, secret) => setConfig(PROJECT_DIR, STACK, PASSPHRASE, key, value, secret),
+    async run(op) {
+      const r: RunResult = await runEngine(op, options);
+      return { ok: r.ok, outputs: r.outputs, counts: r.counts as Record<string, number> };
+    },
+    close: () => rmSync(join(PROJECT_DIR, `Pulumi.${STACK}.yaml`), { force: true }),
+  };
+}
+
+/** The real CLI, with a local file backend and a passphrase in a temp dir. */
+function cliDriver(tmp: string): Driver {
+  const env = { ...process.env, PULUMI_BACKEND_URL: `file://${tmp}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const pulumi = (args: string[], inherit = true) => execFileSync("pulumi", [...args, "--cwd", PROJECT_DIR, "--non-interactive"], { env, stdio: inherit ? "inherit" : "pipe" }).toString();
+  pulumi(["stack", "init", STACK], false);
+  return {
+    name: "the pulumi CLI",
+    countsKnown: false,
+    setConfig: (key, value, secret) => void pulumi(["config", "set", ...(secret ? ["--secret"] : []), key, value, "--stack", STACK], false),
+    async run(op) {
+      const args = { preview: ["preview", "--diff"], up: ["up", "--yes", "--skip-preview"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] }[op];
+      try {
+        pulumi([...args, "--stack", STACK]);
+        const outputs = JSON.parse(pulumi(["stack", "output", "--json", "--show-secrets", "--stack", STACK], false) || "{}");
+        return { ok: true, outputs, counts: {} };
+      } catch {
+        return { ok: false, outputs: {}, counts: {} };
+      }
+    },
+    close: () => void pulumi(["stack", "rm", STACK, "--yes", "--force"], false),
+  };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const tmp = mkdtempSync(join(tmpdir(), "svc-demo-"));
+  const emulator = await startEmulator({ port: 0 });
+  const driver = pulumiOnPath() ? cliDriver(tmp) : engineDriver(tmp);
+  let failed = false;
+  const stepTitle = (n: number, text: string) => console.log(`\n${bold(`── ${n}. ${text}`)}`);
+  const must = async (op: Operation, check?: (r: Awaited<ReturnType<Driver["run"]>>) => string | undefined) => {
+    const r = await driver.run(op);
+    const problem = !r.ok ? `${op} failed` : check?.(r);
+    if (problem) {
+      failed = true;
+      throw new Error(problem);
+    }
+    return r;
+  };
+  try {
+    console.log(bold("pulumi-svc demo: the quickstart against the emulator"));
+    console.log(`emulator: ${emulator.urls.api} (email ${emulator.urls.email})`);
+    console.log(`driver:   ${driver.name}`);
+
+    const plans = (await (await fetch(`${emulator.urls.api}/vps/plans`, { headers: { authorization: `Bearer ${emulator.keys.account}` } })).json()) as { data: { id: string; name: string }[] };
+    const plan = plans.data.find((p) => p.name === "s-1vcpu-1gb")!;
+    const config: [string, string, boolean?][] = [
+      ["svc:apiUrl", emulator.urls.api],
+      ["svc:emailUrl", emulator.urls.email],
+      ["svc:apiKey", emulator.keys.account, true],
+      ["svc:emailApiKey", emulator.keys.email, true],
+      ["svc:projectId", emulator.projects[0]],
+      ["svc-quickstart:planId", plan.id],
+      ["svc-quickstart:rootPassword", "Quick!start2026", true],
+      ["svc-quickstart:webhookUrl", "https://hooks.example.com/svc"],
+    ];
+    for (const [key, value, secret] of config) driver.setConfig(key, value, secret);
+
+    stepTitle(1, "preview: what `up` would create");
+    await must("preview");
+    stepTitle(2, "up: create everything and wait until it is ready");
+    const up = await must("up");
+    stepTitle(3, "preview again: nothing changed, so nothing to do");
+    await must("preview", (r) => (driver.countsKnown && Object.keys(r.counts).some((k) => k !== "same") ? "the second preview shows changes" : undefined));
+    stepTitle(4, "change the webhook URL: the API cannot update a webhook, so the preview shows one replace");
+    driver.setConfig("svc-quickstart:webhookUrl", "https://hooks.example.com/svc-v2");
+    await must("preview", (r) => (driver.countsKnown && (r.counts.replace !== 1 || Object.keys(r.counts).some((k) => k !== "same" && k !== "replace")) ? "expected exactly one replace" : undefined));
+    stepTitle(5, "up: replace the webhook");
+    const after = await must("up");
+    stepTitle(6, "destroy: unprotect the server in code, then remove everything");
+    driver.setConfig("svc-quickstart:protectServer", "false");
+    await must("up");
+    await must("destroy");
+
+    const wallet = (await (await fetch(`${emulator.urls.api}/account/wallet`, { headers: { authorization: `Bearer ${emulator.keys.account}` } })).json()) as { data: { balance: number } };
+    const records = (up.outputs.dnsRecords as { type: string; name: string; value: string }[] | undefined) ?? [];
+    console.log(`\n${bold("Summary")}`);
+    console.log(`  created: a sending domain (verified), a webhook, a template, a server with 2 firewall rules and a backup plan`);
+    console.log(`  DNS records to publish for the sending domain:`);
+    for (const r of records) console.log(`    ${r.type.padEnd(5)} ${r.name}  ${r.value.length > 60 ? `${r.value.slice(0, 57)}...` : r.value}`);
+    console.log(`  server IP: ${String(up.outputs.serverIp)}`);
+    console.log(`  webhook secret: [secret] (replaced with the URL change: ${after.outputs.webhookSecret !== up.outputs.webhookSecret ? "new secret" : "same"})`);
+    console.log(`  wallet after destroy: IDR ${wallet.data.balance.toLocaleString("en-US")} (charges are not refunded on destroy)`);
+    console.log(`  time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    failed = true;
+    console.error(`\ndemo failed: ${(err as Error).message}`);
+  } finally {
+    driver.close();
+    await emulator.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+void main();

@@ -1,0 +1,37 @@
+/**
+ * The test engine from the command line (a stand-in for the `pulumi` CLI on machines without it):
+ *   npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev]
+ *   npm run engine -- config <project dir> <key> <value> [--secret] [--stack dev]
+ * Secrets are encrypted with PULUMI_CONFIG_PASSPHRASE.
+ */
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { runEngine, type Operation } from "./engine";
+import { setConfig } from "./state";
+
+const USAGE = [
+  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev]",
+  "       npm run engine -- config <project dir> <key> <value> [--secret] [--stack dev]",
+].join("\n");
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { stack: { type: "string", default: "dev" }, secret: { type: "boolean", default: false } } });
+  const [operation, dir, key, value] = positionals;
+  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE ?? "";
+  if (operation === "config" && dir && key && value !== undefined) {
+    setConfig(resolve(dir), values.stack!, passphrase, key, value, values.secret);
+    console.log(`${key} set in ${resolve(dir, `Pulumi.${values.stack}.yaml`)}${values.secret ? " (encrypted)" : ""}`);
+    return;
+  }
+  if (!["preview", "up", "refresh", "destroy"].includes(operation) || !dir) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const result = await runEngine(operation as Operation, { projectDir: resolve(dir), stack: values.stack, print: (line) => console.log(line) });
+  process.exit(result.ok ? 0 : 1);
+}
+
+main().catch((err: Error) => {
+  console.error(`engine: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+/**
+ * examples/domain through the test engine against an emulator: the preview prices the name, `up`
+ * registers and pays once, no perpetual diff, and destroy leaves the registration in the account
+ * (issue 7, acceptance 2 and 6).
+ */
+import { join } from "node:path";
+import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../support/engine-harness";
+
+jest.setTimeout(60_000);
+
+const NAME = "engine-example.com";
+// .com in the emulator's catalogue: registration 165,000 + WHOIS protection 50,000.
+const PRICE = 215_000;
+
+type Registration = { id: number; name: string; status: string; whoisProtection: boolean; autoRenew: boolean };
+let s: EngineStack;
+let balance: number;
+const records = (): Registration[] => (s.world().domains as { records?: Registration[] }).records ?? [];
+const wallet = () => s.world().account.wallet;
+
+beforeAll(async () => {
+  s = await engineStack({ projectDir: join(ROOT, "examples/domain"), stack: "engine-test-domain" });
+  s.config("svc-domain:name", NAME);
+  balance = wallet();
+});
+afterAll(() => s?.close());
+
+test("preview prices the name with a free dry run and shows one create", async () => {
+  const r = await s.run("preview");
+  expect(changes(r)).toEqual(["create site"]);
+  expect(calls(s.writes())).toEqual(["POST /api/domains"]); // ?dryRun=true: nothing registered, nothing paid
+  expect(records()).toEqual([]);
+  expect(wallet()).toBe(balance);
+});
+
+test("up registers it with WHOIS protection and pays once", async () => {
+  const r = await s.run("up");
+  expect(changes(r)).toEqual(["create site"]);
+  expect(records()).toMatchObject([{ name: NAME, status: "active", whoisProtection: true, autoRenew: true }]);
+  expect(wallet()).toBe(balance - PRICE);
+  expect(r.outputs).toMatchObject({ domainId: records()[0].id, totalCharged: PRICE });
+});
+
+test("a second preview shows no changes and makes no write call (not even a dry run)", async () => {
+  s.clearRequests();
+  const r = await s.run("preview");
+  expect(onlySame(r)).toBe(true);
+  expect(r.counts).toEqual({ same: 1 });
+  expect(s.writes()).toEqual([]);
+});
+
+test("destroy removes it from the stack only: the registration stays, and the user is told", async () => {
+  s.clearRequests();
+  const r = await s.run("destroy");
+  expect(changes(r)).toEqual(["delete site"]);
+  expect(r.messages.join("\n")).toContain(`Domain ${NAME} was removed from the stack only`);
+  expect(r.output).toContain("Diagnostics:");
+  expect(s.writes()).toEqual([]);
+  expect(records()).toMatchObject([{ name: NAME, status: "active" }]);
+  expect(wallet()).toBe(balance - PRICE);
+  expect(s.state().resources).toEqual([]);
+});

@@ -1,0 +1,127 @@
+/**
+ * examples/quickstart through the test engine against an emulator: the whole lifecycle of a real
+ * program (issue 7, acceptance 2–6), each step confirmed in the emulator, the request log and the
+ * state file.
+ */
+import { join } from "node:path";
+import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../support/engine-harness";
+
+jest.setTimeout(60_000);
+
+const P = "svc-quickstart";
+const ROOT_PASSWORD = "Quick!start2026x";
+const CREATES = ["events", "https", "mail", "mail-verified", "ssh", "web", "web-backup", "welcome"].map((n) => `create ${n}`);
+
+let s: EngineStack;
+type Email = { domains: { domain: string; status: string }[]; webhooks: { id: string; url: string; secret: string }[]; templates: { name: string }[] };
+type Server = { id: string; status: string; publicIp: string; firewall: { port?: string }[]; backup: { planCode: string } | null };
+const email = (): Email => ({ domains: [], webhooks: [], templates: [], ...(s.world().email as Partial<Email>) });
+const servers = (): Server[] => (s.world().vps as { servers?: Server[] }).servers ?? [];
+const sorted = (a: string[]) => [...a].sort();
+
+beforeAll(async () => {
+  s = await engineStack({ projectDir: join(ROOT, "examples/quickstart"), stack: "engine-test-quickstart" });
+  s.config(`${P}:planId`, s.world().catalog.vpsPlans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+  s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
+  s.config(`${P}:webhookUrl`, "https://hooks.example.com/svc");
+});
+afterAll(() => s?.close());
+
+test("preview shows the eight creates and changes nothing", async () => {
+  const r = await s.run("preview");
+  expect(sorted(changes(r))).toEqual(CREATES);
+  expect(s.writes()).toEqual([]);
+  expect(email().webhooks).toEqual([]);
+  expect(servers()).toEqual([]);
+});
+
+test("up creates everything, ready, and exports its outputs", async () => {
+  const r = await s.run("up");
+  expect(sorted(changes(r))).toEqual(CREATES);
+  expect(email().domains).toMatchObject([{ domain: "mail.example.com", status: "verified" }]);
+  expect(email().templates).toMatchObject([{ name: "welcome" }]);
+  const [webhook] = email().webhooks;
+  expect(email().webhooks).toMatchObject([{ url: "https://hooks.example.com/svc" }]);
+  const [server] = servers();
+  expect(servers()).toMatchObject([{ status: "running", backup: { planCode: "backup-10" } }]);
+  expect(server.firewall.map((f) => f.port).sort()).toEqual(["22", "443"]);
+  expect(r.outputs).toMatchObject({ serverIp: server.publicIp, webhookSecret: webhook.secret, domainStatus: "verified" });
+  expect(r.output).toContain("    webhookSecret: [secret]");
+  expect(r.output).toContain(`    serverIp: "${server.publicIp}"`);
+  for (const secret of [webhook.secret, ROOT_PASSWORD]) expect(r.output.join("\n")).not.toContain(secret);
+});
+
+test("a second preview shows no changes and makes no write call", async () => {
+  s.clearRequests();
+  const r = await s.run("preview");
+  expect(onlySame(r)).toBe(true);
+  expect(r.counts).toEqual({ same: 8 });
+  expect(calls(s.writes())).toEqual([]);
+});
+
+test("the state file holds no plaintext key, root password or webhook secret; the passphrase recovers them", async () => {
+  const [webhook] = email().webhooks;
+  const text = s.stateText();
+  expect(text).toContain(servers()[0].id); // the state is there...
+  for (const secret of [s.emu.keys.account, s.emu.keys.email, ROOT_PASSWORD, webhook.secret]) expect(text).not.toContain(secret); // ...its secrets are not
+  const state = s.state();
+  const byName = (name: string) => state.resources.find((r) => r.name === name)!;
+  expect(byName("web").inputs.rootPassword).toBe(ROOT_PASSWORD);
+  expect(byName("web").outputs.rootPassword).toBe(ROOT_PASSWORD);
+  expect(byName("events").outputs.secret).toBe(webhook.secret);
+  expect(state.outputs.webhookSecret).toBe(webhook.secret);
+  expect(state.secretOutputs).toEqual(["webhookSecret"]);
+});
+
+test("a webhook URL change replaces exactly the webhook: the new one is created, then the old one deleted", async () => {
+  const [old] = email().webhooks;
+  s.config(`${P}:webhookUrl`, "https://hooks.example.com/svc-v2");
+  expect(changes(await s.run("preview"))).toEqual(["replace events"]);
+  s.clearRequests();
+  const r = await s.run("up");
+  expect(changes(r)).toEqual(["replace events"]);
+  expect(r.steps.find((x) => x.name === "events")!.diffs).toEqual(["url"]);
+  expect(r.counts).toEqual({ replace: 1, same: 7 });
+  expect(calls(s.writes())).toEqual(["POST /email/webhooks", `DELETE /email/webhooks/${old.id}`]);
+  expect(email().webhooks).toMatchObject([{ url: "https://hooks.example.com/svc-v2" }]);
+  expect(email().webhooks[0].id).not.toBe(old.id);
+  expect(r.outputs.webhookSecret).toBe(email().webhooks[0].secret);
+});
+
+test("a webhook deleted out of band: refresh reports it gone, the next up recreates it", async () => {
+  const [gone] = email().webhooks;
+  expect((await s.emu.call("DELETE", `/email/webhooks/${gone.id}`, { key: s.emu.keys.email })).status).toBe(200);
+  const refreshed = await s.run("refresh");
+  expect(refreshed.steps.filter((x) => x.op === "delete").map((x) => x.name)).toEqual(["events"]);
+  expect(s.state().resources.map((r) => r.name)).not.toContain("events");
+
+  s.clearRequests();
+  const r = await s.run("up");
+  expect(changes(r)).toEqual(["create events"]);
+  expect(calls(s.writes())).toEqual(["POST /email/webhooks"]);
+  expect(email().webhooks).toMatchObject([{ url: "https://hooks.example.com/svc-v2" }]);
+  expect(email().webhooks[0].id).not.toBe(gone.id);
+});
+
+test("destroy refuses while the server is protected, and deletes nothing", async () => {
+  s.clearRequests();
+  const r = await s.run("destroy", false);
+  expect(r.errors).toEqual([expect.stringMatching(/^svc:Vps web: resource is protected/)]);
+  expect(r.steps).toEqual([]);
+  expect(s.writes()).toEqual([]);
+  expect(s.state().resources.filter((x) => x.custom)).toHaveLength(8);
+});
+
+test("unprotected in the program, destroy leaves nothing of the stack in the emulator", async () => {
+  s.config(`${P}:protectServer`, "false");
+  expect(onlySame(await s.run("up"))).toBe(true);
+  const r = await s.run("destroy");
+  expect(sorted(changes(r))).toEqual(CREATES.map((c) => c.replace("create", "delete")));
+  // Dependents first: the rules and the backup before their server, the verification before its domain.
+  const order = changes(r).map((c) => c.replace("delete ", ""));
+  for (const dependent of ["ssh", "https", "web-backup"]) expect(order.indexOf(dependent)).toBeLessThan(order.indexOf("web"));
+  expect(order.indexOf("mail-verified")).toBeLessThan(order.indexOf("mail"));
+  expect(email()).toMatchObject({ domains: [], webhooks: [], templates: [] });
+  expect(servers()).toMatchObject([{ status: "terminated", firewall: [], backup: null }]);
+  expect(s.state().resources).toEqual([]);
+});

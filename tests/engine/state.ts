@@ -1,0 +1,213 @@
+/**
+ * The test engine's stack files: config (`Pulumi.<stack>.yaml`) and state (one JSON file), with
+ * secret values encrypted by a passphrase (AES-256-GCM, key from scrypt), never in plain text.
+ */
+import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+// js-yaml ships with @pulumi/pulumi (the real CLI's project files are YAML too).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const yaml = require("js-yaml") as { load(text: string): unknown; dump(value: unknown): string };
+
+export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The SDK's marker of a secret value on the wire (and Pulumi's in state). */
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export class Crypter {
+  private readonly key: Buffer;
+  constructor(passphrase: string, readonly salt: string) {
+    this.key = scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+  }
+  static newSalt(): string {
+    return randomBytes(16).toString("base64");
+  }
+  encrypt(value: unknown): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const data = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
+    return `v1:${iv.toString("base64")}:${cipher.getAuthTag().toString("base64")}:${data.toString("base64")}`;
+  }
+  decrypt(text: string): unknown {
+    const [version, iv, tag, data] = text.split(":");
+    if (version !== "v1" || !iv || !tag || !data) throw new Error("not a value encrypted by this engine");
+    const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64"));
+    decipher.setAuthTag(Buffer.from(tag, "base64"));
+    try {
+      return JSON.parse(Buffer.concat([decipher.update(Buffer.from(data, "base64")), decipher.final()]).toString("utf8"));
+    } catch {
+      throw new Error("cannot decrypt a secret: wrong passphrase (PULUMI_CONFIG_PASSPHRASE)?");
+    }
+  }
+}
+
+// ---- project and config ----
+
+export interface Project {
+  name: string;
+  /** Directory of the program (Pulumi.yaml's `main`, or the project directory). */
+  programDir: string;
+}
+
+export function readProject(projectDir: string): Project {
+  const file = join(projectDir, "Pulumi.yaml");
+  if (!existsSync(file)) throw new Error(`no Pulumi.yaml in ${projectDir}`);
+  const doc = yaml.load(readFileSync(file, "utf8")) as { name?: string; runtime?: unknown; main?: string };
+  if (!doc?.name) throw new Error(`${file} has no name`);
+  return { name: doc.name, programDir: doc.main ? join(projectDir, doc.main) : projectDir };
+}
+
+interface StackFile {
+  encryptionsalt?: string;
+  config?: Record<string, string | number | boolean | { secure: string }>;
+}
+
+function stackFilePath(projectDir: string, stack: string): string {
+  return join(projectDir, `Pulumi.${stack}.yaml`);
+}
+
+function readStackFile(projectDir: string, stack: string): StackFile {
+  const file = stackFilePath(projectDir, stack);
+  return existsSync(file) ? ((yaml.load(readFileSync(file, "utf8")) as StackFile) ?? {}) : {};
+}
+
+export interface StackConfig {
+  /** Namespaced key → value (secrets decrypted). */
+  values: Record<string, string>;
+  secretKeys: string[];
+}
+
+export function readConfig(projectDir: string, stack: string, passphrase: string): StackConfig {
+  const file = readStackFile(projectDir, stack);
+  const values: Record<string, string> = {};
+  const secretKeys: string[] = [];
+  for (const [key, value] of Object.entries(file.config ?? {})) {
+    if (value && typeof value === "object" && "secure" in value) {
+      if (!file.encryptionsalt) throw new Error(`Pulumi.${stack}.yaml has a secure value but no encryptionsalt`);
+      values[key] = String(new Crypter(passphrase, file.encryptionsalt).decrypt(value.secure));
+      secretKeys.push(key);
+    } else {
+      values[key] = String(value);
+    }
+  }
+  return { values, secretKeys };
+}
+
+/** `pulumi config set [--secret] key value` for the test engine's stack file. */
+export function setConfig(projectDir: string, stack: string, passphrase: string, key: string, value: string, secret = false): void {
+  const file = readStackFile(projectDir, stack);
+  file.encryptionsalt ??= Crypter.newSalt();
+  file.config ??= {};
+  file.config[key] = secret ? { secure: new Crypter(passphrase, file.encryptionsalt).encrypt(value) } : value;
+  writeFileSync(stackFilePath(projectDir, stack), yaml.dump(file));
+}
+
+// ---- state ----
+
+export interface ResourceState {
+  urn: string;
+  type: string;
+  name: string;
+  custom: boolean;
+  id?: string;
+  parent?: string;
+  inputs: Props;
+  outputs: Props;
+  /** Top-level properties whose values are secret. */
+  secrets: string[];
+  dependencies: string[];
+  protect: boolean;
+  retainOnDelete: boolean;
+  /** A partial failure: the next `up` runs update even without a diff. */
+  initErrors?: string[];
+  /** The original of a create-then-delete replacement whose delete did not run (the update failed
+   * first): it still exists, and the next `up` or `destroy` deletes it (the CLI's pending delete). */
+  pendingDelete?: boolean;
+}
+
+/**
+ * An operation the engine started and had not seen end when the state was last saved (the CLI's
+ * `pending_operations`): a create is recorded before the provider is called, so a run that dies
+ * between the API call and the next checkpoint leaves this trace of an object the stack may own.
+ */
+export interface PendingOperation {
+  op: "create";
+  urn: string;
+  type: string;
+  name: string;
+  /** The checked inputs the create was called with (secrets encrypted on disk). */
+  inputs: Props;
+  secrets: string[];
+  /** When the create was started (ISO time): the provider adopts only objects made since. */
+  startedAt: string;
+}
+
+export interface StackState {
+  salt: string;
+  resources: ResourceState[];
+  outputs: Props;
+  secretOutputs: string[];
+  /** Creates a run started and did not see end (absent when none). */
+  pendingOperations?: PendingOperation[];
+}
+
+interface StoredValue {
+  secure: string;
+}
+
+function seal(props: Props, secrets: string[], crypter: Crypter): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(props)) out[k] = secrets.includes(k) && v !== undefined ? ({ secure: crypter.encrypt(v) } satisfies StoredValue) : v;
+  return out;
+}
+
+function unseal(props: Props, crypter: Crypter): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(props)) out[k] = v && typeof v === "object" && typeof (v as StoredValue).secure === "string" ? crypter.decrypt((v as StoredValue).secure) : v;
+  return out;
+}
+
+/** The key derivation (scrypt) is slow on purpose: the engine saves after every step, so one
+ * crypter per passphrase and salt is kept. */
+const crypters = new Map<string, Crypter>();
+function crypterFor(passphrase: string, salt: string): Crypter {
+  const id = `${salt}\u0000${passphrase}`;
+  let crypter = crypters.get(id);
+  if (!crypter) {
+    crypter = new Crypter(passphrase, salt);
+    crypters.set(id, crypter);
+  }
+  return crypter;
+}
+
+export function loadState(file: string, passphrase: string): StackState {
+  if (!existsSync(file)) return { salt: Crypter.newSalt(), resources: [], outputs: {}, secretOutputs: [] };
+  const stored = JSON.parse(readFileSync(file, "utf8")) as StackState;
+  const crypter = crypterFor(passphrase, stored.salt);
+  const pending = (stored.pendingOperations ?? []).map((p) => ({ ...p, inputs: unseal(p.inputs, crypter) }));
+  return {
+    salt: stored.salt,
+    resources: stored.resources.map((r) => ({ ...r, inputs: unseal(r.inputs, crypter), outputs: unseal(r.outputs, crypter) })),
+    outputs: unseal(stored.outputs, crypter),
+    secretOutputs: stored.secretOutputs ?? [],
+    ...(pending.length ? { pendingOperations: pending } : {}),
+  };
+}
+
+export function saveState(file: string, state: StackState, passphrase: string): void {
+  const crypter = crypterFor(passphrase, state.salt);
+  const pending = (state.pendingOperations ?? []).map((p) => ({ ...p, inputs: seal(p.inputs, p.secrets, crypter) }));
+  const stored: StackState = {
+    salt: state.salt,
+    resources: state.resources.map((r) => ({ ...r, inputs: seal(r.inputs, r.secrets, crypter), outputs: seal(r.outputs, r.secrets, crypter) })),
+    outputs: seal(state.outputs, state.secretOutputs, crypter),
+    secretOutputs: state.secretOutputs,
+    ...(pending.length ? { pendingOperations: pending } : {}),
+  };
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(stored, null, 2));
+  renameSync(tmp, file);
+}

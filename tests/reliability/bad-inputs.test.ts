@@ -1,0 +1,60 @@
+/**
+ * Issue 8, bad input catalogue: invalid inputs taken from the spec's rules (every length, range,
+ * format, enumeration and count it states for the resources' inputs), plus wrong types, empty
+ * strings, unknown properties, webhook hosts that are not public, credentials in URLs, SQL-ish text
+ * and control characters in names. Each is refused at preview (`check`, through the real
+ * dynamic-provider host) with the property named and a clear reason, and the emulator's request log
+ * shows no write call: only the Vps check may read `GET /vps/plans` and the VpsBackup check
+ * `GET /backup/plans`; every other check (Domain included: its rows fail before the dry run) calls
+ * nothing at all.
+ *
+ * The catalogue is the `rows` table of tests/reliability/catalogue.ts: add a row there to grow it.
+ */
+import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { ALLOWED_READS, base, rows, SERVER_ID, SMALL_PLAN, type Props } from "./catalogue";
+
+let h: ResourceHarness;
+let smallPlanId: string;
+
+/** A row's inputs with the real plan id in place of the placeholder. */
+const argsOf = (args: Props): Props => (args.planId === SMALL_PLAN ? { ...args, planId: smallPlanId } : args);
+
+beforeAll(async () => {
+  h = await startResourceHarness();
+  const plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
+  smallPlanId = plans.find((p) => p.name === "s-1vcpu-1gb")!.id;
+  // Load every type's provider once (each runs a small program), outside the timed rows.
+  for (const type of Object.keys(base)) await h.inputs(type, argsOf(base[type]));
+}, 120_000);
+afterAll(() => h?.close());
+beforeEach(() => h.emu.control.clearRequests());
+
+test("the catalogue covers every resource type with at least 60 rows in all", () => {
+  expect(rows.length).toBeGreaterThanOrEqual(60);
+  expect(new Set(rows.map((r) => r.type))).toEqual(new Set(Object.keys(base)));
+});
+
+test.each(Object.keys(base))("%s: the base inputs the rows start from pass check (control case)", async (type) => {
+  const result = await h.host.check(type, {}, await h.inputs(type, argsOf(base[type])));
+  expect(result.failures).toEqual([]);
+  const writes = h.emu.control.requests().filter((r) => r.method !== "GET");
+  // Only the Domain check prices a new name: one free dry run, and nothing else is written.
+  if (type === "Domain") expect(writes.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["POST /api/domains 200"]);
+  else expect(writes).toEqual([]);
+});
+
+test("VpsBackup: a plan code already in the state is not checked against the catalogue (an add-on on a plan retired since keeps working)", async () => {
+  const olds = { vpsId: SERVER_ID, planCode: "backup-legacy" };
+  const result = await h.host.check("VpsBackup", olds, await h.inputs("VpsBackup", olds));
+  expect(result.failures).toEqual([]);
+  expect(h.emu.control.requests()).toEqual([]);
+});
+
+test.each(rows)("$type: $what → refused at preview on $property, no write call", async ({ type, args, property, reason }) => {
+  const result = await h.host.check(type, {}, await h.inputs(type, argsOf(args)));
+
+  expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+  const requests = h.emu.control.requests().map((r) => `${r.method} ${r.path}`);
+  const allowed = ALLOWED_READS[type] ?? [];
+  expect(requests.filter((r) => !allowed.includes(r))).toEqual([]);
+});

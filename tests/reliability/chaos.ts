@@ -1,0 +1,149 @@
+/**
+ * `npm run chaos`: the longer, randomized version of the reliability suite (issue 8), printing its
+ * figures. Run `npm run build` first (the provider host runs dist/).
+ *
+ *   npm run chaos [-- SEED]        (or SVC_CHAOS_SEED=SEED; default: drawn from the clock, printed)
+ *
+ * 1. The whole fault matrix: every operation × fault kind group (every cell of
+ *    tests/reliability/matrix.ts), each followed by a preview that must plan nothing.
+ * 2. Randomized groups: a random operation, a random set of resource types, each type's call given
+ *    a random fault kind, repeated 1–2 times, firing with probability 0.5–1.
+ * 3. Every kill point of tests/reliability/interrupt.ts, then again with the kill moved later by a
+ *    random few hundred milliseconds.
+ * 4. The bad input catalogue (tests/reliability/catalogue.ts) through the provider host's check.
+ * Exits non-zero when a duplicate, a double charge, a leaked secret, a bad input let through or a
+ * run that did not converge is found. About 6–8 minutes on two cores.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { engineStack, fixtureProject, ROOT } from "../support/engine-harness";
+import { startResourceHarness } from "../support/resource-harness";
+import { ALLOWED_READS, rows, SMALL_PLAN, type Props } from "./catalogue";
+import { PROGRAM, RESOURCE_TYPES, seeded } from "./harness";
+import { KILL_POINTS, runKillPoint } from "./interrupt";
+import { allOn, FAULT_KINDS, FAULT_NAMES, OPS, ruleOf, runGroup, type Assignment } from "./matrix";
+
+const RANDOM_GROUPS = 6;
+
+interface Tally {
+  scenarios: number;
+  faults: number;
+  duplicates: number;
+  doubleCharges: number;
+  leaks: number;
+  converged: number;
+  runs: number;
+  badRefused: number;
+  badTotal: number;
+  problems: string[];
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(ROOT, "dist/provider/index.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+  const seed = Number(process.argv[2] ?? process.env.SVC_CHAOS_SEED ?? Date.now() % 1_000_000);
+  const random = seeded(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+  const started = Date.now();
+  console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${seed}\`)`);
+  const t: Tally = { scenarios: 0, faults: 0, duplicates: 0, doubleCharges: 0, leaks: 0, converged: 0, runs: 0, badRefused: 0, badTotal: 0, problems: [] };
+
+  const project = fixtureProject("chaos");
+  project.program(PROGRAM);
+  const s = await engineStack({ projectDir: project.dir, stack: "chaos", removeProject: true, emulator: { seed } });
+  try {
+    // ---- 1 and 2: the matrix, then randomized groups ----
+    const groups: { op: (typeof OPS)[number]; assignment: Assignment; label: string }[] = [];
+    for (const op of OPS) for (const fault of FAULT_KINDS) groups.push({ op, assignment: allOn(fault), label: `${op} × ${FAULT_NAMES[fault]}` });
+    for (let i = 0; i < RANDOM_GROUPS; i++) {
+      const op = pick(OPS);
+      const assignment: Assignment = {};
+      const kinds: string[] = [];
+      for (const type of RESOURCE_TYPES.filter(() => random() < 0.6)) {
+        const fault = pick(FAULT_KINDS);
+        const times = 1 + Math.floor(random() * 2);
+        if (!ruleOf(type, op, fault, times)) continue;
+        assignment[type] = { fault, times, probability: Math.round((0.5 + random() * 0.5) * 100) / 100 };
+        kinds.push(`${type}:${fault}×${times}@${assignment[type]!.probability}`);
+      }
+      if (kinds.length) groups.push({ op, assignment, label: `random ${op} (${kinds.join(" ")})` });
+    }
+    for (const g of groups) {
+      const r = await runGroup({ s, project: project.project }, g.op, g.assignment);
+      t.scenarios++;
+      t.runs++;
+      t.faults += r.faultsInjected;
+      t.duplicates += r.duplicates;
+      t.doubleCharges += r.doubleCharges;
+      t.leaks += r.leaks.length;
+      if (r.converged) t.converged++;
+      t.problems.push(...r.problems.map((p) => `${g.label}: ${p}`));
+      console.log(`  ${r.problems.length ? "FAIL" : "ok  "} ${g.label}: faulted up ${r.faultedOk ? "succeeded" : "failed clearly"}, ${r.faultsInjected} faults, converged ${r.converged} (${(r.ms / 1000).toFixed(1)} s)`);
+    }
+
+    // ---- 3: interrupted runs ----
+    const kills = [...KILL_POINTS.map((p) => ({ p, delay: 0 })), ...KILL_POINTS.filter((p) => p.killWhen !== "pending").map((p) => ({ p, delay: Math.floor(random() * 400) }))];
+    for (const { p, delay } of kills) {
+      const r = await runKillPoint(s, project.project, p, delay);
+      t.scenarios++;
+      t.runs++;
+      t.duplicates += r.duplicates;
+      t.leaks += r.leaks.length;
+      if (r.problems.some((x) => x.includes("charged twice"))) t.doubleCharges++;
+      if (r.converged) t.converged++;
+      // A kill moved later may land after the held call was answered: then nothing is pending, which is no problem.
+      const problems = delay ? r.problems.filter((x) => !x.startsWith("no pending create") && !x.includes("no checkpoint")) : r.problems;
+      t.problems.push(...problems.map((x) => `killed (${p.name}, +${delay} ms): ${x}`));
+      console.log(`  ${problems.length ? "FAIL" : "ok  "} killed +${delay} ms: ${p.name} (${(r.ms / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    await s.close();
+  }
+
+  // ---- 4: the bad input catalogue at preview ----
+  const h = await startResourceHarness();
+  try {
+    const plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
+    const smallPlanId = plans.find((p) => p.name === "s-1vcpu-1gb")!.id;
+    const argsOf = (args: Props): Props => (args.planId === SMALL_PLAN ? { ...args, planId: smallPlanId } : args);
+    for (const row of rows) {
+      h.emu.control.clearRequests();
+      const result = await h.host.check(row.type, {}, await h.inputs(row.type, argsOf(row.args)));
+      const allowed = ALLOWED_READS[row.type] ?? [];
+      const calls = h.emu.control.requests().map((r) => `${r.method} ${r.path}`).filter((c) => !allowed.includes(c));
+      const refused = result.failures.length === 1 && result.failures[0].property === row.property && row.reason.test(result.failures[0].reason) && calls.length === 0;
+      t.badTotal++;
+      if (refused) t.badRefused++;
+      else t.problems.push(`bad input ${row.type} (${row.what}) not refused as expected: ${JSON.stringify(result.failures)} ${calls.join(", ")}`);
+    }
+    t.scenarios++;
+  } finally {
+    await h.close();
+  }
+
+  // ---- the figures ----
+  const table: [string, string][] = [
+    ["seed", String(seed)],
+    ["scenarios run", String(t.scenarios)],
+    ["faults injected", String(t.faults)],
+    ["duplicates found (must be 0)", String(t.duplicates)],
+    ["double charges (must be 0)", String(t.doubleCharges)],
+    ["secrets leaked (must be 0)", String(t.leaks)],
+    ["bad inputs refused at preview", `${t.badRefused} / ${t.badTotal}`],
+    ["runs converged", `${t.converged} / ${t.runs}`],
+    ["time", `${((Date.now() - started) / 1000).toFixed(0)} s`],
+  ];
+  const width = Math.max(...table.map(([k]) => k.length));
+  console.log("\n| figure | value |\n|---|---|");
+  for (const [k, v] of table) console.log(`| ${k.padEnd(width)} | ${v} |`);
+  if (t.problems.length) {
+    console.log(`\nproblems (${t.problems.length}):`);
+    for (const p of t.problems) console.log(`- ${p}`);
+  }
+  const bad = t.duplicates || t.doubleCharges || t.leaks || t.badRefused !== t.badTotal || t.converged !== t.runs || t.problems.length;
+  process.exit(bad ? 1 : 0);
+}
+
+main().catch((err: Error) => {
+  console.error(`chaos: ${err.stack ?? err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,332 @@
+/**
+ * What the reliability scenarios share (issue 8), without jest so that `npm run chaos` runs it too:
+ * one program declaring every resource type (a generated fixture project), its config, the world it
+ * must leave in the emulator, the wallet it must leave, and the secrets check.
+ *
+ * A check answers a list of problems (empty: all good); tests assert the list is empty, chaos counts.
+ */
+import { readFileSync } from "node:fs";
+import type { RequestLogEntry, World } from "../../emulator";
+import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
+import type { TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
+import type { DomainRec } from "../../emulator/domains/state";
+import { runEngine, type Operation, type RunResult } from "../engine/engine";
+import type { EngineStack } from "../support/engine-harness";
+import type { ProviderHost } from "../support/provider-host";
+
+export type ResourceType = "SendingDomain" | "SendingDomainVerification" | "Webhook" | "Template" | "Vps" | "VpsFirewallRule" | "VpsBackup" | "Domain";
+export const RESOURCE_TYPES: ResourceType[] = ["SendingDomain", "SendingDomainVerification", "Webhook", "Template", "Vps", "VpsFirewallRule", "VpsBackup", "Domain"];
+
+export const INITIAL_WALLET = 50_000_000;
+export const ROOT_PASSWORD = "Chaos!pass2026x";
+
+/**
+ * Every type in one program; `declare` (config) lists the types to declare (default all: a type
+ * that needs another, the rule and backup their Vps, the verification its domain, is declared only
+ * with it). Every value a scenario changes is config.
+ */
+export const PROGRAM = `
+const declared = (config.get("declare") ?? "all").split(",");
+const has = (t) => declared.includes("all") || declared.includes(t);
+if (has("SendingDomain")) {
+  const d = new svc.SendingDomain("sd", { domain: config.require("mailDomain"), verificationTimeoutSeconds: config.requireNumber("sdTimeout") });
+  if (has("SendingDomainVerification")) new svc.SendingDomainVerification("sdv", { domainId: d.domainId, timeoutSeconds: config.requireNumber("sdvTimeout") });
+}
+if (has("Webhook")) new svc.Webhook("hook", { url: config.require("hookUrl"), events: ["email.delivered", "email.bounced"] });
+if (has("Template")) new svc.Template("tpl", { name: "chaos-template", subject: "Order {{id}}", textBody: config.require("tplBody") });
+if (has("Vps")) {
+  const srv = new svc.Vps("srv", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword"), powerState: config.get("power") ?? "running" });
+  if (has("VpsFirewallRule")) new svc.VpsFirewallRule("ssh", { vpsId: srv.id, protocol: "tcp", action: "allow", port: config.require("sshPort"), source: "0.0.0.0/0" });
+  if (has("VpsBackup")) new svc.VpsBackup("bak", { vpsId: srv.id, planCode: config.require("backupPlan") });
+}
+if (has("Domain")) new svc.Domain("dom", { name: config.require("domainName"), whoisProtection: config.requireBoolean("whois"), autoRenew: config.getBoolean("autoRenew") ?? true });
+`;
+
+/** The program's config values, as a scenario sets them (see `apply`). */
+export interface Declared {
+  types: ResourceType[];
+  mailDomain: string;
+  sdTimeout: number;
+  sdvTimeout: number;
+  hookUrl: string;
+  tplBody: string;
+  planId: string;
+  power: "running" | "stopped";
+  sshPort: string;
+  backupPlan: string;
+  domainName: string;
+  whois: boolean;
+  autoRenew: boolean;
+}
+
+export interface Plans {
+  small: { id: string; monthly: number };
+  larger: { id: string; monthly: number };
+}
+
+/** The seeded catalogue's first plan and a larger one of its family and region that offers the same image. */
+export function plansOf(world: World): Plans {
+  const [small, ...rest] = world.catalog.vpsPlans;
+  const larger = rest.find(
+    (p) =>
+      p.family === small.family && p.region === small.region && p.prices.monthly > small.prices.monthly && p.cpu >= small.cpu && p.memoryMb >= small.memoryMb &&
+      p.diskGb >= small.diskGb && p.osTemplates.some((t) => t.osType === "ubuntu" && t.osVersion === "24.04"),
+  );
+  if (!larger) throw new Error("the seeded catalogue has no larger plan to upgrade to");
+  return { small: { id: small.id, monthly: small.prices.monthly }, larger: { id: larger.id, monthly: larger.prices.monthly } };
+}
+
+export function baseline(plans: Plans, types: ResourceType[] = RESOURCE_TYPES): Declared {
+  return {
+    types,
+    mailDomain: "mail.chaos-example.com",
+    sdTimeout: 600,
+    sdvTimeout: 600,
+    hookUrl: "https://hooks.example.com/chaos/v1",
+    tplBody: "Hello {{name}}, version 1",
+    planId: plans.small.id,
+    power: "running",
+    sshPort: "22",
+    backupPlan: "backup-10",
+    domainName: "chaos-shop.com",
+    whois: false,
+    autoRenew: true,
+  };
+}
+
+/** The changes that make every type run its update (or its replace, for the webhook and the rule). */
+export function updated(d: Declared, plans: Plans): Declared {
+  return { ...d, sdTimeout: 900, sdvTimeout: 900, hookUrl: "https://hooks.example.com/chaos/v2", tplBody: "Hello {{name}}, version 2", planId: plans.larger.id, sshPort: "2222", backupPlan: "backup-50", whois: true };
+}
+
+/** Writes the stack config the program reads. */
+export function apply(s: EngineStack, project: string, d: Declared): void {
+  const set = (key: string, value: string | number | boolean, secret = false) => s.config(`${project}:${key}`, String(value), secret);
+  set("declare", d.types.length ? d.types.join(",") : "none");
+  set("mailDomain", d.mailDomain);
+  set("sdTimeout", d.sdTimeout);
+  set("sdvTimeout", d.sdvTimeout);
+  set("hookUrl", d.hookUrl);
+  set("tplBody", d.tplBody);
+  set("planId", d.planId);
+  set("power", d.power);
+  set("rootPassword", ROOT_PASSWORD, true);
+  set("sshPort", d.sshPort);
+  set("backupPlan", d.backupPlan);
+  set("domainName", d.domainName);
+  set("whois", d.whois);
+  set("autoRenew", d.autoRenew);
+}
+
+/** Types declared, with their dependencies honoured (as the program does). */
+export function effective(types: ResourceType[]): Set<ResourceType> {
+  const out = new Set(types);
+  if (!out.has("Vps")) {
+    out.delete("VpsFirewallRule");
+    out.delete("VpsBackup");
+  }
+  if (!out.has("SendingDomain")) out.delete("SendingDomainVerification");
+  return out;
+}
+
+// ---- the world ----
+
+export const servers = (w: World): ServerRec[] => ((w.vps as { servers?: ServerRec[] }).servers ?? []).filter((s) => s.status !== "terminated");
+export const webhooks = (w: World): WebhookRec[] => (w.email as { webhooks?: WebhookRec[] }).webhooks ?? [];
+export const templates = (w: World): TemplateRec[] => (w.email as { templates?: TemplateRec[] }).templates ?? [];
+export const emailDomains = (w: World): EmailDomainRec[] => (w.email as { domains?: EmailDomainRec[] }).domains ?? [];
+export const registered = (w: World): DomainRec[] => (w.domains as { records?: DomainRec[] }).records ?? [];
+
+const ruleText = (r: Pick<FirewallRuleRec, "protocol" | "action" | "port" | "source">) => `${r.protocol}/${r.action}/${r.port ?? "-"}/${r.source}`;
+
+/**
+ * Paid actions a scenario has caused, as the spec prices them: the wallet must be the seeded
+ * balance less their sum, exactly (one charge per paid action, none twice).
+ */
+export class Charges {
+  readonly items: { what: string; amount: number }[] = [];
+  add(what: string, amount: number): void {
+    this.items.push({ what, amount });
+  }
+  total(): number {
+    return this.items.reduce((sum, c) => sum + c.amount, 0);
+  }
+}
+
+const DAY_MS = 86_400_000;
+/** The emulator's proration: (new − old) × days left / 30, days rounded up (emulator/vps/state.ts). */
+export function prorated(newPrice: number, oldPrice: number, expiresAt: string, world: World): number {
+  const now = Date.now() + world.clockOffsetMs;
+  const days = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / DAY_MS));
+  return Math.round(((newPrice - oldPrice) * days) / 30);
+}
+
+export const backupPrice = (w: World, code: string): number => w.catalog.backupPlans.find((p) => p.code === code)!.price;
+export const tldOf = (w: World, name: string) => w.catalog.tlds[name.split(".").slice(1).join(".")];
+
+/** The charges of creating what `d` declares (from nothing). */
+export function createCharges(charges: Charges, w: World, d: Declared, plans: Plans): void {
+  const types = effective(d.types);
+  if (types.has("Vps")) charges.add("server", d.planId === plans.small.id ? plans.small.monthly : plans.larger.monthly);
+  if (types.has("VpsBackup")) charges.add("backup", backupPrice(w, d.backupPlan));
+  if (types.has("Domain")) {
+    const tld = tldOf(w, d.domainName);
+    charges.add("domain", tld.registration + (d.whois ? tld.whoisProtection : 0));
+  }
+}
+
+/**
+ * The charges of going from `from` to `to` on the live world (before the update runs: the
+ * proration counts the days left now).
+ */
+export function updateCharges(charges: Charges, w: World, from: Declared, to: Declared, plans: Plans): void {
+  const types = effective(to.types);
+  const [server] = servers(w);
+  if (types.has("Vps") && server && from.planId !== to.planId) charges.add("upgrade", prorated(plans.larger.monthly, plans.small.monthly, server.expiresAt, w));
+  if (types.has("VpsBackup") && server?.backup && from.backupPlan !== to.backupPlan) {
+    charges.add("backup plan change", Math.max(0, prorated(backupPrice(w, to.backupPlan), backupPrice(w, from.backupPlan), server.backup.expiresAt, w)));
+  }
+  if (types.has("Domain") && !from.whois && to.whois) charges.add("whois", tldOf(w, to.domainName).whoisProtection);
+}
+
+/**
+ * The world holds exactly what `d` declares: one server (not terminated) per Vps, its one rule and
+ * backup add-on as declared, one webhook, template and sending domain each, the registered domains
+ * ever declared (a registration is never undone) each once; and the wallet is the seeded balance
+ * less `charges`. The state names the same objects.
+ */
+export function worldProblems(s: EngineStack, d: Declared, charges: Charges, everRegistered: string[]): string[] {
+  const w = s.world();
+  const types = effective(d.types);
+  const problems: string[] = [];
+  const expect = (ok: boolean, what: string) => {
+    if (!ok) problems.push(what);
+  };
+  const state = s.state();
+  const idOf = (type: ResourceType) => state.resources.find((r) => r.type === `pulumi-nodejs:dynamic/svc:${type}`)?.id;
+
+  const live = servers(w);
+  expect(live.length === (types.has("Vps") ? 1 : 0), `servers: ${live.length} live (${live.map((x) => `${x.name} ${x.status}`).join(", ")}), ${types.has("Vps") ? 1 : 0} declared`);
+  if (types.has("Vps") && live.length === 1) {
+    const [server] = live;
+    expect(idOf("Vps") === server.id, `the state's server ${idOf("Vps")} is not the live one ${server.id}`);
+    expect(server.planId === d.planId, `server on plan ${server.planId}, ${d.planId} declared`);
+    expect(server.status === d.power, `server ${server.status}, ${d.power} declared`);
+    const rules = server.firewall.map(ruleText);
+    const wanted = types.has("VpsFirewallRule") ? [ruleText({ protocol: "tcp", action: "allow", port: d.sshPort, source: "0.0.0.0/0" })] : [];
+    expect(JSON.stringify(rules) === JSON.stringify(wanted), `firewall rules ${JSON.stringify(rules)}, ${JSON.stringify(wanted)} declared`);
+    const backup = server.backup ? `${server.backup.planCode} ${server.backup.status}` : "none";
+    const wantedBackup = types.has("VpsBackup") ? `${d.backupPlan} active` : "none";
+    expect(backup === wantedBackup, `backup add-on ${backup}, ${wantedBackup} declared`);
+  }
+  const hooks = webhooks(w);
+  expect(hooks.length === (types.has("Webhook") ? 1 : 0), `webhooks: ${hooks.map((h) => h.url).join(", ") || "none"}`);
+  if (types.has("Webhook") && hooks.length === 1) {
+    expect(hooks[0].url === d.hookUrl, `webhook url ${hooks[0].url}, ${d.hookUrl} declared`);
+    expect(idOf("Webhook") === hooks[0].id, "the state's webhook is not the live one");
+    // The secret in the state is the webhook's (the only copy: the API answers it once).
+    const stored = state.resources.find((r) => r.id === hooks[0].id)?.outputs.secret;
+    expect(stored === hooks[0].secret, "the state does not hold the live webhook's secret");
+  }
+  const tpls = templates(w);
+  expect(tpls.length === (types.has("Template") ? 1 : 0), `templates: ${tpls.map((t) => t.name).join(", ") || "none"}`);
+  if (types.has("Template") && tpls.length === 1) expect(tpls[0].textBody === d.tplBody, `template body ${JSON.stringify(tpls[0].textBody)}`);
+  const doms = emailDomains(w);
+  expect(doms.length === (types.has("SendingDomain") ? 1 : 0), `sending domains: ${doms.map((x) => x.domain).join(", ") || "none"}`);
+  if (types.has("SendingDomain") && doms.length === 1) expect(doms[0].status === "verified", `sending domain ${doms[0].status}`);
+  const regs = registered(w).map((r) => r.name).sort();
+  const wantedRegs = [...new Set(types.has("Domain") ? [...everRegistered, d.domainName] : everRegistered)].sort();
+  expect(JSON.stringify(regs) === JSON.stringify(wantedRegs), `registered domains ${JSON.stringify(regs)}, ${JSON.stringify(wantedRegs)} expected`);
+  if (types.has("Domain")) {
+    const rec = registered(w).find((r) => r.name === d.domainName);
+    expect(rec?.whoisProtection === d.whois, `domain whois protection ${rec?.whoisProtection}, ${d.whois} declared`);
+  }
+  const wallet = INITIAL_WALLET - charges.total();
+  expect(w.account.wallet === wallet, `wallet ${w.account.wallet}, ${wallet} expected (${charges.items.map((c) => `${c.what} ${c.amount}`).join(", ")}): ${w.account.wallet < wallet ? "charged twice" : "missing a charge"}`);
+  return problems;
+}
+
+/** Duplicates (a second server for one Vps, a second registration) and double charges, for chaos's table. */
+export function duplicateCount(s: EngineStack, d: Declared): number {
+  const w = s.world();
+  const types = effective(d.types);
+  const names = registered(w).map((r) => r.name);
+  return Math.max(0, servers(w).length - (types.has("Vps") ? 1 : 0)) + (names.length - new Set(names).size) + Math.max(0, webhooks(w).length - (types.has("Webhook") ? 1 : 0)) +
+    Math.max(0, templates(w).length - (types.has("Template") ? 1 : 0));
+}
+
+// ---- runs ----
+
+export interface Run extends RunResult {
+  output: string[];
+}
+
+/** One engine operation, whatever its outcome. */
+export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: ProviderHost) => void): Promise<Run> {
+  const output: string[] = [];
+  try {
+    const result = await runEngine(op, { ...s.options, print: (line) => output.push(line), signal, onProviderHost });
+    return { ...result, output };
+  } catch (err) {
+    // What the run printed before it died is checked for secrets too.
+    throw Object.assign(err as Error, { output });
+  }
+}
+
+/**
+ * A failed run's errors are clear: each names the resource, the operation that failed and the call
+ * (`METHOD /path`) with its code, or says the outcome is unknown, or is a check refusal naming the
+ * property.
+ */
+export function unclearErrors(r: RunResult): string[] {
+  return r.errors.filter(
+    (e) =>
+      !/^svc:\w+ \w+: /.test(e) ||
+      !(/\b[\w ]+ failed: (GET|POST|PUT|PATCH|DELETE) \/\S+ (\d{3} )?[A-Z][A-Z_]{2,}/.test(e) || /outcome unknown/.test(e) || /^svc:\w+ \w+: \w+: /.test(e)),
+  );
+}
+
+// ---- secrets ----
+
+/** The secret values a scenario must never show: the API keys, the root password, every webhook secret the emulator holds. */
+export function secretValues(s: EngineStack): string[] {
+  return [s.emu.keys.account, s.emu.keys.email, ROOT_PASSWORD, ...webhooks(s.world()).map((h) => h.secret), ...Object.values(s.emu.keys)].filter(
+    (v, i, all): v is string => typeof v === "string" && v.length >= 8 && all.indexOf(v) === i,
+  );
+}
+
+/**
+ * Where secrets must not be: the state file as stored, everything printed (the engine's lines and
+ * the provider host's messages), and the emulator's request log. Answers each leak found.
+ */
+export function leaks(s: EngineStack, runs: Run[], printed: string[] = []): string[] {
+  const secrets = secretValues(s);
+  const places: [string, string][] = [
+    ["state file", stateText(s)],
+    ["printed output", [...runs.flatMap((r) => [...r.output, ...r.messages, ...r.errors]), ...printed].join("\n")],
+    ["request log", JSON.stringify(s.emu.control.requests() as RequestLogEntry[])],
+  ];
+  const found: string[] = [];
+  for (const [where, text] of places) for (const secret of secrets) if (text.includes(secret)) found.push(`${where} holds ${secret.slice(0, 4)}…`);
+  return found;
+}
+
+function stateText(s: EngineStack): string {
+  try {
+    return readFileSync(s.options.stateFile, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** mulberry32: small and seeded. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Harness of the engine tests: one emulator, one stack of a project (an example, or a generated
+ * JavaScript fixture under tests/fixtures/engine-<name>/), its config set as `pulumi config set`
+ * would, and its state file in a temp dir, so a test never touches a developer's stack files.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EmulatorOptions, RequestLogEntry, World } from "../../emulator";
+import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult, type Step } from "../engine/engine";
+import { setConfig, type StackState } from "../engine/state";
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { packageRoot } from "./provider-host";
+
+export const ROOT = packageRoot(__dirname);
+const PASSPHRASE = "engine-test-passphrase";
+
+export interface EngineRun extends RunResult {
+  /** What the engine printed. */
+  output: string[];
+}
+
+export interface EngineStack {
+  emu: TestEmulator;
+  options: Required<Pick<EngineOptions, "projectDir" | "stack" | "passphrase" | "stateFile">>;
+  /** One operation; throws with the printed output when `ok` is not what `expectOk` says. */
+  run(op: Operation, expectOk?: boolean): Promise<EngineRun>;
+  config(key: string, value: string, secret?: boolean): void;
+  /** The stored state, secrets decrypted with the stack's passphrase. */
+  state(): StackState;
+  /** The state file as stored on disk. */
+  stateText(): string;
+  /** Removes the state file: the next run starts from no state. */
+  resetState(): void;
+  world(): World;
+  /** Requests the emulator logged since the last `clearRequests()`, `GET`s left out. */
+  writes(): RequestLogEntry[];
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  projectDir: string;
+  stack: string;
+  emulator?: EmulatorOptions;
+  /** Remove projectDir at close (generated fixtures). */
+  removeProject?: boolean;
+}
+
+/** Starts an emulator and configures `stack` of the project with its URLs, keys and project id. */
+export async function engineStack(o: StackOptions): Promise<EngineStack> {
+  const emu = await startTestEmulator({ transitions: "immediate", ...o.emulator });
+  const tmp = mkdtempSync(join(tmpdir(), "svc-engine-"));
+  const stackFile = join(o.projectDir, `Pulumi.${o.stack}.yaml`);
+  rmSync(stackFile, { force: true });
+  const options = { projectDir: o.projectDir, stack: o.stack, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
+  const config = (key: string, value: string, secret = false) => setConfig(o.projectDir, o.stack, PASSPHRASE, key, value, secret);
+  config("svc:apiUrl", emu.urls.api);
+  config("svc:emailUrl", emu.urls.email);
+  config("svc:apiKey", emu.keys.account, true);
+  config("svc:emailApiKey", emu.keys.email, true);
+  config("svc:projectId", emu.projects[0]);
+  return {
+    emu,
+    options,
+    config,
+    async run(op, expectOk = true) {
+      const output: string[] = [];
+      const result = await runEngine(op, { ...options, print: (line) => output.push(line) });
+      if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${output.join("\n")}`);
+      return { ...result, output };
+    },
+    state: () => readStackState(options),
+    stateText: () => readFileSync(options.stateFile, "utf8"),
+    resetState: () => rmSync(options.stateFile, { force: true }),
+    world: () => emu.control.state(),
+    writes: () => emu.control.requests().filter((r) => r.method !== "GET"),
+    clearRequests: () => emu.control.clearRequests(),
+    async close() {
+      rmSync(stackFile, { force: true });
+      if (o.removeProject) rmSync(o.projectDir, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true });
+      await emu.close();
+    },
+  };
+}
+
+/** A JavaScript Pulumi project generated under tests/fixtures/engine-<name>/ (gitignored); `program`
+ * (re)writes its index.js, with `pulumi`, `svc` and `config` in scope. */
+export function fixtureProject(name: string): { dir: string; project: string; program(code: string): void } {
+  const dir = join(ROOT, "tests/fixtures", `engine-${name}`);
+  const project = `svc-engine-${name}`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\n`);
+  return {
+    dir,
+    project,
+    program(code) {
+      const header = 'const pulumi = require("@pulumi/pulumi");\nconst svc = require("pulumi-svc");\nconst config = new pulumi.Config();\n';
+      writeFileSync(join(dir, "index.js"), header + code);
+    },
+  };
+}
+
+/** The steps other than `same`, as "op name" strings, in the order they ran. */
+export const changes = (r: RunResult): string[] => r.steps.filter((s: Step) => s.op !== "same").map((s) => `${s.op} ${s.name}`);
+
+/** Only `same` steps: nothing to do. */
+export const onlySame = (r: RunResult): boolean => r.steps.length > 0 && r.steps.every((s) => s.op === "same");
+
+/** `METHOD path` of request log entries. */
+export const calls = (entries: RequestLogEntry[]): string[] => entries.map((e) => `${e.method} ${e.path}`);
