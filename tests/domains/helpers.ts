@@ -43,18 +43,4 @@ export async function platformCall(h: ResourceHarness, method: string, path: str
   return res.body.data;
 }
 
-/** What a create, update or read answered, without the serialized provider (for comparisons). */
-export function outputsOf(props: Props): Props {
-  const { __provider: _p, ...rest } = props;
-  return rest;
-}
-
-/** Catches the error of a promise that must fail. */
-export async function failure<T extends Error = Error>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as T;
-  }
-  throw new Error("expected the call to fail, it succeeded");
-}
+export { failure, outputsOf } from "../support/resource-harness";

@@ -11,7 +11,9 @@
  * - no secret (API keys, root password, webhook secrets) is in the state file, in what the engine
  *   and the provider host printed (the killed run's lines included) or in the request log.
  * Checkpointing itself (the state saved after every step, pending creates recorded before the call
- * and removed after it) is asserted through what the killed runs leave.
+ * and removed after it) is asserted through what the killed runs leave. The kill point "as soon as a
+ * create is recorded as pending" runs in `npm run chaos` only, with every point again at a later,
+ * random moment.
  */
 import { engineStack, fixtureProject, type EngineStack } from "../support/engine-harness";
 import { PROGRAM } from "./harness";
@@ -28,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-test.each(KILL_POINTS.map((p) => [p.name, p] as const))("killed: %s → the next up converges, no duplicate, no double charge, no secret shown", async (_name, point) => {
+test.each(KILL_POINTS.filter((p) => !p.chaosOnly).map((p) => [p.name, p] as const))("killed: %s → the next up converges, no duplicate, no double charge, no secret shown", async (_name, point) => {
   const result = await runKillPoint(s, project.project, point);
   expect(result.problems).toEqual([]);
   expect(result.duplicates).toBe(0);

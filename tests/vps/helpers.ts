@@ -107,21 +107,7 @@ export function calls(h: ResourceHarness): string[] {
   return h.emu.control.requests().filter((r) => r.status !== 429).map((r) => `${r.method} ${r.path} ${r.status}${r.code ? ` ${r.code}` : ""}`);
 }
 
-/** What a create or update answered, without the serialized provider (for comparisons). */
-export function outputsOf(props: Props): Props {
-  const { __provider: _p, ...rest } = props;
-  return rest;
-}
-
-/** Catches the error of a promise that must fail. */
-export async function failure<T extends Error = Error>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as T;
-  }
-  throw new Error("expected the call to fail, it succeeded");
-}
+export { failure, outputsOf } from "../support/resource-harness";
 
 /** The emulator's prorating: round((new − old) × daysLeft / 30), daysLeft = ceil((expiresAt − now) / 1 day). */
 export function prorated(newPrice: number, oldPrice: number, expiresAt: string, atIso: string): number {
