@@ -14,7 +14,7 @@
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../emulator";
@@ -169,6 +169,8 @@ function openStack(program: ProgramName, emulator: RunningEmulator, print: (line
 
 // ---- one engine run, measured ----
 
+const sum = <T>(items: T[], pick: (item: T) => number) => items.reduce((total, item) => total + pick(item), 0);
+
 interface Phase {
   label: string;
   op: Operation;
@@ -194,7 +196,6 @@ interface Phase {
   /** Spawning the provider host until it listens (part of the start-up). */
   hostStartMs: number;
   byRoute: Map<string, number>;
-  stateBytes?: number;
 }
 
 async function runPhase(stack: BenchStack, op: Operation, label: string): Promise<Phase> {
@@ -246,17 +247,14 @@ interface Scenario {
   phases: Phase[];
 }
 
-const sum = <T>(items: T[], pick: (item: T) => number) => items.reduce((total, item) => total + pick(item), 0);
-
-/** up, a preview with nothing to change, destroy. Answers the phases and the state after up. */
-async function lifecycle(program: ProgramName, name: string, print: (line: string) => void): Promise<Scenario> {
+/** up, a preview with nothing to change, destroy, on a fresh emulator; notes the state's size after up. */
+async function lifecycle(program: ProgramName, name: string, print: (line: string) => void, measureState = true): Promise<Scenario> {
   const emulator = await benchEmulator();
   const stack = openStack(program, emulator, print);
   const phases: Phase[] = [];
   try {
     const up = await runPhase(stack, "up", `${name}: up`);
-    up.stateBytes = statSync(stack.options.stateFile!).size;
-    stateSizes.push(stateSize(name, readFileSync(stack.options.stateFile!, "utf8")));
+    if (measureState) stateSizes.push(stateSize(name, readFileSync(stack.options.stateFile!, "utf8")));
     phases.push(up);
     phases.push(await runPhase(stack, "preview", `${name}: preview`));
     phases.push(await runPhase(stack, "destroy", `${name}: destroy`));
@@ -427,8 +425,11 @@ async function main(): Promise<void> {
   const benchStarted = Date.now();
   timeProviderCalls();
 
+  // The engine, the program, the provider host and the emulator share this machine's CPUs: start-up
+  // and preview times follow its load.
+  const machine = () => `${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)}`;
   console.log("pulumi-svc benchmarks (issue 9)");
-  console.log(`  ${delaysStatement()}\n`);
+  console.log(`  ${delaysStatement()}\n  Machine: ${machine()} at the start.\n`);
 
   const scenarios: Scenario[] = [];
   const progress = (text: string) => console.log(`… ${text} (${s1(Date.now() - benchStarted)} s)`);
@@ -440,7 +441,7 @@ async function main(): Promise<void> {
     progress("1. fleet, polling coalescing off");
     process.env.SVC_POLL_COALESCING = "off";
     try {
-      scenarios.push(await lifecycle("fleet", "1. fleet, coalescing off", print));
+      scenarios.push(await lifecycle("fleet", "1. fleet, coalescing off", print, false));
     } finally {
       delete process.env.SVC_POLL_COALESCING;
     }
@@ -473,7 +474,8 @@ async function main(): Promise<void> {
     console.log("  calls: answered requests (429s apart); writes: not GET; polls: GETs of vps.get/list, email.jobs.*, email.domains.get/list");
     console.log("  and vps.backup.get (the backup status; issue-route poll % leaves it out); reads: the other GETs.");
     console.log("  start-up: engine start to the first provider call; provider: first provider call to its last answer.");
-    console.log("  bound: calls ÷ 10 rps (of the busiest key) + the longest transition chain, per operation, summed.");
+    console.log("  bound: calls ÷ 10 rps (of the busiest key) + the longest transition chain, per operation, summed. It grows with");
+    console.log("  the calls made: compare coalescing on and off by their calls and wall times, not by their ratios.");
     table(RUN_HEADER, scenarios.map((s) => runRow(s.name, s.phases, resourcesOf(s))));
     console.log("\nBy operation (a preview's bound is under a second: no ratio)");
     table(RUN_HEADER, allPhases.map((p) => runRow(p.label, [p], p.resources)));
@@ -528,7 +530,7 @@ async function main(): Promise<void> {
   }
 
   printGoals(scenarios, previews, client, providers);
-  console.log(`\nTotal bench time: ${s1(Date.now() - benchStarted)} s`);
+  console.log(`\nTotal bench time: ${s1(Date.now() - benchStarted)} s (${machine()} at the end)`);
   const failures = [...allPhases].filter((p) => !p.result.ok);
   process.exit(failures.length ? 1 : 0);
 }

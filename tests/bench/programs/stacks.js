@@ -10,7 +10,8 @@ function fleet(svc, config, servers = 20) {
   const rootPassword = config.requireSecret("rootPassword");
   for (let i = 0; i < servers; i++) {
     const server = new svc.Vps(`web-${i}`, { planId, osType: "ubuntu", osVersion: "24.04", rootPassword });
-    // Rules are declared before the backup: backup setup keeps the server busy (VPS_BUSY) for a while.
+    // The backup's setup keeps the server busy (VPS_BUSY) for a while: a rule that comes after the
+    // activation waits for the setup in the provider process.
     for (const port of ["22", "80", "443"]) {
       new svc.VpsFirewallRule(`web-${i}-tcp-${port}`, { vpsId: server.id, protocol: "tcp", action: "allow", port, source: "0.0.0.0/0" });
     }
