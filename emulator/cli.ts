@@ -8,7 +8,10 @@ import { startEmulator } from "./index";
 
 const usage = `usage: svc-emulator [--port 4010] [--host 127.0.0.1] [--state FILE]
                     [--transitions immediate|time|manual] [--transition-seconds N]
-                    [--dns auto|manual] [--seed N]`;
+                    [--dns auto|manual] [--seed N] [--allow-local-webhooks]
+
+  --allow-local-webhooks  accept email webhooks on loopback (http://127.0.0.1:PORT/...) and deliver
+                          events to them, for a local receiver; other private addresses stay refused`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
       "transition-seconds": { type: "string" },
       dns: { type: "string", default: "auto" },
       seed: { type: "string", default: "1" },
+      "allow-local-webhooks": { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -38,6 +42,7 @@ async function main(): Promise<void> {
     transitionSeconds: values["transition-seconds"] === undefined ? undefined : Number(values["transition-seconds"]),
     dns: values.dns as "auto" | "manual",
     seed: Number(values.seed),
+    allowLocalWebhooks: values["allow-local-webhooks"] === true,
   });
   const { urls, keys, projects } = emulator;
   const lines = [

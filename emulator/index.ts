@@ -9,6 +9,7 @@ import type { FaultRuleInput, RequestLogEntry } from "./core/faults";
 import { seededKeys, type SeededKeys } from "./core/seed";
 import type { World } from "./core/world";
 import { accountModule } from "./account";
+import { aiModule } from "./ai";
 import { domainsModule } from "./domains";
 import { emailModule } from "./email";
 import { vpsModule } from "./vps";
@@ -16,7 +17,7 @@ import { vpsModule } from "./vps";
 export type { SeededKeys, World, FaultRuleInput, RequestLogEntry, TransitionMode, DnsMode };
 export { Emu };
 
-export const serviceModules: ServiceModule[] = [accountModule, emailModule, vpsModule, domainsModule];
+export const serviceModules: ServiceModule[] = [accountModule, emailModule, vpsModule, domainsModule, aiModule];
 
 export interface EmulatorOptions {
   port?: number;
@@ -28,6 +29,11 @@ export interface EmulatorOptions {
   transitionSeconds?: number;
   dns?: DnsMode;
   seed?: number;
+  /**
+   * Accept email webhooks on loopback (`http://127.0.0.1:…`, `http://localhost:…`, https too) and
+   * deliver to them: for local receivers. Private and other internal addresses stay refused.
+   */
+  allowLocalWebhooks?: boolean;
 }
 
 export interface EmulatorUrls {
@@ -70,6 +76,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     transitionSeconds: options.transitionSeconds,
     dns: options.dns ?? "auto",
     stateFile: options.stateFile,
+    allowLocalWebhooks: options.allowLocalWebhooks ?? false,
   });
   if (options.stateFile && existsSync(options.stateFile)) emu.load(JSON.parse(readFileSync(options.stateFile, "utf8")) as World);
   const { app, faults, log } = buildApp(emu, serviceModules);
@@ -119,6 +126,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       },
     },
     close: async () => {
+      // Timers of background transitions and webhook deliveries first: nothing keeps the process alive.
+      emu.close();
       await app.close();
     },
   };

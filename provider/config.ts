@@ -14,6 +14,7 @@ export const settingDefs = {
   emailApiKey: { config: "svc:emailApiKey", env: "SVC_EMAIL_API_KEY", secret: true, what: "the email API key" },
   apiUrl: { config: "svc:apiUrl", env: "SVC_API_URL", secret: false, what: "the platform API base URL" },
   emailUrl: { config: "svc:emailUrl", env: "SVC_EMAIL_URL", secret: false, what: "the email API base URL" },
+  aiApiKey: { config: "svc:aiApiKey", env: "SVC_AI_API_KEY", secret: true, what: "the AI gateway key (default: the platform API key, which needs the AI product)" },
   aiUrl: { config: "svc:aiUrl", env: "SVC_AI_URL", secret: false, what: "the AI gateway base URL" },
   projectId: { config: "svc:projectId", env: "SVC_PROJECT_ID", secret: false, what: "the project id" },
   requestTimeoutSeconds: { config: "svc:requestTimeoutSeconds", env: "SVC_REQUEST_TIMEOUT_SECONDS", secret: false, what: "the whole-request timeout in seconds (default 60)" },
@@ -48,7 +49,6 @@ export function requireSetting(settings: Settings, name: SettingName): string {
 
 type Extra = Omit<ClientOptions, "service" | "baseUrl" | "apiKey" | "project">;
 
-/** Client of the platform API (servers, domains, account). */
 /** Client options that come from settings rather than code. */
 function tuning(settings: Settings, extra: Extra): Extra {
   const seconds = Number(settings.requestTimeoutSeconds);
@@ -56,6 +56,7 @@ function tuning(settings: Settings, extra: Extra): Extra {
   return { ...extra, timeouts: { ...extra.timeouts, requestMs: seconds * 1000, headersMs: Math.min(seconds * 1000, extra.timeouts?.headersMs ?? 30_000) } };
 }
 
+/** Client of the platform API (servers, domains, account). */
 export function platformClient(settings: Settings, extra: Extra = {}): ApiClient {
   return new ApiClient({ ...tuning(settings, extra), service: "platform", baseUrl: requireSetting(settings, "apiUrl"), apiKey: requireSetting(settings, "apiKey") });
 }
@@ -70,4 +71,12 @@ export function emailClient(settings: Settings, extra: Extra = {}): ApiClient {
   if (settings.emailApiKey) return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.emailApiKey });
   if (!settings.apiKey) throw new MissingSettingError("emailApiKey");
   return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.apiKey, project: settings.projectId });
+}
+
+/** Client of the AI gateway (`{ai_base_url}`): its own key when configured, else the platform key. */
+export function aiClient(settings: Settings, extra: Extra = {}): ApiClient {
+  const baseUrl = requireSetting(settings, "aiUrl");
+  const apiKey = settings.aiApiKey ?? settings.apiKey;
+  if (!apiKey) throw new MissingSettingError("apiKey");
+  return new ApiClient({ ...tuning(settings, extra), service: "ai", baseUrl, apiKey });
 }

@@ -12,3 +12,10 @@ export { VpsBackup, type VpsBackupArgs } from "./vps/backup";
 export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
 export { settingDefs } from "../provider/config";
+export {
+  getVpsPlans, getVpsPlansOutput, getBackupPlans, getBackupPlansOutput, getVpsRenewalOptions, getVpsRenewalOptionsOutput,
+  getEmailStatus, getEmailStatusOutput, getEmailAnalytics, getEmailAnalyticsOutput, getNotifications, getNotificationsOutput,
+  getProjectActivity, getProjectActivityOutput, getAiModels, getAiModelsOutput,
+  type VpsPlan, type BackupPlan, type RenewalOption, type EmailStatus, type EmailAnalytics, type Notification, type ActivityEntry,
+  type AiModel, type GetNotificationsArgs,
+} from "./data";

@@ -33,6 +33,14 @@ export interface ServiceModule {
   transitions?: Record<string, TransitionFn>;
   /** `POST /_emulator/dns/publish`: marks a sending domain's records as published; false if unknown. */
   publishDns?: (emu: Emu, domain: string) => boolean;
+  /**
+   * Routes of the table this module registers itself instead of through `handlers` (the AI gateway:
+   * no envelope, its own auth, limits and error shapes). `register` is called once with the app.
+   */
+  serves?: RouteId[];
+  register?: (app: FastifyInstance, emu: Emu, parts: { faults: FaultBook; log: RequestLog }) => void;
+  /** Adds the module's own control routes; `control` is the loopback-only `/_emulator` scope. */
+  control?: (control: FastifyInstance, emu: Emu) => void;
 }
 
 /** Larger bodies are refused before they are read (422, like any body the schema refuses). */
@@ -58,7 +66,7 @@ function validationCode(routeId: RouteId, route: RouteDef): string {
 
 /** Routes of the table that no module handles. */
 export function missingHandlers(modules: ServiceModule[]): RouteId[] {
-  return (Object.keys(routes) as RouteId[]).filter((id) => !modules.some((m) => m.handlers[id]));
+  return (Object.keys(routes) as RouteId[]).filter((id) => !modules.some((m) => m.handlers[id] || m.serves?.includes(id)));
 }
 
 export interface AppParts {
@@ -197,7 +205,9 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
   });
 
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const selfServed = new Set(modules.flatMap((m) => m.serves ?? []));
   for (const [routeId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
+    if (selfServed.has(routeId)) continue;
     // A route without a handler answers 501; tests/emulator asserts that none is left (missingHandlers).
     const handler: Handler =
       handlers.get(routeId) ??
@@ -263,6 +273,7 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
     });
   }
 
+  for (const m of modules) m.register?.(app, emu, { faults, log });
   registerControl(app, emu, faults, log, modules);
   return { app, faults, log };
 }

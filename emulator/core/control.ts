@@ -14,7 +14,8 @@ function bad(reply: FastifyReply, message: string) {
   return reply.code(400).send({ success: false, error: message, code: "VALIDATION" });
 }
 
-function parse<T extends z.ZodType>(schema: T, request: FastifyRequest, reply: FastifyReply): z.infer<T> | undefined {
+/** A control route's JSON body checked against `schema`; on a refusal, 400 VALIDATION is sent and undefined answered. */
+export function parseControlBody<T extends z.ZodType>(schema: T, request: FastifyRequest, reply: FastifyReply): z.infer<T> | undefined {
   const result = schema.safeParse(request.body ?? {});
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -55,7 +56,7 @@ export function registerControl(app: FastifyInstance, emu: Emu, faults: FaultBoo
       });
       control.get("/faults", async () => ({ success: true, data: faults.list() }));
       control.post("/faults", async (request, reply) => {
-        const input = parse(faultRuleInput, request, reply);
+        const input = parseControlBody(faultRuleInput, request, reply);
         if (!input) return reply;
         if (!input.drop && input.status === undefined && input.delayMs === undefined) return bad(reply, "a fault needs status, drop or delayMs");
         const { matcher: _m, ...rule } = faults.add(input);
@@ -66,13 +67,13 @@ export function registerControl(app: FastifyInstance, emu: Emu, faults: FaultBoo
         return { success: true, data: { cleared: true } };
       });
       control.post("/clock/advance", async (request, reply) => {
-        const input = parse(z.object({ seconds: z.number().min(0) }), request, reply);
+        const input = parseControlBody(z.object({ seconds: z.number().min(0) }), request, reply);
         if (!input) return reply;
         emu.advanceClock(input.seconds);
         return { success: true, data: { now: emu.nowIso() } };
       });
       control.post("/transitions", async (request, reply) => {
-        const input = parse(z.object({ mode: z.enum(["immediate", "time", "manual"]), seconds: z.number().min(0).optional() }), request, reply);
+        const input = parseControlBody(z.object({ mode: z.enum(["immediate", "time", "manual"]), seconds: z.number().min(0).optional() }), request, reply);
         if (!input) return reply;
         emu.options.transitions = input.mode as TransitionMode;
         emu.options.transitionSeconds = input.seconds;
@@ -83,13 +84,13 @@ export function registerControl(app: FastifyInstance, emu: Emu, faults: FaultBoo
         return { success: true, data: { settled } };
       });
       control.post("/job-failures", async (request, reply) => {
-        const input = parse(z.object({ kind: z.string().min(1), times: z.number().int().min(1).default(1), reason: z.string().default("Injected job failure") }), request, reply);
+        const input = parseControlBody(z.object({ kind: z.string().min(1), times: z.number().int().min(1).default(1), reason: z.string().default("Injected job failure") }), request, reply);
         if (!input) return reply;
         emu.world.jobFailures.push(input);
         return { success: true, data: input };
       });
       control.post("/dns/publish", async (request, reply) => {
-        const input = parse(z.object({ domain: z.string().min(1) }), request, reply);
+        const input = parseControlBody(z.object({ domain: z.string().min(1) }), request, reply);
         if (!input) return reply;
         if (!publishDns?.(emu, input.domain.toLowerCase())) {
           return reply.code(404).send({ success: false, error: `no sending domain ${input.domain}`, code: "DOMAIN_NOT_FOUND" });
@@ -97,11 +98,12 @@ export function registerControl(app: FastifyInstance, emu: Emu, faults: FaultBoo
         return { success: true, data: { domain: input.domain.toLowerCase(), published: true } };
       });
       control.patch("/wallet", async (request, reply) => {
-        const input = parse(z.object({ balance: z.number().min(0) }), request, reply);
+        const input = parseControlBody(z.object({ balance: z.number().min(0) }), request, reply);
         if (!input) return reply;
         emu.world.account.wallet = input.balance;
         return { success: true, data: { balance: input.balance, currency: "IDR" } };
       });
+      for (const m of modules) m.control?.(control, emu);
     },
     { prefix: "/_emulator" },
   );

@@ -21,6 +21,11 @@ export interface EmuOptions {
   transitionSeconds?: number;
   dns: DnsMode;
   stateFile?: string;
+  /**
+   * Email webhooks may point at loopback addresses (`http://127.0.0.1:…`, `https://localhost/…`):
+   * for local receivers during development and tests. Private and other internal addresses stay refused.
+   */
+  allowLocalWebhooks?: boolean;
 }
 
 export class Emu {
@@ -32,6 +37,10 @@ export class Emu {
   private lastSaved = "";
 
   private readonly startOptions: EmuOptions;
+  /** Wake-up timers of scheduled transitions (real time, unref'd) and work to stop on close. */
+  private readonly wakeTimers = new Set<NodeJS.Timeout>();
+  private readonly closers: (() => void)[] = [];
+  private closed = false;
 
   constructor(
     readonly options: EmuOptions,
@@ -84,16 +93,52 @@ export class Emu {
   /**
    * Queues background work that settles later: at once (next request) in `immediate` mode, after
    * `realisticSeconds` (or the configured seconds) in `time` mode, only on an explicit settle in
-   * `manual` mode. Answers the transition id.
+   * `manual` mode. Answers the transition id. With `wake`, a timer settles it when due even if no
+   * request comes (background work a client does not poll for, such as webhook events); without it,
+   * the next request settles it (the request-driven behaviour the job tests rely on).
    */
-  schedule(kind: string, payload: Record<string, unknown>, realisticSeconds: number): string {
+  schedule(kind: string, payload: Record<string, unknown>, realisticSeconds: number, options: { wake?: boolean } = {}): string {
     if (!this.transitionFns.has(kind)) throw new Error(`no transition named ${kind}`);
     const { transitions, transitionSeconds } = this.options;
     const dueAt =
       transitions === "manual" ? null : transitions === "immediate" ? this.nowMs() : this.nowMs() + (transitionSeconds ?? realisticSeconds) * 1000;
     const id = this.uuid();
-    this.world.transitions.push({ id, kind, payload, dueAt });
+    this.world.transitions.push({ id, kind, payload, dueAt, ...(options.wake ? { wake: true } : {}) });
+    if (dueAt !== null && options.wake) this.wakeAt(dueAt);
     return id;
+  }
+
+  /**
+   * Settles due transitions at `dueAt` without waiting for the next request (background work such as
+   * email delivery goes on by itself). The timer is unref'd: it never keeps the process alive.
+   */
+  private wakeAt(dueAt: number): void {
+    if (this.closed) return;
+    const delay = Math.min(Math.max(0, dueAt - this.nowMs()), 2 ** 31 - 1);
+    const timer = setTimeout(() => {
+      this.wakeTimers.delete(timer);
+      if (this.closed) return;
+      try {
+        if (this.settleDue() > 0) this.save();
+      } catch (err) {
+        if (process.env.SVC_EMULATOR_DEBUG) console.error("emulator: background transition failed:", err);
+      }
+    }, delay);
+    timer.unref();
+    this.wakeTimers.add(timer);
+  }
+
+  /** Runs `fn` when the emulator closes (stops background work such as webhook deliveries). */
+  onClose(fn: () => void): void {
+    this.closers.push(fn);
+  }
+
+  /** Stops every wake-up timer and background work; transitions still pending settle on no timer. */
+  close(): void {
+    this.closed = true;
+    for (const t of this.wakeTimers) clearTimeout(t);
+    this.wakeTimers.clear();
+    for (const fn of this.closers.splice(0)) fn();
   }
 
   /** Settles every transition that is due (all of them with `all`), oldest first. */
@@ -189,5 +234,6 @@ export class Emu {
     this.world = world;
     this.rng = new Rng(world.rngState);
     this.lastSaved = JSON.stringify(world);
+    for (const t of world.transitions) if (t.dueAt !== null && t.wake) this.wakeAt(t.dueAt);
   }
 }

@@ -4,9 +4,12 @@
 import { Rng } from "./rng";
 import type { KeyRecord, World } from "./world";
 import { allProducts } from "./world";
+import { seedAi } from "../ai/state";
 
 export const PLATFORM_KEY_PREFIX = "svc_";
 export const EMAIL_KEY_PREFIX = "svcm_";
+/** Subscription date of the seeded email plans: the monthly quota window starts on the 15th. */
+export const EMAIL_SUBSCRIBED_AT = "2025-01-15T00:00:00.000Z";
 
 /** The seeded keys by role; `startEmulator` hands them to tests and the CLI prints them. */
 export interface SeededKeys {
@@ -88,10 +91,18 @@ export function seedWorld(seed: number): World {
         email: {
           enabled: true,
           sendingEnabled: true,
-          plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50 },
+          plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50, paygRate: null },
+          subscribedAt: EMAIL_SUBSCRIBED_AT,
+          paygEnabled: false,
+          tenantPaused: false,
         },
       },
-      { id: projectB, name: "staging", environmentId: rng.uuid(), email: { enabled: true, sendingEnabled: true, plan: null } },
+      {
+        id: projectB,
+        name: "staging",
+        environmentId: rng.uuid(),
+        email: { enabled: true, sendingEnabled: true, plan: null, subscribedAt: EMAIL_SUBSCRIBED_AT, paygEnabled: false, tenantPaused: false },
+      },
     ],
     keys: [
       key({ key: platformKey(), kind: "platform", label: "account", projectId: null, products: [...allProducts] }),
@@ -133,6 +144,7 @@ export function seedWorld(seed: number): World {
     email: {},
     vps: {},
     domains: {},
+    ai: seedAi(), // fixed strings only: no draw from the generator
     notifications: [],
     activity: [],
     transitions: [],

@@ -4,6 +4,7 @@
  * webhook secret, …); handlers answer through explicit views, never the record itself.
  */
 import type { BillingPeriod } from "../../provider/client/schemas";
+import type { AiWorld } from "../ai/state";
 
 export type Product = "vps" | "domain" | "email" | "container" | "database" | "ai";
 export const allProducts: Product[] = ["vps", "domain", "email", "container", "database", "ai"];
@@ -26,6 +27,8 @@ export interface EmailPlanLimits {
   domains: number;
   templates: number;
   webhooks: number;
+  /** IDR per recipient past the monthly limit; null or absent: the plan has no pay-as-you-go rate. */
+  paygRate?: number | null;
 }
 
 export interface Project {
@@ -33,7 +36,17 @@ export interface Project {
   name: string;
   environmentId: string;
   /** Email set up for the project; `plan` null = no active plan (402 NO_PLAN). */
-  email: { enabled: boolean; plan: EmailPlanLimits | null; sendingEnabled: boolean };
+  email: {
+    enabled: boolean;
+    plan: EmailPlanLimits | null;
+    sendingEnabled: boolean;
+    /** Start of the plan subscription: the monthly quota window starts on its day of the month. */
+    subscribedAt?: string;
+    /** Dashboard switch: keep sending past the monthly limit, charged from the wallet. */
+    paygEnabled?: boolean;
+    /** Paused by the delivery network (TENANT_PAUSED). */
+    tenantPaused?: boolean;
+  };
 }
 
 export interface VpsPlanRec {
@@ -71,6 +84,8 @@ export interface PendingTransition {
   payload: Record<string, unknown>;
   /** Emulator-clock ms when it settles; null = only on `POST /_emulator/transitions/settle`. */
   dueAt: number | null;
+  /** A timer settles it when due, without waiting for a request (Emu.schedule's `wake`). */
+  wake?: boolean;
 }
 
 /** Makes the next background job(s) of a kind fail, to reach the spec's failure paths. */
@@ -105,6 +120,8 @@ export interface World {
   email: Record<string, unknown>;
   vps: Record<string, unknown>;
   domains: Record<string, unknown>;
+  /** The AI gateway: model catalogue, AI balance, limits, spend (emulator/ai/state.ts). */
+  ai: AiWorld;
   notifications: NotificationRec[];
   activity: ActivityRec[];
   transitions: PendingTransition[];

@@ -1,17 +1,25 @@
 /**
  * The email service ({email_base_url}): jobs, sending domains, templates, webhooks, status and
- * analytics. State lives in `world.email` (see state.ts); every object belongs to one project and
- * ids of another project answer 404 with the route's not-found code.
+ * analytics, sending (single and batch) with the message lifecycle and signed webhook events.
+ * State lives in `world.email` (see state.ts); every object belongs to one project and ids of
+ * another project answer 404 with the route's not-found code.
  */
 import type { ServiceModule } from "../core/app";
+import { emailControl } from "./control";
 import { addDomainWorker, domainHandlers, publishDns, verifyDomainWorker } from "./domains";
 import { jobHandlers, jobTransitions } from "./jobs";
+import { messageHandlers, messageTransitions } from "./messages";
 import { overviewHandlers } from "./overview";
+import { sendHandlers } from "./send";
 import { createTemplateWorker, templateHandlers } from "./templates";
 import { webhookHandlers } from "./webhooks";
 
 export const emailModule: ServiceModule = {
-  handlers: { ...jobHandlers, ...domainHandlers, ...templateHandlers, ...webhookHandlers, ...overviewHandlers },
-  transitions: jobTransitions({ add_domain: addDomainWorker, verify_domain: verifyDomainWorker, create_template: createTemplateWorker }),
+  handlers: { ...jobHandlers, ...domainHandlers, ...templateHandlers, ...webhookHandlers, ...overviewHandlers, ...sendHandlers, ...messageHandlers },
+  transitions: {
+    ...jobTransitions({ add_domain: addDomainWorker, verify_domain: verifyDomainWorker, create_template: createTemplateWorker }),
+    ...messageTransitions,
+  },
   publishDns,
+  control: emailControl,
 };

@@ -1,12 +1,17 @@
 /**
- * `GET /status` (works without a plan) and `GET /analytics`. The emulator sends no email yet, so
- * every count and rate is 0; the reputation limits are the spec's (2 % bounces, 0.08 % complaints).
+ * `GET /status` (works without a plan) and `GET /analytics`: real counts from the project's
+ * messages. Status adds to the contract's fields the quota usage (`usage`), the reasons sending may
+ * be refused (`platformPausedReason`, `tenantPaused`, `reputationSuspended`). Analytics counts
+ * recipients (each address once per message), all time; the rates are the rolling reputation
+ * window's (reputation.ts), with the spec's limits (2 % bounces, 0.08 % complaints).
  */
 import type { Handler } from "../core/app";
 import type { EmailPlanLimits } from "../core/world";
-import { callerProject } from "./state";
+import { usageOf } from "./quota";
+import { REPUTATION_LIMITS, reputationOf, totalsOf } from "./reputation";
+import { callerProject, emailState } from "./state";
 
-export const REPUTATION_LIMITS = { bounceRate: 0.02, complaintRate: 0.0008 } as const;
+export { REPUTATION_LIMITS };
 
 function planView(plan: EmailPlanLimits) {
   return {
@@ -22,21 +27,32 @@ function planView(plan: EmailPlanLimits) {
 export const overviewHandlers: Record<"email.status" | "email.analytics", Handler> = {
   "email.status": (ctx) => {
     const project = callerProject(ctx);
+    const { switches } = emailState(ctx.world);
+    const plan = project.email.plan;
     return {
       projectId: project.id,
-      plan: project.email.plan ? planView(project.email.plan) : null,
-      platformPaused: false,
+      plan: plan ? planView(plan) : null,
+      platformPaused: switches.platformPaused,
+      platformPausedReason: switches.platformPaused ? (switches.platformPausedReason ?? "The platform's combined sending reputation is at risk") : null,
       sendingEnabled: project.email.sendingEnabled,
+      tenantPaused: project.email.tenantPaused === true,
+      reputationSuspended: plan ? reputationOf(ctx.emu, project.id).suspended : false,
+      usage: plan ? usageOf(ctx.emu, project, plan) : null,
     };
   },
 
-  "email.analytics": () => ({
-    sent: 0,
-    delivered: 0,
-    bounced: 0,
-    complained: 0,
-    bounceRate: 0,
-    complaintRate: 0,
-    limits: { ...REPUTATION_LIMITS },
-  }),
+  "email.analytics": (ctx) => {
+    const project = callerProject(ctx);
+    const totals = totalsOf(ctx.emu, project.id);
+    const rep = reputationOf(ctx.emu, project.id);
+    return {
+      sent: totals.sent,
+      delivered: totals.delivered,
+      bounced: totals.bounced,
+      complained: totals.complained,
+      bounceRate: rep.bounceRate,
+      complaintRate: rep.complaintRate,
+      limits: { ...REPUTATION_LIMITS },
+    };
+  },
 };

@@ -69,12 +69,76 @@ export interface WebhookRec {
   secret: string;
 }
 
+export type EmailStatus = "queued" | "sent" | "delivered" | "bounced" | "complained" | "failed";
+
+/** One accepted message (GET /emails). Quota, analytics and reputation are computed from these. */
+export interface EmailRec {
+  id: string;
+  projectId: string;
+  /** Internal: order of acceptance in the world (newest first in lists; cursors point at it). */
+  seq: number;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string | null;
+  /** Subject after `{{token}}` substitution (the template's when the message has none). */
+  subject: string | null;
+  templateId: string | null;
+  status: EmailStatus;
+  createdAt: string;
+  updatedAt: string;
+  /** Internal: every recipient address once (lower-cased), the unit of quota and reputation. */
+  recipients: string[];
+  /** Internal: recipient outcomes once known. */
+  bounced: string[];
+  complained: string[];
+  /** Internal: IDR charged from the wallet (pay-as-you-go past the monthly limit). */
+  charged: number;
+  idempotencyKey: string | null;
+  sentAt: string | null;
+  deliveredAt: string | null;
+}
+
+/** An address the project may not send to (earlier bounce or complaint, or added by hand). */
+export interface SuppressionRec {
+  projectId: string;
+  email: string;
+  reason: "bounce" | "complaint" | "manual";
+  createdAt: string;
+}
+
+/** State switches that reach the spec's state-based sending codes (`/_emulator/email/switches`). */
+export interface EmailSwitches {
+  /** Sending paused for every project (PLATFORM_REPUTATION); `platformPausedReason` tells why. */
+  platformPaused: boolean;
+  platformPausedReason: string | null;
+  /** Projects whose active plan cannot be loaded (PLAN_NOT_FOUND). */
+  planMissing: string[];
+  /** The account has no wallet (WALLET_NOT_FOUND on pay-as-you-go). */
+  walletMissing: boolean;
+  /** The next N messages of batches fail with UNKNOWN. */
+  failNextBatchMessages: number;
+}
+
 export interface EmailState {
   jobs: JobRec[];
   domains: DomainRec[];
   templates: TemplateRec[];
   webhooks: WebhookRec[];
+  emails: EmailRec[];
+  /** Last `seq` handed out. */
+  emailSeq: number;
+  suppressions: SuppressionRec[];
+  /** Recipient domains without MX: RECIPIENT_DOMAIN_UNDELIVERABLE. */
+  undeliverableDomains: string[];
+  switches: EmailSwitches;
+  /** Per project: reputation counts only messages accepted after this time (a lifted suspension). */
+  reputationResetAt: Record<string, string>;
 }
+
+/** Recipient domains seeded without MX records (RECIPIENT_DOMAIN_UNDELIVERABLE). */
+export const SEEDED_UNDELIVERABLE_DOMAINS = ["no-mx.svc.dev", "parked.svc.dev"];
 
 export function emailState(world: World): EmailState {
   const state = world.email as Partial<EmailState>;
@@ -82,6 +146,12 @@ export function emailState(world: World): EmailState {
   state.domains ??= [];
   state.templates ??= [];
   state.webhooks ??= [];
+  state.emails ??= [];
+  state.emailSeq ??= 0;
+  state.suppressions ??= [];
+  state.undeliverableDomains ??= [...SEEDED_UNDELIVERABLE_DOMAINS];
+  state.switches ??= { platformPaused: false, platformPausedReason: null, planMissing: [], walletMissing: false, failNextBatchMessages: 0 };
+  state.reputationResetAt ??= {};
   return state as EmailState;
 }
 

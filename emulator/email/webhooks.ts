@@ -5,6 +5,7 @@
 import { webhookEventNames } from "../../provider/client/schemas";
 import type { Ctx, Handler } from "../core/app";
 import { EmuError } from "../core/errors";
+import { isLoopbackHostname } from "./delivery";
 import { classifyHost } from "./names";
 import { callerPlan, callerProject, emailState, recordUserActivity, type WebhookRec } from "./state";
 
@@ -26,8 +27,12 @@ export function webhookView(w: WebhookRec) {
   };
 }
 
-/** Why a webhook url is refused, or null when it is an https url on a public host without credentials. */
-export function webhookUrlProblem(url: string): string | null {
+/**
+ * Why a webhook url is refused, or null when it is an https url on a public host without credentials.
+ * With `allowLocal` (emulator option `allowLocalWebhooks`) a loopback host (`localhost`, 127.0.0.0/8,
+ * `[::1]`) is accepted too, over `http://` or `https://`.
+ */
+export function webhookUrlProblem(url: string, allowLocal = false): string | null {
   if (url.length > MAX_URL_CHARS) return `at most ${MAX_URL_CHARS} characters`;
   if (/[\s\x00-\x1f\x7f]/.test(url)) return "contains whitespace or control characters";
   // Checked on the raw text too: WHATWG URL drops an empty "@" userinfo silently.
@@ -38,8 +43,9 @@ export function webhookUrlProblem(url: string): string | null {
   } catch {
     return "not a valid URL";
   }
-  if (parsed.protocol !== "https:") return "must use https";
   if (parsed.username || parsed.password) return "must not contain credentials";
+  if (allowLocal && isLoopbackHostname(parsed.hostname) && (parsed.protocol === "http:" || parsed.protocol === "https:")) return null;
+  if (parsed.protocol !== "https:") return "must use https";
   const host = classifyHost(parsed.hostname);
   if (host.kind === "invalid") return "host is not valid";
   if (host.kind === "ip" && !host.publicAddress) return "host is a private, loopback or reserved address";
@@ -58,7 +64,7 @@ export const webhookHandlers: Record<"email.webhooks.list" | "email.webhooks.cre
   "email.webhooks.create": (ctx) => {
     const { url, events } = ctx.body as { url: string; events: string[] };
     if (events.length > MAX_EVENTS) throw new EmuError(422, "VALIDATION", `events: at most ${MAX_EVENTS} entries (got ${events.length})`);
-    const problem = webhookUrlProblem(url);
+    const problem = webhookUrlProblem(url, ctx.emu.options.allowLocalWebhooks === true);
     if (problem) throw new EmuError(400, "INVALID_URL", `Webhook url ${problem}`);
     const valid = [...new Set(events.filter((e) => KNOWN_EVENTS.has(e)))];
     if (valid.length === 0) throw new EmuError(400, "NO_EVENTS", `No valid event name; known events: ${webhookEventNames.join(", ")}`);

@@ -5,7 +5,7 @@
  *   svc:apiUrl, svc:emailUrl, svc:apiKey (secret), svc:emailApiKey (secret), svc:projectId
  *   svc-quickstart:domain        sending domain (default mail.example.com)
  *   svc-quickstart:webhookUrl    where email events go (default https://hooks.example.com/svc)
- *   svc-quickstart:planId        server plan id, from GET /vps/plans
+ *   svc-quickstart:plan          server plan name (default s-1vcpu-1gb; `getVpsPlans()` lists them)
  *   svc-quickstart:rootPassword  (secret) the server's root password
  *   svc-quickstart:protectServer guard the server against replace and destroy (default true)
  */
@@ -38,11 +38,17 @@ const welcome = new svc.Template("welcome", {
 });
 
 // A server with SSH and HTTPS open, and nightly backups. `protect` guards it against an accidental
-// replace or destroy.
+// replace or destroy. The plan is picked by name from the catalogue (ids differ between accounts).
+const planName = config.get("plan") ?? "s-1vcpu-1gb";
+const planId = svc.getVpsPlansOutput().apply((plans) => {
+  const plan = plans.find((p) => p.name === planName);
+  if (!plan) throw new Error(`no server plan named ${planName}; plans: ${plans.map((p) => p.name).join(", ")}`);
+  return plan.id;
+});
 const server = new svc.Vps(
   "web",
   {
-    planId: config.require("planId"),
+    planId,
     osType: "ubuntu",
     osVersion: "24.04",
     rootPassword: config.requireSecret("rootPassword"),

@@ -70,6 +70,9 @@ export interface ApiResult<T> {
 }
 
 const failureEnvelope = z.looseObject({ success: z.literal(false), error: z.string().optional(), code: z.string().optional() });
+const aiFailure = z.looseObject({
+  error: z.looseObject({ message: z.string().optional(), type: z.string().optional(), code: z.string().nullable().optional() }),
+});
 const successEnvelope = z.looseObject({ success: z.literal(true), data: z.unknown(), code: z.string().optional() });
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 /** Connection-stage failures: the request never left, so even a paid call may be sent again. */
@@ -229,6 +232,8 @@ export class ApiClient {
       };
     }
 
+    if (this.service === "ai") return this.aiOutcome(route, path, json, status, retryAfterSeconds);
+
     const failure = failureEnvelope.safeParse(json);
     if (failure.success || status >= 400) {
       const envelope = failure.success ? failure.data : undefined;
@@ -267,6 +272,40 @@ export class ApiClient {
       };
     }
     return { data: data.data, status, code: success.data.code, envelope: success.data as Record<string, unknown> };
+  }
+
+  /**
+   * The AI gateway answers without the envelope: the body itself on success, and on failure the
+   * OpenAI shape `{ error: { message, type, code } }` or the Anthropic shape `{ type: "error",
+   * error: { type, message } }` (no code: its `type` stands in).
+   */
+  private aiOutcome(route: RouteDef, path: string, json: unknown, status: number, retryAfterSeconds: number | undefined): ApiResult<unknown> | { error: ApiErrorInit; notSent: boolean } {
+    const base = { service: this.service, method: route.method, path } as const;
+    if (status >= 400) {
+      const body = aiFailure.safeParse(json);
+      const error = body.success ? body.data.error : undefined;
+      return {
+        notSent: false,
+        error: {
+          ...base, status, retryAfterSeconds,
+          code: this.clean(error?.code ?? error?.type ?? `HTTP_${status}`),
+          apiMessage: this.clean(error?.message ?? "no error message"),
+          retryable: RETRYABLE_STATUS.has(status) || status === 429,
+        },
+      };
+    }
+    const data = route.response.safeParse(json);
+    if (!data.success) {
+      const issue = data.error.issues[0];
+      return {
+        notSent: false,
+        error: {
+          ...base, status, code: ClientCodes.UNEXPECTED_RESPONSE, retryable: false,
+          apiMessage: this.clean(`the answer does not have the expected shape at ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`),
+        },
+      };
+    }
+    return { data: data.data, status, envelope: {} };
   }
 
   /** Any text that leaves the client passes here: the key never appears in a message. */

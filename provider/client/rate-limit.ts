@@ -1,5 +1,6 @@
 /**
- * Token bucket per API key (capacity 10, refill 10/s continuously, starts full), shared by every
+ * Token bucket per API key (the server's is 10, refilled 10/s continuously; ours holds 9, see
+ * CLIENT_BURST), shared by every
  * client object in the process that uses the key: the platform's limit is per key across all APIs.
  * Waiters are served first come, first served (a request refused with 429 keeps its place at the
  * head); a 429 pauses the whole bucket until Retry-After.
@@ -114,6 +115,15 @@ export class TokenBucket {
   }
 }
 
+/**
+ * The client's burst: one short of the server's 10. Requests that leave together reach the server
+ * spread by connection setup (a new connection's handshake vs a kept-alive one), so with a full
+ * 10 the request sent 100 ms later on a warm connection could arrive only ~50 ms after the burst
+ * did and find the server's bucket empty (a 429 and a second's pause). One token of margin absorbs up
+ * to 100 ms of such skew; the steady rate stays the server's 10 per second.
+ */
+export const CLIENT_BURST = 9;
+
 /** Module-level registry: one bucket per key. Keyed by a hash so the registry never holds a key. */
 const buckets = new Map<string, TokenBucket>();
 
@@ -121,7 +131,7 @@ export function bucketForKey(apiKey: string, clock?: Clock): TokenBucket {
   const id = createHash("sha256").update(apiKey).digest("hex");
   let bucket = buckets.get(id);
   if (!bucket) {
-    bucket = new TokenBucket(10, 10, clock);
+    bucket = new TokenBucket(CLIENT_BURST, 10, clock);
     buckets.set(id, bucket);
   }
   return bucket;

@@ -36,8 +36,39 @@ export interface RouteDef {
   readonly sendEndpoint?: boolean;
 }
 
+/**
+ * AI gateway routes (`service: "ai"`) have no envelope: `response` validates the whole body, and
+ * errors come in the OpenAI shape (`/v1/chat/completions`, `/v1/models`) or the Anthropic shape
+ * (`/v1/messages*`). The emulator serves them from its own module (emulator/ai), not the envelope
+ * machinery of app.ts.
+ */
+export type AiStyle = "openai" | "anthropic";
+export function aiStyleOf(path: string): AiStyle {
+  return path.startsWith("/v1/messages") ? "anthropic" : "openai";
+}
+
 const def = <T extends RouteDef>(r: T): T => r;
 const list = <T extends z.ZodType>(item: T) => z.array(item);
+
+/** Send message fields: types only (the spec's rules answer their own codes, e.g. INVALID_FROM). */
+const sendMessage = z.looseObject({
+  from: z.string().optional(),
+  to: z.array(z.string()).optional(),
+  cc: z.array(z.string()).optional(),
+  bcc: z.array(z.string()).optional(),
+  replyTo: z.string().optional(),
+  subject: z.string().optional(),
+  html: z.string().optional(),
+  text: z.string().optional(),
+  templateId: z.string().optional(),
+  variables: z.record(z.string(), z.unknown()).optional(),
+  templateData: z.record(z.string(), z.unknown()).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  idempotencyKey: z.string().optional(),
+  attachments: z.unknown().optional(),
+});
+const pageQuery = z.object({ limit: z.string().regex(/^\d+$/).optional(), cursor: z.string().optional() });
+const openObject = z.looseObject({});
 
 const dryRunQuery = z.object({ dryRun: z.enum(["true", "false"]).optional() });
 const firewallRuleInput = z.looseObject({
@@ -80,6 +111,18 @@ export const routes = {
   "email.webhooks.delete": def({ service: "email", method: "DELETE", path: "/webhooks/{webhookId}", safety: "idempotent", status: 200, response: s.deleted }),
   "email.status": def({ service: "email", method: "GET", path: "/status", safety: "read", status: 200, response: s.emailStatus }),
   "email.analytics": def({ service: "email", method: "GET", path: "/analytics", safety: "read", status: 200, response: s.emailAnalytics }),
+  // A send is safe to repeat only with the same idempotencyKey in its body; without one it is not.
+  "email.send": def({
+    service: "email", method: "POST", path: "/send", safety: "non-idempotent", status: 202, response: s.emailSent,
+    body: sendMessage, sendEndpoint: true,
+  }),
+  "email.sendBatch": def({
+    service: "email", method: "POST", path: "/send/batch", safety: "non-idempotent", status: 202,
+    response: z.looseObject({ data: z.array(s.batchResult) }),
+    body: z.object({ messages: z.array(sendMessage).optional() }), sendEndpoint: true,
+  }),
+  "email.emails.list": def({ service: "email", method: "GET", path: "/emails", safety: "read", status: 200, response: s.page(s.emailMessage), query: pageQuery }),
+  "email.emails.get": def({ service: "email", method: "GET", path: "/emails/{id}", safety: "read", status: 200, response: s.emailMessage }),
 
   // ---- virtual servers ({api_base_url}) ----
   "vps.plans.list": def({ service: "platform", method: "GET", path: "/vps/plans", safety: "read", status: 200, response: list(s.vpsPlan) }),
@@ -190,6 +233,12 @@ export const routes = {
     service: "platform", method: "PATCH", path: "/domains/{domainId}/auto-renew", safety: "idempotent", status: 200, response: s.registeredDomain,
     body: z.object({ enabled: z.boolean() }),
   }),
+
+  // ---- AI gateway ({ai_base_url}; no envelope, see aiStyleOf) ----
+  "ai.models": def({ service: "ai", method: "GET", path: "/v1/models", safety: "read", status: 200, response: s.aiModelList }),
+  "ai.chatCompletions": def({ service: "ai", method: "POST", path: "/v1/chat/completions", safety: "non-idempotent", status: 200, response: openObject, body: openObject }),
+  "ai.messages": def({ service: "ai", method: "POST", path: "/v1/messages", safety: "non-idempotent", status: 200, response: openObject, body: openObject }),
+  "ai.countTokens": def({ service: "ai", method: "POST", path: "/v1/messages/count_tokens", safety: "read", status: 200, response: openObject, body: openObject }),
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

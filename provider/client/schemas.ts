@@ -97,6 +97,37 @@ export const emailAnalytics = z.looseObject({
   limits: z.looseObject({ bounceRate: z.number(), complaintRate: z.number() }),
 });
 
+// ---------- email sending ----------
+
+/** Emails: `queued` at accept, then `sent`, then `delivered`, `bounced` or `complained` (or `failed`). */
+export const emailMessageStatus = z.enum(["queued", "sent", "delivered", "bounced", "complained", "failed"]);
+export const emailMessage = z.looseObject({
+  id: z.string(),
+  from: z.string(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
+  subject: z.string().nullable(),
+  templateId: z.string().nullable(),
+  status: emailMessageStatus,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const emailSent = z.looseObject({ id: z.string() });
+/** One message of a batch: its id when accepted, its code and message when refused. */
+export const batchResult = z.looseObject({
+  index: z.number().int(),
+  id: z.string().nullable(),
+  code: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export const page = <T extends z.ZodType>(row: T) => z.looseObject({ data: z.array(row), nextCursor: z.string().nullable() });
+
+// ---------- AI gateway (no envelope: OpenAI and Anthropic shapes) ----------
+
+export const aiModel = z.looseObject({ id: z.string(), object: z.literal("model"), created: z.number().int(), owned_by: z.string() });
+export const aiModelList = z.looseObject({ object: z.literal("list"), data: z.array(aiModel) });
+
 // ---------- virtual servers ----------
 
 export const billingPeriods = ["monthly", "3month", "6month", "yearly"] as const;
@@ -254,3 +285,5 @@ export type BackupAddon = z.infer<typeof backupAddon>;
 export type RegisteredDomain = z.infer<typeof registeredDomain>;
 export type Notification = z.infer<typeof notification>;
 export type ActivityEntry = z.infer<typeof activityEntry>;
+export type EmailMessage = z.infer<typeof emailMessage>;
+export type AiModel = z.infer<typeof aiModel>;

@@ -91,15 +91,13 @@ async function main(): Promise<void> {
     console.log(`emulator: ${emulator.urls.api} (email ${emulator.urls.email})`);
     console.log(`driver:   ${driver.name}`);
 
-    const plans = (await (await fetch(`${emulator.urls.api}/vps/plans`, { headers: { authorization: `Bearer ${emulator.keys.account}` } })).json()) as { data: { id: string; name: string }[] };
-    const plan = plans.data.find((p) => p.name === "s-1vcpu-1gb")!;
     const config: [string, string, boolean?][] = [
       ["svc:apiUrl", emulator.urls.api],
       ["svc:emailUrl", emulator.urls.email],
       ["svc:apiKey", emulator.keys.account, true],
       ["svc:emailApiKey", emulator.keys.email, true],
       ["svc:projectId", emulator.projects[0]],
-      ["svc-quickstart:planId", plan.id],
+      ["svc-quickstart:plan", "s-1vcpu-1gb"],
       ["svc-quickstart:rootPassword", "Quick!start2026", true],
       ["svc-quickstart:webhookUrl", "https://hooks.example.com/svc"],
     ];

@@ -483,7 +483,15 @@ describe("status and analytics", () => {
       projectId: emu.projects[0],
       plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50 },
       platformPaused: false,
+      platformPausedReason: null,
       sendingEnabled: true,
+      tenantPaused: false,
+      reputationSuspended: false,
+      usage: {
+        daily: { used: 0, limit: 100, remaining: 100, resetsAt: expect.any(String) },
+        monthly: { used: 0, limit: 3000, remaining: 3000, windowStart: expect.any(String), resetsAt: expect.any(String) },
+        payAsYouGo: { enabled: false, rate: null, charged: 0 },
+      },
     });
   });
 
@@ -492,7 +500,11 @@ describe("status and analytics", () => {
       projectId: emu.projects[1],
       plan: null,
       platformPaused: false,
+      platformPausedReason: null,
       sendingEnabled: true,
+      tenantPaused: false,
+      reputationSuspended: false,
+      usage: null,
     });
     refused(await api("GET", "/domains", { key: emu.keys.emailNoPlan }), 402, "NO_PLAN");
   });

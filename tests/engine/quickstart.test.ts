@@ -21,7 +21,7 @@ const sorted = (a: string[]) => [...a].sort();
 
 beforeAll(async () => {
   s = await engineStack({ projectDir: join(ROOT, "examples/quickstart"), stack: "engine-test-quickstart" });
-  s.config(`${P}:planId`, s.world().catalog.vpsPlans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+  // No plan set: the program picks its default, s-1vcpu-1gb, by name through getVpsPlans.
   s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
   s.config(`${P}:webhookUrl`, "https://hooks.example.com/svc");
 });

@@ -21,7 +21,7 @@ const sorted = (a: string[]) => [...a].sort();
 
 beforeAll(async () => {
   s = await engineStack({ projectDir: join(ROOT, "examples/vps-fleet"), stack: "engine-test-vps-fleet" });
-  s.config(`${P}:planId`, planId("s-1vcpu-1gb"));
+  s.config(`${P}:plan`, "s-1vcpu-1gb");
   s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
 });
 afterAll(() => s?.close());
@@ -75,7 +75,7 @@ test("count 2 → 1 deletes the second server's rules, then the server", async (
 
 test("a larger plan upgrades the server in place: one update", async () => {
   const [before] = live();
-  s.config(`${P}:planId`, planId("s-2vcpu-2gb"));
+  s.config(`${P}:plan`, "s-2vcpu-2gb");
   s.clearRequests();
   const r = await s.run("up");
   expect(changes(r)).toEqual(["update web-0"]);

@@ -380,7 +380,7 @@ test("20 concurrent clients, 2,000 mixed requests, injected 500s: only envelopes
           ["PUT", "/email/webhooks"],
           ["PATCH", "/api/vps"],
           ["POST", "/email/webhooks/abc/rotate"],
-          ["GET", "/ai/models"],
+          ["GET", "/api/models"],
           ["DELETE", "/api/account/wallet"],
           ["GET", "/email/templates/%E0%A4%A"],
           ["GET", "/api/vps/%"],

@@ -1,0 +1,145 @@
+/**
+ * The AI gateway's control routes under `/_emulator/ai` (loopback only, `{ success, data }` like the
+ * rest of the control API): models, balance, limits, per-key limits, stream settings, faults, usage.
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import { parseControlBody } from "../core/control";
+import type { Emu } from "../core/emu";
+import { faultKinds } from "./errors";
+import { keyLimitsOf } from "./limits";
+import { aiRuntime, aiState, heldTotal, type AiFaultKind, type AiModelRec } from "./state";
+
+const style = z.enum(["openai", "anthropic"]);
+const price = z.object({ input: z.number().min(0), output: z.number().min(0) });
+const modelPatch = z.object({
+  styles: z.array(style).min(1).optional(),
+  ownedBy: z.string().min(1).optional(),
+  created: z.number().int().optional(),
+  price: price.optional(),
+  outputLimit: z.number().int().min(1).optional(),
+  contextWindow: z.number().int().min(1).optional(),
+  enabled: z.boolean().optional(),
+  retired: z.boolean().optional(),
+  replacement: z.string().min(1).nullable().optional(),
+  delayMs: z.number().int().min(0).nullable().optional(),
+});
+const modelInput = modelPatch.extend({ id: z.string().min(1), styles: z.array(style).min(1), price });
+const faultInput = z.object({
+  kind: z.enum(Object.keys(faultKinds) as [AiFaultKind, ...AiFaultKind[]]),
+  count: z.number().int().min(1).default(1),
+  model: z.string().min(1).nullable().default(null),
+  mode: z.enum(["before", "mid-stream", "break"]).default("before"),
+  afterChunks: z.number().int().min(0).optional(),
+});
+const settingsInput = z.object({
+  keepAliveFirstMs: z.number().int().min(1).optional(),
+  keepAliveEveryMs: z.number().int().min(1).optional(),
+  delayMs: z.number().int().min(0).optional(),
+  chunkDelayMs: z.number().int().min(0).optional(),
+});
+const limitsInput = z.object({ perMinute: z.number().int().min(1).optional(), concurrency: z.number().int().min(1).optional() });
+const keyLimitsInput = z.object({
+  perMinute: z.number().int().min(1).nullable().optional(),
+  monthlySpendLimit: z.number().min(0).nullable().optional(),
+  models: z.array(z.string().min(1)).nullable().optional(),
+});
+
+
+const notFound = (reply: FastifyReply, what: string) => reply.code(404).send({ success: false, error: `no ${what}`, code: "NOT_FOUND" });
+
+export function registerAiControl(control: FastifyInstance, emu: Emu): void {
+  const ok = (data: unknown) => ({ success: true, data });
+  const ai = () => aiState(emu.world);
+
+  control.get("/ai", async () => {
+    const rt = aiRuntime(emu);
+    const { usage: _u, ...rest } = ai();
+    return ok({ ...rest, inFlight: rt.inFlight, held: heldTotal(rt) });
+  });
+
+  control.get("/ai/models", async () => ok(ai().models));
+  control.post("/ai/models", async (request, reply) => {
+    const input = parseControlBody(modelInput, request, reply);
+    if (!input) return reply;
+    if (ai().models.some((m) => m.id === input.id)) return reply.code(409).send({ success: false, error: `model ${input.id} exists`, code: "CONFLICT" });
+    const rec: AiModelRec = {
+      created: Math.floor(emu.nowMs() / 1000),
+      ownedBy: "emulator",
+      outputLimit: 8_192,
+      contextWindow: 128_000,
+      enabled: true,
+      retired: false,
+      replacement: null,
+      delayMs: null,
+      ...input,
+    };
+    ai().models.push(rec);
+    return reply.code(201).send(ok(rec));
+  });
+  control.patch<{ Params: { id: string } }>("/ai/models/:id", async (request, reply) => {
+    const rec = ai().models.find((m) => m.id === request.params.id);
+    if (!rec) return notFound(reply, `model ${request.params.id}`);
+    const input = parseControlBody(modelPatch, request, reply);
+    if (!input) return reply;
+    Object.assign(rec, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+    return ok(rec);
+  });
+
+  control.get("/ai/balance", async () => ok({ balance: ai().balance, held: heldTotal(aiRuntime(emu)), currency: "IDR" }));
+  control.patch("/ai/balance", async (request, reply) => {
+    const input = parseControlBody(z.object({ balance: z.number().min(0) }), request, reply);
+    if (!input) return reply;
+    ai().balance = input.balance;
+    return ok({ balance: input.balance, currency: "IDR" });
+  });
+
+  control.get("/ai/limits", async () => ok({ account: ai().account, keys: ai().keyLimits }));
+  control.patch("/ai/limits", async (request, reply) => {
+    const input = parseControlBody(limitsInput, request, reply);
+    if (!input) return reply;
+    Object.assign(ai().account, input);
+    return ok(ai().account);
+  });
+  /** `:key` is the key itself or a seeded key's label (`account`, `project`, …). */
+  control.patch<{ Params: { key: string } }>("/ai/keys/:key", async (request, reply) => {
+    const key = emu.world.keys.find((k) => k.key === request.params.key) ?? emu.world.keys.find((k) => k.label === request.params.key);
+    if (!key) return notFound(reply, "such key");
+    const input = parseControlBody(keyLimitsInput, request, reply);
+    if (!input) return reply;
+    const next = { ...keyLimitsOf(emu, key.key), ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+    ai().keyLimits[key.key] = next;
+    return ok(next);
+  });
+
+  control.get("/ai/settings", async () => ok(ai().settings));
+  control.patch("/ai/settings", async (request, reply) => {
+    const input = parseControlBody(settingsInput, request, reply);
+    if (!input) return reply;
+    Object.assign(ai().settings, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+    return ok(ai().settings);
+  });
+
+  control.get("/ai/faults", async () => ok(ai().faults));
+  control.post("/ai/faults", async (request, reply) => {
+    const input = parseControlBody(faultInput, request, reply);
+    if (!input) return reply;
+    const state = ai();
+    const rec = {
+      id: state.nextFaultId++,
+      kind: input.kind,
+      mode: input.mode,
+      remaining: input.count,
+      model: input.model,
+      afterChunks: input.afterChunks ?? (input.mode === "break" ? 2 : 0),
+    };
+    state.faults.push(rec);
+    return reply.code(201).send(ok(rec));
+  });
+  control.delete("/ai/faults", async () => {
+    ai().faults = [];
+    return ok({ cleared: true });
+  });
+
+  control.get("/ai/usage", async () => ok({ usage: ai().usage, spend: ai().spend }));
+}

@@ -1,0 +1,118 @@
+/**
+ * Who may call the gateway, and the four limits the spec checks before every request.
+ *
+ * Keys the gateway accepts (the spec does not say which keys exist for AI): platform keys whose
+ * products include "ai" (whole-account or project-limited alike; usage is billed to the account's AI
+ * balance). A platform key without the "ai" product answers 403 `scope_not_allowed`
+ * (permission_error). Email keys (`svcm_…`) are unknown to the gateway: 401 `invalid_api_key`.
+ * The key comes from `Authorization: Bearer <key>` (a bare `Authorization: <key>` is accepted too)
+ * or, when there is no Authorization header, from `x-api-key`.
+ */
+import type { Emu } from "../core/emu";
+import type { KeyRecord } from "../core/world";
+import { AiError } from "./errors";
+import { aiRuntime, aiState, monthOf, type AiKeyLimits } from "./state";
+
+export function keyFromHeaders(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
+  const auth = first(headers.authorization);
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth);
+    const key = (m ? m[1] : auth).trim();
+    if (key) return key;
+  }
+  const x = first(headers["x-api-key"]);
+  return x ? x : undefined;
+}
+
+export function authenticateAi(emu: Emu, headers: Record<string, string | string[] | undefined>): KeyRecord {
+  const value = keyFromHeaders(headers);
+  if (!value) throw new AiError(401, "missing_api_key", "No API key: send Authorization: Bearer <key> or x-api-key: <key>");
+  const key = emu.world.keys.find((k) => k.key === value);
+  if (!key || key.revoked || key.kind !== "platform") throw new AiError(401, "invalid_api_key", "Invalid API key");
+  if (key.expiresAt && Date.parse(key.expiresAt) <= emu.nowMs()) throw new AiError(401, "expired_api_key", "API key expired: create a new key");
+  if (!key.products.includes("ai")) throw new AiError(403, "scope_not_allowed", "This API key is not enabled for the AI product");
+  return key;
+}
+
+export function keyLimitsOf(emu: Emu, key: string): AiKeyLimits {
+  return aiState(emu.world).keyLimits[key] ?? { perMinute: null, monthlySpendLimit: null, models: null };
+}
+
+export function spentThisMonth(emu: Emu, key: string): number {
+  return aiState(emu.world).spend[key]?.[monthOf(emu.nowMs())] ?? 0;
+}
+
+/**
+ * Checks 1 to 4 in the spec's order. Every attempt counts toward both per-minute windows first
+ * (refused ones too); a refusal takes no slot. On success the account's concurrency slot is taken
+ * and the returned function gives it back (idempotent).
+ */
+export function checkLimits(emu: Emu, key: KeyRecord): () => void {
+  const ai = aiState(emu.world);
+  const rt = aiRuntime(emu);
+  const minute = Math.floor(emu.nowMs() / 60_000);
+  const bump = (id: string) => {
+    const w = rt.windows.get(id);
+    const next = w && w.minute === minute ? { minute, count: w.count + 1 } : { minute, count: 1 };
+    rt.windows.set(id, next);
+    return next.count;
+  };
+  const limits = keyLimitsOf(emu, key.key);
+  const keyCount = bump(`key:${key.key}`);
+  const accountCount = bump("account");
+  if (limits.perMinute !== null && keyCount > limits.perMinute) {
+    throw new AiError(429, "rate_limited", `Rate limit reached for this API key: limit ${limits.perMinute} per minute`);
+  }
+  if (accountCount > ai.account.perMinute) {
+    throw new AiError(429, "rate_limited", `Rate limit reached for the account: limit ${ai.account.perMinute} per minute`);
+  }
+  if (limits.monthlySpendLimit !== null) {
+    const spent = spentThisMonth(emu, key.key);
+    if (spent >= limits.monthlySpendLimit) {
+      throw new AiError(
+        403,
+        "key_spend_limit_reached",
+        `This API key reached its monthly spend limit (IDR ${limits.monthlySpendLimit.toLocaleString("en-US")}, spent IDR ${spent.toLocaleString("en-US")} this UTC month)`,
+      );
+    }
+  }
+  if (rt.inFlight >= ai.account.concurrency) {
+    throw new AiError(429, "too_many_concurrent_requests", `Too many requests in progress for the account: limit ${ai.account.concurrency} at a time`);
+  }
+  rt.inFlight++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    rt.inFlight = Math.max(0, rt.inFlight - 1);
+  };
+}
+
+/** Takes a hold of `amount` Rupiah against the available balance (balance minus open holds), or 402. */
+export function takeHold(emu: Emu, requestId: string, amount: number): () => void {
+  const ai = aiState(emu.world);
+  const rt = aiRuntime(emu);
+  let held = 0;
+  for (const v of rt.holds.values()) held += v;
+  const available = ai.balance - held;
+  if (amount > available) {
+    throw new AiError(
+      402,
+      "insufficient_balance",
+      `Available AI balance IDR ${Math.max(0, available).toLocaleString("en-US")} cannot cover the hold of IDR ${amount.toLocaleString("en-US")} for this request: top up, enable auto top-up or lower max_tokens`,
+    );
+  }
+  rt.holds.set(requestId, amount);
+  return () => void rt.holds.delete(requestId);
+}
+
+/** Charges a finished request: from the balance and into the key's spend of this UTC month. */
+export function charge(emu: Emu, key: string, amount: number): void {
+  if (amount <= 0) return;
+  const ai = aiState(emu.world);
+  ai.balance = Math.max(0, ai.balance - amount);
+  const month = monthOf(emu.nowMs());
+  const byMonth = (ai.spend[key] ??= {});
+  byMonth[month] = (byMonth[month] ?? 0) + amount;
+}

@@ -1,0 +1,195 @@
+/**
+ * The AI gateway's part of the world (`world.ai`): the model catalogue, the AI balance, limits,
+ * per-key monthly spend, stream settings, injected AI faults and a capped usage ledger. Everything
+ * here is JSON and persisted with the world; `POST /_emulator/reset` reseeds it.
+ *
+ * What must not survive a reset or a restart (in-flight requests, their holds, the per-minute
+ * windows) lives in the runtime (`aiRuntime(emu)`), outside the world: a new world object (reset,
+ * state-file load) starts a fresh runtime.
+ */
+import type { AiStyle } from "../../provider/client/routes";
+import type { Emu } from "../core/emu";
+import type { World } from "../core/world";
+
+export interface AiModelRec {
+  id: string;
+  /** Request styles the model is served in (`unsupported_format` for the other one). */
+  styles: AiStyle[];
+  ownedBy: string;
+  /** Unix seconds, as `GET /v1/models` answers it. */
+  created: number;
+  /** Rupiah per token. */
+  price: { input: number; output: number };
+  /** Most output tokens one answer may have; a larger `max_tokens` is lowered to it. */
+  outputLimit: number;
+  /** Most input tokens: more answers 413 `invalid_request` (the model refuses the prompt). */
+  contextWindow: number;
+  /** false = switched off: 404 `model_not_found`, hidden from the list. */
+  enabled: boolean;
+  /** Retired: 410 `model_retired` naming `replacement`, hidden from the list. */
+  retired: boolean;
+  replacement: string | null;
+  /** Time the model takes before its first output (ms, real time); null = the global setting. */
+  delayMs: number | null;
+}
+
+export interface AiKeyLimits {
+  /** Requests per calendar minute for this key; null = only the account limit applies. */
+  perMinute: number | null;
+  /** Rupiah per UTC calendar month; null = none. */
+  monthlySpendLimit: number | null;
+  /** Model ids this key may use; null = all. */
+  models: string[] | null;
+}
+
+export type AiFaultKind =
+  | "upstream_error"
+  | "upstream_unreachable"
+  | "upstream_auth_error"
+  | "upstream_unavailable"
+  | "model_unavailable"
+  | "server_busy"
+  | "internal_error"
+  | "pricing_unavailable"
+  | "service_unavailable"
+  | "rate_limited";
+
+/**
+ * - `before`: a normal error response with the real status (nothing sent before it).
+ * - `mid-stream`: streams answer 200, send `afterChunks` text chunks, then the error as the last
+ *   event; a request without `stream` gets the real status after the model's delay.
+ * - `break`: streams answer 200, send `afterChunks` text chunks, then end without the end marker;
+ *   a request without `stream` has its connection closed without an answer.
+ */
+export type AiFaultMode = "before" | "mid-stream" | "break";
+
+export interface AiFaultRec {
+  id: number;
+  kind: AiFaultKind;
+  mode: AiFaultMode;
+  /** Requests left to fail. */
+  remaining: number;
+  /** Only requests for this model; null = any model. */
+  model: string | null;
+  afterChunks: number;
+}
+
+export interface AiSettings {
+  /** Keep-alive comment after this long without output (the spec: about 10 s). */
+  keepAliveFirstMs: number;
+  /** Then one every this long while there is still no output (the spec: 15 s). */
+  keepAliveEveryMs: number;
+  /** Time every model takes before its first output, unless the model sets its own. */
+  delayMs: number;
+  /** Pause between two streamed text chunks. */
+  chunkDelayMs: number;
+}
+
+export interface AiUsageRec {
+  requestId: string;
+  time: string;
+  keyPrefix: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** Rupiah charged. */
+  cost: number;
+  /** `completed`, `cancelled` (client closed), `broken` (stream broke), `failed` (error after output). */
+  outcome: "completed" | "cancelled" | "broken" | "failed";
+}
+
+export interface AiWorld {
+  /** AI balance in Rupiah (separate from the platform wallet). */
+  balance: number;
+  models: AiModelRec[];
+  account: { perMinute: number; concurrency: number };
+  /** By key value. */
+  keyLimits: Record<string, AiKeyLimits>;
+  /** Rupiah charged by key value and UTC month (`YYYY-MM`). */
+  spend: Record<string, Record<string, number>>;
+  settings: AiSettings;
+  faults: AiFaultRec[];
+  nextFaultId: number;
+  /** Latest charges first, capped. */
+  usage: AiUsageRec[];
+}
+
+export const DEFAULT_OUTPUT_CAP = 16_384;
+export const AI_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+export const USAGE_CAP = 1_000;
+
+export const defaultSettings = (): AiSettings => ({ keepAliveFirstMs: 10_000, keepAliveEveryMs: 15_000, delayMs: 0, chunkDelayMs: 0 });
+
+const model = (m: Partial<AiModelRec> & Pick<AiModelRec, "id" | "styles" | "ownedBy" | "price" | "outputLimit" | "contextWindow">): AiModelRec => ({
+  created: 1_735_689_600, // 2025-01-01T00:00:00Z
+  enabled: true,
+  retired: false,
+  replacement: null,
+  delayMs: null,
+  ...m,
+});
+
+/** The seeded catalogue and balance: fixed strings only (no draw from the world's generator). */
+export function seedAi(): AiWorld {
+  return {
+    balance: 10_000_000,
+    models: [
+      model({ id: "gpt-4o-mini", styles: ["openai"], ownedBy: "openai", price: { input: 2, output: 8 }, outputLimit: 16_384, contextWindow: 128_000 }),
+      model({ id: "gpt-4o", styles: ["openai"], ownedBy: "openai", price: { input: 30, output: 120 }, outputLimit: 16_384, contextWindow: 128_000 }),
+      model({ id: "claude-sonnet-4", styles: ["anthropic"], ownedBy: "anthropic", price: { input: 45, output: 225 }, outputLimit: 64_000, contextWindow: 200_000 }),
+      model({ id: "claude-haiku-3-5", styles: ["anthropic"], ownedBy: "anthropic", price: { input: 12, output: 60 }, outputLimit: 8_192, contextWindow: 200_000 }),
+      model({ id: "llama-3.3-70b", styles: ["openai", "anthropic"], ownedBy: "meta", price: { input: 10, output: 12 }, outputLimit: 4_096, contextWindow: 128_000 }),
+      model({ id: "gpt-4-turbo", styles: ["openai"], ownedBy: "openai", price: { input: 150, output: 450 }, outputLimit: 4_096, contextWindow: 128_000, retired: true, replacement: "gpt-4o" }),
+      model({ id: "mistral-large", styles: ["openai"], ownedBy: "mistral", price: { input: 30, output: 90 }, outputLimit: 8_192, contextWindow: 128_000, enabled: false }),
+    ],
+    account: { perMinute: 600, concurrency: 20 },
+    keyLimits: {},
+    spend: {},
+    settings: defaultSettings(),
+    faults: [],
+    nextFaultId: 1,
+    usage: [],
+  };
+}
+
+/** `world.ai`, seeded when a world from an older state file has none. */
+export function aiState(world: World): AiWorld {
+  if (!world.ai) world.ai = seedAi();
+  return world.ai;
+}
+
+/** A model that can be listed and called: not switched off, not retired. */
+export const usable = (m: AiModelRec) => m.enabled && !m.retired;
+
+// ---- runtime (outside the world) ----
+
+export interface AiRuntime {
+  world: World;
+  inFlight: number;
+  /** Open holds by request id, Rupiah. */
+  holds: Map<string, number>;
+  /** Per-minute counters: `account` or `key:<key>` → window. */
+  windows: Map<string, { minute: number; count: number }>;
+}
+
+const runtimes = new WeakMap<Emu, AiRuntime>();
+
+/** The runtime of the current world: a reset or a state-file load starts a fresh one. */
+export function aiRuntime(emu: Emu): AiRuntime {
+  let rt = runtimes.get(emu);
+  if (!rt || rt.world !== emu.world) {
+    rt = { world: emu.world, inFlight: 0, holds: new Map(), windows: new Map() };
+    runtimes.set(emu, rt);
+  }
+  return rt;
+}
+
+export function heldTotal(rt: AiRuntime): number {
+  let sum = 0;
+  for (const v of rt.holds.values()) sum += v;
+  return sum;
+}
+
+export function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}

@@ -1,0 +1,126 @@
+/**
+ * The email service's control routes (loopback-only `/_emulator` scope, envelope `{ success, data }`):
+ *   GET    /_emulator/email/deliveries[?webhookId=]  webhook delivery log (one entry per attempt) and
+ *                                                    the number of deliveries still in flight
+ *   DELETE /_emulator/email/deliveries                clears the log
+ *   GET    /_emulator/email/switches[?projectId=]     the switches below, for a project (default: first)
+ *   POST   /_emulator/email/switches                  { projectId?, platformPaused?, platformPausedReason?,
+ *                                                    tenantPaused?, sendingDisabled?, planMissing?, walletMissing?,
+ *                                                    paygEnabled?, failNextBatchMessages? }
+ *   GET    /_emulator/email/suppressions[?projectId=] suppression list of a project
+ *   POST   /_emulator/email/suppressions              { projectId?, email, reason? } adds an address
+ *   GET    /_emulator/email/undeliverable-domains     recipient domains without MX
+ *   POST   /_emulator/email/undeliverable-domains     { domain } adds one
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import { parseControlBody } from "../core/control";
+import type { Emu } from "../core/emu";
+import { clearDeliveryLog, deliveryLog } from "./delivery";
+import { addressOf } from "./send";
+import { emailState } from "./state";
+
+
+function projectOf(emu: Emu, id: string | undefined, reply: FastifyReply) {
+  const project = id === undefined ? emu.world.projects[0] : emu.world.projects.find((p) => p.id === id);
+  if (!project) void reply.code(404).send({ success: false, error: `no project ${id}`, code: "PROJECT_NOT_FOUND" });
+  return project;
+}
+
+function switchesView(emu: Emu, projectId: string) {
+  const project = emu.world.projects.find((p) => p.id === projectId)!;
+  const s = emailState(emu.world).switches;
+  return {
+    projectId,
+    platformPaused: s.platformPaused,
+    platformPausedReason: s.platformPausedReason,
+    tenantPaused: project.email.tenantPaused === true,
+    sendingDisabled: !project.email.sendingEnabled,
+    planMissing: s.planMissing.includes(projectId),
+    walletMissing: s.walletMissing,
+    paygEnabled: project.email.paygEnabled === true,
+    failNextBatchMessages: s.failNextBatchMessages,
+  };
+}
+
+export function emailControl(control: FastifyInstance, emu: Emu): void {
+  control.get("/email/deliveries", async (request) => {
+    const { webhookId } = (request.query ?? {}) as { webhookId?: string };
+    const log = deliveryLog(emu);
+    return { success: true, data: { inFlight: log.inFlight, deliveries: webhookId ? log.deliveries.filter((d) => d.webhookId === webhookId) : log.deliveries } };
+  });
+  control.delete("/email/deliveries", async () => {
+    clearDeliveryLog(emu);
+    return { success: true, data: { cleared: true } };
+  });
+
+  control.get("/email/switches", async (request, reply) => {
+    const project = projectOf(emu, ((request.query ?? {}) as { projectId?: string }).projectId, reply);
+    if (!project) return reply;
+    return { success: true, data: switchesView(emu, project.id) };
+  });
+  control.post("/email/switches", async (request, reply) => {
+    const input = parseControlBody(
+      z.strictObject({
+        projectId: z.string().optional(),
+        platformPaused: z.boolean().optional(),
+        platformPausedReason: z.string().nullable().optional(),
+        tenantPaused: z.boolean().optional(),
+        sendingDisabled: z.boolean().optional(),
+        planMissing: z.boolean().optional(),
+        walletMissing: z.boolean().optional(),
+        paygEnabled: z.boolean().optional(),
+        failNextBatchMessages: z.number().int().min(0).optional(),
+      }),
+      request,
+      reply,
+    );
+    if (!input) return reply;
+    const project = projectOf(emu, input.projectId, reply);
+    if (!project) return reply;
+    const s = emailState(emu.world).switches;
+    if (input.platformPaused !== undefined) s.platformPaused = input.platformPaused;
+    if (input.platformPausedReason !== undefined) s.platformPausedReason = input.platformPausedReason;
+    if (input.tenantPaused !== undefined) project.email.tenantPaused = input.tenantPaused;
+    if (input.sendingDisabled !== undefined) project.email.sendingEnabled = !input.sendingDisabled;
+    if (input.planMissing !== undefined) {
+      s.planMissing = s.planMissing.filter((id) => id !== project.id);
+      if (input.planMissing) s.planMissing.push(project.id);
+    }
+    if (input.walletMissing !== undefined) s.walletMissing = input.walletMissing;
+    if (input.paygEnabled !== undefined) project.email.paygEnabled = input.paygEnabled;
+    if (input.failNextBatchMessages !== undefined) s.failNextBatchMessages = input.failNextBatchMessages;
+    return { success: true, data: switchesView(emu, project.id) };
+  });
+
+  control.get("/email/suppressions", async (request, reply) => {
+    const project = projectOf(emu, ((request.query ?? {}) as { projectId?: string }).projectId, reply);
+    if (!project) return reply;
+    return { success: true, data: emailState(emu.world).suppressions.filter((s) => s.projectId === project.id) };
+  });
+  control.post("/email/suppressions", async (request, reply) => {
+    const input = parseControlBody(z.strictObject({ projectId: z.string().optional(), email: z.string(), reason: z.enum(["bounce", "complaint", "manual"]).default("manual") }), request, reply);
+    if (!input) return reply;
+    const project = projectOf(emu, input.projectId, reply);
+    if (!project) return reply;
+    const address = addressOf(input.email)?.toLowerCase();
+    if (!address) return reply.code(400).send({ success: false, error: `email: "${input.email}" is not an address`, code: "VALIDATION" });
+    const list = emailState(emu.world).suppressions;
+    let entry = list.find((s) => s.projectId === project.id && s.email === address);
+    if (!entry) {
+      entry = { projectId: project.id, email: address, reason: input.reason, createdAt: emu.nowIso() };
+      list.push(entry);
+    }
+    return { success: true, data: entry };
+  });
+
+  control.get("/email/undeliverable-domains", async () => ({ success: true, data: [...emailState(emu.world).undeliverableDomains] }));
+  control.post("/email/undeliverable-domains", async (request, reply) => {
+    const input = parseControlBody(z.strictObject({ domain: z.string().min(1) }), request, reply);
+    if (!input) return reply;
+    const state = emailState(emu.world);
+    const domain = input.domain.toLowerCase();
+    if (!state.undeliverableDomains.includes(domain)) state.undeliverableDomains.push(domain);
+    return { success: true, data: [...state.undeliverableDomains] };
+  });
+}

@@ -1,0 +1,194 @@
+/**
+ * Accepted messages: GET /emails (newest first, cursor-paginated) and GET /emails/{id}, and their
+ * lifecycle through background transitions, each emitting its webhook event:
+ *   queued ──(≈1 s)──▶ sent [email.sent] ──(≈2 s)──▶ delivered [email.delivered]
+ *                                                 └─▶ bounced [email.bounced]   (simulator bounce recipients)
+ *   delivered ──(≈5 s)──▶ complained [email.complained]                         (simulator complaint recipients)
+ * A message with several recipients gets one event per outcome, naming the recipients concerned;
+ * its status is the worst outcome (bounced when any recipient bounced). Bounced and complaining
+ * recipients join the project's suppression list.
+ *
+ * Simulator recipients (domain `simulator.svc.dev`, public-looking, accepted by the validator):
+ * `bounce@` / `bounce+<label>@` bounce, `complaint@` / `complaint+<label>@` are delivered and then
+ * complain, anything else there (e.g. `delivered@`) is delivered. Labels give distinct addresses,
+ * so a test can bounce repeatedly although each bounced address gets suppressed.
+ */
+import { createHmac } from "node:crypto";
+import type { Ctx, Handler } from "../core/app";
+import type { Emu, TransitionFn } from "../core/emu";
+import { EmuError } from "../core/errors";
+import { emitEvent } from "./delivery";
+import { callerProject, emailState, type EmailRec, type SuppressionRec } from "./state";
+
+export const SIMULATOR_DOMAIN = "simulator.svc.dev";
+const SEND = "email.message.send";
+const DELIVER = "email.message.deliver";
+const COMPLAIN = "email.message.complain";
+/** Realistic seconds of each step (`time` mode). */
+const SEND_SECONDS = 1;
+const DELIVER_SECONDS = 2;
+const COMPLAIN_SECONDS = 5;
+const PAGE_DEFAULT = 50;
+const PAGE_MAX = 200;
+
+function simulatorRole(address: string): "bounce" | "complaint" | null {
+  const at = address.lastIndexOf("@");
+  if (address.slice(at + 1) !== SIMULATOR_DOMAIN) return null;
+  const local = address.slice(0, at).split("+")[0];
+  return local === "bounce" ? "bounce" : local === "complaint" ? "complaint" : null;
+}
+
+export function emailView(e: EmailRec) {
+  return {
+    id: e.id,
+    from: e.from,
+    to: [...e.to],
+    cc: [...e.cc],
+    bcc: [...e.bcc],
+    replyTo: e.replyTo,
+    subject: e.subject,
+    templateId: e.templateId,
+    status: e.status,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+    sentAt: e.sentAt,
+    deliveredAt: e.deliveredAt,
+  };
+}
+
+/** Queues a new accepted message's lifecycle. */
+export function startLifecycle(emu: Emu, e: EmailRec): void {
+  emu.schedule(SEND, { emailId: e.id }, SEND_SECONDS, { wake: true });
+}
+
+function mailSummary(e: EmailRec) {
+  return { messageId: e.id, timestamp: e.createdAt, source: e.from, subject: e.subject, destination: [...e.recipients] };
+}
+
+function suppress(emu: Emu, e: EmailRec, addresses: string[], reason: SuppressionRec["reason"]): void {
+  const list = emailState(emu.world).suppressions;
+  for (const email of addresses) {
+    if (list.some((s) => s.projectId === e.projectId && s.email === email)) continue;
+    list.push({ projectId: e.projectId, email, reason, createdAt: emu.nowIso() });
+  }
+}
+
+function findEmail(emu: Emu, payload: Record<string, unknown>): EmailRec | undefined {
+  return emailState(emu.world).emails.find((e) => e.id === payload.emailId);
+}
+
+export const messageTransitions: Record<string, TransitionFn> = {
+  [SEND]: (emu, payload) => {
+    const e = findEmail(emu, payload);
+    if (!e || e.status !== "queued") return;
+    e.status = "sent";
+    e.sentAt = e.updatedAt = emu.nowIso();
+    emitEvent(emu, e.projectId, "email.sent", { messageId: e.id, recipients: [...e.recipients], notification: { type: "Send", mail: mailSummary(e) } });
+    emu.schedule(DELIVER, { emailId: e.id }, DELIVER_SECONDS, { wake: true });
+  },
+
+  [DELIVER]: (emu, payload) => {
+    const e = findEmail(emu, payload);
+    if (!e || e.status !== "sent") return;
+    const now = emu.nowIso();
+    const bounced = e.recipients.filter((r) => simulatorRole(r) === "bounce");
+    const delivered = e.recipients.filter((r) => !bounced.includes(r));
+    e.bounced = bounced;
+    e.status = bounced.length > 0 ? "bounced" : "delivered";
+    e.updatedAt = now;
+    if (delivered.length > 0) {
+      e.deliveredAt = now;
+      emitEvent(emu, e.projectId, "email.delivered", {
+        messageId: e.id,
+        recipients: delivered,
+        notification: {
+          type: "Delivery",
+          mail: mailSummary(e),
+          delivery: { timestamp: now, processingTimeMillis: Math.max(0, Date.parse(now) - Date.parse(e.createdAt)), recipients: delivered },
+        },
+      });
+    }
+    if (bounced.length > 0) {
+      suppress(emu, e, bounced, "bounce");
+      emitEvent(emu, e.projectId, "email.bounced", {
+        messageId: e.id,
+        recipients: bounced,
+        notification: {
+          type: "Bounce",
+          mail: mailSummary(e),
+          bounce: {
+            bounceType: "Permanent",
+            bounceSubType: "General",
+            timestamp: now,
+            recipients: bounced.map((emailAddress) => ({
+              emailAddress,
+              status: "5.1.1",
+              action: "failed",
+              diagnosticCode: `smtp; 550 5.1.1 <${emailAddress}>: Recipient address rejected: User unknown`,
+            })),
+          },
+        },
+      });
+    }
+    if (delivered.some((r) => simulatorRole(r) === "complaint")) emu.schedule(COMPLAIN, { emailId: e.id }, COMPLAIN_SECONDS, { wake: true });
+  },
+
+  [COMPLAIN]: (emu, payload) => {
+    const e = findEmail(emu, payload);
+    if (!e || e.deliveredAt === null) return;
+    const complained = e.recipients.filter((r) => simulatorRole(r) === "complaint");
+    e.complained = complained;
+    e.status = "complained";
+    e.updatedAt = emu.nowIso();
+    suppress(emu, e, complained, "complaint");
+    emitEvent(emu, e.projectId, "email.complained", {
+      messageId: e.id,
+      recipients: complained,
+      notification: {
+        type: "Complaint",
+        mail: mailSummary(e),
+        complaint: { complaintFeedbackType: "abuse", timestamp: e.updatedAt, recipients: complained.map((emailAddress) => ({ emailAddress })) },
+      },
+    });
+  },
+};
+
+// ---- pagination: a cursor is the position after the last row, signed so a made-up one is refused ----
+
+function cursorSignature(emu: Emu, projectId: string, seq: number): string {
+  return createHmac("sha256", `svc-emulator-cursor:${emu.world.seed}`).update(`${projectId}:${seq}`).digest("hex").slice(0, 24);
+}
+function cursorOf(emu: Emu, projectId: string, seq: number): string {
+  return `${seq}.${cursorSignature(emu, projectId, seq)}`;
+}
+/** The `seq` a cursor points after, or INVALID_CURSOR (made up, altered, or of another project). */
+function cursorPosition(emu: Emu, projectId: string, cursor: string): number {
+  const match = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(cursor);
+  if (!match || cursorSignature(emu, projectId, Number(match[1])) !== match[2]) {
+    throw new EmuError(400, "INVALID_CURSOR", "cursor was not returned by a previous page of this list");
+  }
+  return Number(match[1]);
+}
+
+export const messageHandlers: Record<"email.emails.list" | "email.emails.get", Handler> = {
+  "email.emails.list": (ctx: Ctx) => {
+    const projectId = callerProject(ctx).id;
+    const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
+    const limit = rawLimit === undefined ? PAGE_DEFAULT : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw new EmuError(422, "VALIDATION", `limit: 1 to ${PAGE_MAX} (got ${rawLimit})`);
+    const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, cursor);
+    const rows = emailState(ctx.world)
+      .emails.filter((e) => e.projectId === projectId && e.seq < after)
+      .sort((a, b) => b.seq - a.seq);
+    const page = rows.slice(0, limit);
+    const more = rows.length > limit;
+    return { data: page.map(emailView), nextCursor: more ? cursorOf(ctx.emu, projectId, page[page.length - 1].seq) : null };
+  },
+
+  "email.emails.get": (ctx: Ctx) => {
+    const projectId = callerProject(ctx).id;
+    const e = emailState(ctx.world).emails.find((x) => x.id === ctx.params.id && x.projectId === projectId);
+    if (!e) throw new EmuError(404, "EMAIL_NOT_FOUND", "Email not found");
+    return emailView(e);
+  },
+};

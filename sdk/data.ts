@@ -1,0 +1,136 @@
+/**
+ * Data functions: read-only lookups a program makes while it runs (`pulumi preview` included), each
+ * as a plain async function and as an `...Output` form that takes Pulumi inputs and answers an
+ * Output. They use the same settings (stack config `svc:*`, then `SVC_*` environment variables),
+ * the same API client (rate limit, retries, timeouts) and the same errors as the resources:
+ * `getVpsPlans failed: GET /vps/plans 401 INVALID_API_KEY — …`, with the API's `code` on the error.
+ *
+ * They run in the program's process, not in the provider: nothing here is serialized into state.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ApiClient, CallOptions } from "../provider/client/http";
+import type { RouteId, RouteResponse } from "../provider/client/routes";
+import type * as s from "../provider/client/schemas";
+import { aiClient, emailClient, platformClient, resolveSettings, type ConfigSource } from "../provider/config";
+import { operationError } from "../provider/resource";
+
+export type VpsPlan = s.VpsPlan;
+export type BackupPlan = RouteResponse<"backup.plans.list">[number];
+export type RenewalOption = RouteResponse<"vps.renewalOptions">[number];
+export type EmailStatus = RouteResponse<"email.status">;
+export type EmailAnalytics = RouteResponse<"email.analytics">;
+export type Notification = s.Notification;
+export type ActivityEntry = s.ActivityEntry;
+export type AiModel = s.AiModel;
+
+export interface GetNotificationsArgs {
+  /** Only the notifications not yet read. */
+  unreadOnly?: boolean;
+}
+
+/** The program's stack config (`svc:apiKey`, …), secrets included, as the provider reads it. */
+const programConfig: ConfigSource = { get: (key) => pulumi.runtime.getConfig(key) };
+
+type Api = "platform" | "email" | "ai";
+const makers = { platform: platformClient, email: emailClient, ai: aiClient } as const;
+/** One client per API and settings for the program's life: all calls share its rate-limit bucket. */
+const clients = new Map<string, ApiClient>();
+
+function client(api: Api): ApiClient {
+  const settings = resolveSettings(programConfig);
+  const cacheKey = `${api}\n${JSON.stringify(settings)}`;
+  let c = clients.get(cacheKey);
+  if (!c) {
+    c = makers[api](settings);
+    clients.set(cacheKey, c);
+  }
+  return c;
+}
+
+/** One call: settings problems and API errors both name the function, like a resource operation's. */
+async function lookup<K extends RouteId>(name: string, api: Api, id: K, options?: CallOptions<K>): Promise<RouteResponse<K>> {
+  try {
+    return await client(api).call(id, options);
+  } catch (err) {
+    throw operationError(name, err);
+  }
+}
+
+/** Server plans (id, name, family, region, size, prices per billing period, OS templates). */
+export function getVpsPlans(): Promise<VpsPlan[]> {
+  return lookup("getVpsPlans", "platform", "vps.plans.list");
+}
+
+/** Backup add-on plans; `retired` plans cannot be chosen for a new add-on. */
+export function getBackupPlans(): Promise<BackupPlan[]> {
+  return lookup("getBackupPlans", "platform", "backup.plans.list");
+}
+
+/** What renewing a server costs for each billing period. */
+export function getVpsRenewalOptions(vpsId: string): Promise<RenewalOption[]> {
+  if (!vpsId) return Promise.reject(new Error("getVpsRenewalOptions: vpsId is required"));
+  return lookup("getVpsRenewalOptions", "platform", "vps.renewalOptions", { params: { id: vpsId } });
+}
+
+/** The email plan and its limits, and `platformPaused` (sending paused for every project). Works without a plan. */
+export function getEmailStatus(): Promise<EmailStatus> {
+  return lookup("getEmailStatus", "email", "email.status");
+}
+
+/** Sending analytics of the project, with `limits`: the bounce and complaint rates that suspend sending. */
+export function getEmailAnalytics(): Promise<EmailAnalytics> {
+  return lookup("getEmailAnalytics", "email", "email.analytics");
+}
+
+/** Account notifications, newest first. */
+export function getNotifications(args: GetNotificationsArgs = {}): Promise<Notification[]> {
+  const query = args.unreadOnly === undefined ? undefined : { unreadOnly: args.unreadOnly ? ("true" as const) : ("false" as const) };
+  return lookup("getNotifications", "platform", "account.notifications.list", { query });
+}
+
+/**
+ * The activity feed of a project, newest first. Without `projectId`, the configured project
+ * (`svc:projectId` / `SVC_PROJECT_ID`).
+ */
+export function getProjectActivity(projectId?: string): Promise<ActivityEntry[]> {
+  const id = projectId || resolveSettings(programConfig).projectId;
+  if (!id) return Promise.reject(new Error("getProjectActivity: no projectId given and svc:projectId / SVC_PROJECT_ID is not set"));
+  return lookup("getProjectActivity", "platform", "account.activity", { params: { projectId: id } });
+}
+
+/** The AI models the key may use (`GET /v1/models` of the AI gateway). */
+export async function getAiModels(): Promise<AiModel[]> {
+  return (await lookup("getAiModels", "ai", "ai.models")).data;
+}
+
+// ---- Output forms: take Pulumi inputs, answer an Output (unknown during preview while an input is) ----
+
+/** `pulumi.output` of plain API data: the value is already plain, so its type stays as it is. */
+function plain<T>(value: Promise<T>): pulumi.Output<T> {
+  return pulumi.output(value) as unknown as pulumi.Output<T>;
+}
+
+export function getVpsPlansOutput(): pulumi.Output<VpsPlan[]> {
+  return plain(getVpsPlans());
+}
+export function getBackupPlansOutput(): pulumi.Output<BackupPlan[]> {
+  return plain(getBackupPlans());
+}
+export function getVpsRenewalOptionsOutput(vpsId: pulumi.Input<string>): pulumi.Output<RenewalOption[]> {
+  return pulumi.output(vpsId).apply((id) => plain(getVpsRenewalOptions(id)));
+}
+export function getEmailStatusOutput(): pulumi.Output<EmailStatus> {
+  return plain(getEmailStatus());
+}
+export function getEmailAnalyticsOutput(): pulumi.Output<EmailAnalytics> {
+  return plain(getEmailAnalytics());
+}
+export function getNotificationsOutput(args: pulumi.Input<{ unreadOnly?: pulumi.Input<boolean> }> = {}): pulumi.Output<Notification[]> {
+  return pulumi.output(args).apply((a) => plain(getNotifications(a)));
+}
+export function getProjectActivityOutput(projectId?: pulumi.Input<string>): pulumi.Output<ActivityEntry[]> {
+  return pulumi.output(projectId).apply((id) => plain(getProjectActivity(id)));
+}
+export function getAiModelsOutput(): pulumi.Output<AiModel[]> {
+  return plain(getAiModels());
+}

@@ -1,0 +1,182 @@
+/**
+ * Signed webhook events over real HTTP: a send to a receiver on loopback delivers `email.sent` and
+ * `email.delivered` (bounced and complained for the simulator recipients) with a `Svc-Signature`
+ * that `verifyWebhookSignature` accepts; retries (5xx retried, 4xx not) with the same body and
+ * signature and `failCount`; loopback urls refused without `allowLocalWebhooks`.
+ */
+import { verifyWebhookSignature } from "../../sdk/webhook-signature";
+import { startTestEmulator } from "../support/emulator";
+import { createWebhook, freshWithDomain, ok, refused, send, SIM, startReceiver, startSendingEmulator, waitFor, type Api, type Receiver } from "./helpers";
+
+let api: Api;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  api = await startSendingEmulator();
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await api.emu.close();
+});
+beforeEach(async () => {
+  await freshWithDomain(api);
+});
+
+async function receiver(answer?: (n: number) => number): Promise<Receiver> {
+  const r = await startReceiver(answer);
+  receivers.push(r);
+  return r;
+}
+
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+function verified(r: Receiver, secret: string) {
+  return r.received.map((d) => {
+    const check = verifyWebhookSignature(d.raw, d.headers["svc-signature"] as string, secret);
+    expect(check).toEqual({ valid: true, timestamp: expect.any(Number) });
+    expect(d.headers["content-type"]).toBe("application/json");
+    return d.body;
+  });
+}
+
+describe("signed events", () => {
+  test("a send delivers email.sent then email.delivered, signed, with the spec's body and notification blocks; the email follows", async () => {
+    const r = await receiver();
+    const hook = await createWebhook(api, r.url, ["email.sent", "email.delivered", "email.bounced", "email.complained"]);
+    const id = await send(api, { to: ["Ana <ana@acme-customer.dev>"], cc: ["ANA@acme-customer.dev", "bo@acme-customer.dev"], subject: "Order {{n}}", variables: { n: 42 } });
+    await waitFor(() => r.received.length >= 2, "two events");
+    const events = verified(r, hook.secret);
+    expect(events.map((e) => e.type).sort()).toEqual(["email.delivered", "email.sent"]);
+    const delivered = events.find((e) => e.type === "email.delivered");
+    expect(delivered).toEqual({
+      type: "email.delivered",
+      createdAt: expect.stringMatching(ISO_MS),
+      data: {
+        messageId: id,
+        recipients: ["ana@acme-customer.dev", "bo@acme-customer.dev"],
+        notification: {
+          type: "Delivery",
+          mail: { messageId: id, timestamp: expect.stringMatching(ISO_MS), source: "Acme <news@mail.acme-shop.dev>", subject: "Order 42", destination: ["ana@acme-customer.dev", "bo@acme-customer.dev"] },
+          delivery: { timestamp: expect.stringMatching(ISO_MS), processingTimeMillis: expect.any(Number), recipients: ["ana@acme-customer.dev", "bo@acme-customer.dev"] },
+        },
+      },
+    });
+    const sent = events.find((e) => e.type === "email.sent");
+    expect(sent.data).toMatchObject({ messageId: id, notification: { type: "Send", mail: { messageId: id } } });
+
+    const email = ok(await api("GET", `/emails/${id}`), 200);
+    expect(email).toMatchObject({ id, status: "delivered", subject: "Order 42", to: ["Ana <ana@acme-customer.dev>"], cc: ["ANA@acme-customer.dev", "bo@acme-customer.dev"], bcc: [] });
+    // The webhook records its last trigger and no failure.
+    const [listed] = ok(await api("GET", "/webhooks"), 200);
+    expect(listed).toMatchObject({ id: hook.id, failCount: 0, lastTriggeredAt: expect.stringMatching(ISO_MS) });
+  });
+
+  test("a bounce recipient gets email.bounced (bounce block) and the email ends bounced; a complaint recipient gets email.delivered then email.complained", async () => {
+    const r = await receiver();
+    const hook = await createWebhook(api, r.url, ["email.bounced", "email.complained", "email.delivered"]);
+    const bounced = await send(api, { to: [`bounce@${SIM}`] });
+    const complained = await send(api, { to: [`complaint@${SIM}`] });
+    await waitFor(() => r.received.length >= 3, "three events");
+    const events = verified(r, hook.secret);
+    const bounce = events.find((e) => e.type === "email.bounced");
+    expect(bounce.data).toEqual({
+      messageId: bounced,
+      recipients: [`bounce@${SIM}`],
+      notification: {
+        type: "Bounce",
+        mail: expect.objectContaining({ messageId: bounced, destination: [`bounce@${SIM}`] }),
+        bounce: {
+          bounceType: "Permanent",
+          bounceSubType: "General",
+          timestamp: expect.stringMatching(ISO_MS),
+          recipients: [{ emailAddress: `bounce@${SIM}`, status: "5.1.1", action: "failed", diagnosticCode: expect.stringContaining("550") }],
+        },
+      },
+    });
+    const complaint = events.find((e) => e.type === "email.complained");
+    expect(complaint.data).toEqual({
+      messageId: complained,
+      recipients: [`complaint@${SIM}`],
+      notification: {
+        type: "Complaint",
+        mail: expect.objectContaining({ messageId: complained }),
+        complaint: { complaintFeedbackType: "abuse", timestamp: expect.stringMatching(ISO_MS), recipients: [{ emailAddress: `complaint@${SIM}` }] },
+      },
+    });
+    expect(events.filter((e) => e.type === "email.delivered").map((e) => e.data.messageId)).toEqual([complained]);
+    expect(ok(await api("GET", `/emails/${bounced}`), 200).status).toBe("bounced");
+    expect(ok(await api("GET", `/emails/${complained}`), 200).status).toBe("complained");
+    // Both addresses are now suppressed.
+    refused(await api("POST", "/send", { body: { from: "a@mail.acme-shop.dev", to: [`bounce@${SIM}`], subject: "s", text: "t" } }), 403, "RECIPIENT_SUPPRESSED");
+    refused(await api("POST", "/send", { body: { from: "a@mail.acme-shop.dev", to: [`complaint@${SIM}`], subject: "s", text: "t" } }), 403, "RECIPIENT_SUPPRESSED");
+  });
+
+  test("only webhooks of the message's project subscribed to the event receive it", async () => {
+    const subscribed = await receiver();
+    const other = await receiver();
+    await createWebhook(api, subscribed.url, ["email.delivered"]);
+    await createWebhook(api, other.url, ["email.opened"]);
+    // A webhook of the second project, subscribed to the event, gets nothing of the first project's.
+    api.emu.control.emu.world.projects[1].email.plan = { ...api.emu.control.emu.world.projects[0].email.plan! };
+    ok(await api("POST", "/webhooks", { key: api.emu.keys.emailNoPlan, body: { url: other.url, events: ["email.delivered"] } }), 201);
+    await send(api, { to: ["x@acme-customer.dev"] });
+    await waitFor(() => subscribed.received.length >= 1, "the delivered event");
+    const log = await waitFor(async () => {
+      const data = (await api.emu.ctl("GET", "/email/deliveries")).body.data;
+      return data.inFlight === 0 && data.deliveries.length >= 1 ? data : undefined;
+    }, "deliveries to settle");
+    expect(log.deliveries.map((d: { eventType: string }) => d.eventType)).toEqual(["email.delivered"]);
+    expect(subscribed.received.map((d) => d.body.type)).toEqual(["email.delivered"]);
+    expect(other.received).toEqual([]);
+  });
+});
+
+describe("delivery and retry rules", () => {
+  test("500, 500, 200: exactly 3 attempts with identical body and signature, failCount back to 0; 404: one attempt, failCount 1; receiver down: 3 attempts, failCount 1", async () => {
+    const flaky = await receiver((n) => (n <= 2 ? 500 : 200));
+    const missing = await receiver(() => 404);
+    const gone = await receiver();
+    await gone.close();
+    const flakyHook = await createWebhook(api, flaky.url, ["email.delivered"]);
+    const missingHook = await createWebhook(api, missing.url, ["email.delivered"]);
+    const goneHook = await createWebhook(api, gone.url, ["email.delivered"]);
+    // A failed delivery before: failCount must come back to 0 after the retried success.
+    const hookRecords = api.emu.control.emu.world.email.webhooks as { id: string; failCount: number }[];
+    hookRecords.find((w) => w.id === flakyHook.id)!.failCount = 2;
+    await send(api, { to: ["x@acme-customer.dev"] });
+    // The three deliveries run side by side: about 3 s of real time for the 1 s + 2 s waits.
+    const done = await waitFor(async () => {
+      const data = (await api.emu.ctl("GET", "/email/deliveries")).body.data;
+      return data.inFlight === 0 && data.deliveries.length >= 7 ? data.deliveries : undefined;
+    }, "all attempts");
+
+    expect(flaky.received.map((d) => d.answered)).toEqual([500, 500, 200]);
+    expect(new Set(flaky.received.map((d) => d.raw)).size).toBe(1);
+    expect(new Set(flaky.received.map((d) => d.headers["svc-signature"])).size).toBe(1);
+    expect(verifyWebhookSignature(flaky.received[0].raw, flaky.received[0].headers["svc-signature"] as string, flakyHook.secret).valid).toBe(true);
+    expect(missing.received.map((d) => d.answered)).toEqual([404]);
+
+    type Entry = { webhookId: string; attempt: number; status: number | null; error: string | null; final: boolean; ok: boolean };
+    const byHook = (id: string) => done.filter((d: Entry) => d.webhookId === id).map((d: Entry) => [d.attempt, d.status, typeof d.error, d.final, d.ok]);
+    expect(byHook(flakyHook.id)).toEqual([[1, 500, "object", false, false], [2, 500, "object", false, false], [3, 200, "object", true, true]]);
+    expect(byHook(missingHook.id)).toEqual([[1, 404, "object", true, false]]);
+    expect(byHook(goneHook.id)).toEqual([[1, null, "string", false, false], [2, null, "string", false, false], [3, null, "string", true, false]]);
+
+    const hooks = ok(await api("GET", "/webhooks"), 200) as { id: string; failCount: number }[];
+    expect(Object.fromEntries(hooks.map((h) => [h.id, h.failCount]))).toEqual({ [flakyHook.id]: 0, [missingHook.id]: 1, [goneHook.id]: 1 });
+  });
+
+  test("without allowLocalWebhooks a loopback webhook is refused at create (INVALID_URL); with it, https and http loopback are accepted, private addresses are not", async () => {
+    const strict = await startTestEmulator();
+    try {
+      for (const url of ["http://127.0.0.1:9/hook", "https://127.0.0.1/hook", "https://localhost/hook", "http://[::1]:8080/"]) {
+        const res = await strict.call("POST", "/email/webhooks", { key: strict.keys.email, body: { url, events: ["email.sent"] } });
+        refused(res, 400, "INVALID_URL");
+      }
+    } finally {
+      await strict.close();
+    }
+    for (const url of ["http://127.0.0.1:9/hook", "https://localhost/hook", "http://[::1]:8080/"]) ok(await api("POST", "/webhooks", { body: { url, events: ["email.sent"] } }), 201);
+    for (const url of ["http://10.0.0.1/hook", "https://192.168.1.10/hook", "http://hooks.example.com/x"]) refused(await api("POST", "/webhooks", { body: { url, events: ["email.sent"] } }), 400, "INVALID_URL");
+  });
+});
