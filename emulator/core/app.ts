@@ -10,6 +10,7 @@ import { routes, type RouteDef, type RouteId, type Service } from "../../provide
 import { authenticate, bearerOf, type Caller } from "./auth";
 import { registerControl } from "./control";
 import type { Emu, TransitionFn } from "./emu";
+import { errorBody } from "../ai/errors";
 import { EmuError, Reply } from "./errors";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
 import type { World } from "./world";
@@ -90,8 +91,13 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split("?")[0];
       const key = bearerOf(request.headers.authorization);
-      log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: 404, code: "NOT_FOUND", fault: null, dropped: false });
-      return failure(reply, 404, "NOT_FOUND", `No route ${request.method} ${path}: ${error.message}`);
+      // The AI gateway has no envelope: its unknown paths answer in the OpenAI error shape.
+      const ai = path === SERVICE_PREFIX.ai || path.startsWith(`${SERVICE_PREFIX.ai}/`);
+      const code = ai ? "not_found" : "NOT_FOUND";
+      log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: 404, code, fault: null, dropped: false });
+      const message = `No route ${request.method} ${path}: ${error.message}`;
+      if (ai) return (reply as FastifyReply).code(404).type("application/json").send(errorBody("openai", 404, code, message));
+      return failure(reply, 404, code, message);
     },
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -155,6 +155,7 @@ describe("body and model errors", () => {
       ["POST", "/v1/v1/messages"],
       ["GET", "/v1/chat/completions"],
       ["GET", "/v1/messages/batches"],
+      ["GET", "/v1/models/%E0%A4%A"], // bad percent-encoding: refused by the router itself
     ]) {
       const res = await aiCall(emu, method, path, { body: method === "POST" ? { model: "gpt-4o-mini" } : undefined });
       expect(res.status).toBe(404);

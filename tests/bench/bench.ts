@@ -23,6 +23,7 @@ import { QUEUE_SECONDS } from "../../emulator/email/jobs";
 import { createTemplateWorker } from "../../emulator/email/templates";
 import { JOB_SECONDS } from "../../emulator/vps/jobs";
 import { ApiClient, type RequestEvent } from "../../provider/client/http";
+import { CLIENT_BURST } from "../../provider/client/rate-limit";
 import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import { setConfig } from "../engine/state";
 import { packageRoot, programRegistrations, type ProviderHost } from "../support/provider-host";
@@ -75,7 +76,7 @@ function delaysStatement(): string {
     `emulator in time mode with its realistic delays: server create ${s(JOB_SECONDS["vps.create"])}, backup setup ${s(JOB_SECONDS["vps.backup"])} (the server is busy meanwhile), terminate ${s(JOB_SECONDS["vps.terminate"])};`,
     `email jobs wait ${s(QUEUE_SECONDS)} in the queue, then add domain ${s(addDomainWorker.workSeconds)}, verify ${s(verifyDomainWorker.workSeconds)}, create template ${s(createTemplateWorker.workSeconds)}; DNS records published ${s(DNS_PUBLISH_SECONDS)} after a domain is added.`,
     `Longest transition chains: fleet up ${s(TRANSITION_CHAIN_S.fleet.up)} (create + backup setup), fleet destroy ${s(TRANSITION_CHAIN_S.fleet.destroy)}, email up ${s(TRANSITION_CHAIN_S.email.up)} (add + verify), previews 0.`,
-    `Limit: ${LIMIT_RPS} requests/s per key, burst 10, in the client and in the emulator (429 + Retry-After). The fleet uses the platform key, the email stack the email key.`,
+    `Limit: ${LIMIT_RPS} requests/s per key, burst 10 in the emulator (429 + Retry-After), ${CLIENT_BURST} in the client. The fleet uses the platform key, the email stack the email key.`,
   ].join("\n  ");
 }
 
