@@ -2,16 +2,19 @@
  * Accepted messages: GET /emails (newest first, cursor-paginated) and GET /emails/{id}, and their
  * lifecycle through background transitions, each emitting its webhook event:
  *   queued ──(≈1 s)──▶ sent [email.sent] ──(≈2 s)──▶ delivered [email.delivered]
- *                                                 └─▶ bounced [email.bounced]   (simulator bounce recipients)
- *   delivered ──(≈5 s)──▶ complained [email.complained]                         (simulator complaint recipients)
+ *                                                 ├─▶ bounced [email.bounced]     (simulator bounce recipients)
+ *                                                 ├─▶ rejected [email.rejected]   (simulator reject recipients)
+ *                                                 └─▶ failed [email.failed]       (simulator fail recipients)
+ *   delivered ──(≈5 s)──▶ complained [email.complained]                           (simulator complaint recipients)
+ *   delivered ──(≈3 s)──▶ [email.opened], then [email.clicked]                    (simulator open / click recipients)
  * A message with several recipients gets one event per outcome, naming the recipients concerned;
- * its status is the worst outcome (bounced when any recipient bounced). Bounced and complaining
- * recipients join the project's suppression list.
+ * its status is the worst outcome (failed, then rejected, then bounced). Bounced and complaining
+ * recipients join the project's suppression list. Opens and clicks are events, not statuses.
  *
  * Simulator recipients (domain `simulator.svc.dev`, public-looking, accepted by the validator):
- * `bounce@` / `bounce+<label>@` bounce, `complaint@` / `complaint+<label>@` are delivered and then
- * complain, anything else there (e.g. `delivered@`) is delivered. Labels give distinct addresses,
- * so a test can bounce repeatedly although each bounced address gets suppressed.
+ * `bounce@`, `complaint@`, `reject@`, `fail@`, `open@`, `click@` (each also as `<role>+<label>@`), and
+ * anything else there (e.g. `delivered@`) is delivered. Labels give distinct addresses, so a test can
+ * bounce repeatedly although each bounced address gets suppressed.
  */
 import { createHmac } from "node:crypto";
 import type { Ctx, Handler } from "../core/app";
@@ -24,18 +27,26 @@ export const SIMULATOR_DOMAIN = "simulator.svc.dev";
 const SEND = "email.message.send";
 const DELIVER = "email.message.deliver";
 const COMPLAIN = "email.message.complain";
+const ENGAGE = "email.message.engage";
 /** Realistic seconds of each step (`time` mode). */
 const SEND_SECONDS = 1;
 const DELIVER_SECONDS = 2;
 const COMPLAIN_SECONDS = 5;
+const ENGAGE_SECONDS = 3;
+/** What an `email.clicked` event names as the clicked link (the emulator keeps no message body). */
+export const SIMULATOR_CLICK_LINK = "https://simulator.svc.dev/clicked";
+const SIMULATOR_USER_AGENT = "svc-simulator/1.0 (emulated recipient)";
 const PAGE_DEFAULT = 50;
 const PAGE_MAX = 200;
 
-function simulatorRole(address: string): "bounce" | "complaint" | null {
+const SIMULATOR_ROLES = ["bounce", "complaint", "reject", "fail", "open", "click"] as const;
+type SimulatorRole = (typeof SIMULATOR_ROLES)[number];
+
+function simulatorRole(address: string): SimulatorRole | null {
   const at = address.lastIndexOf("@");
   if (address.slice(at + 1) !== SIMULATOR_DOMAIN) return null;
   const local = address.slice(0, at).split("+")[0];
-  return local === "bounce" ? "bounce" : local === "complaint" ? "complaint" : null;
+  return (SIMULATOR_ROLES as readonly string[]).includes(local) ? (local as SimulatorRole) : null;
 }
 
 export function emailView(e: EmailRec) {
@@ -91,10 +102,13 @@ export const messageTransitions: Record<string, TransitionFn> = {
     const e = findEmail(emu, payload);
     if (!e || e.status !== "sent") return;
     const now = emu.nowIso();
-    const bounced = e.recipients.filter((r) => simulatorRole(r) === "bounce");
-    const delivered = e.recipients.filter((r) => !bounced.includes(r));
+    const withRole = (role: SimulatorRole) => e.recipients.filter((r) => simulatorRole(r) === role);
+    const bounced = withRole("bounce");
+    const rejected = withRole("reject");
+    const failed = withRole("fail");
+    const delivered = e.recipients.filter((r) => !bounced.includes(r) && !rejected.includes(r) && !failed.includes(r));
     e.bounced = bounced;
-    e.status = bounced.length > 0 ? "bounced" : "delivered";
+    e.status = failed.length > 0 ? "failed" : rejected.length > 0 ? "rejected" : bounced.length > 0 ? "bounced" : "delivered";
     e.updatedAt = now;
     if (delivered.length > 0) {
       e.deliveredAt = now;
@@ -130,7 +144,45 @@ export const messageTransitions: Record<string, TransitionFn> = {
         },
       });
     }
+    if (rejected.length > 0) {
+      emitEvent(emu, e.projectId, "email.rejected", {
+        messageId: e.id,
+        recipients: rejected,
+        notification: { type: "Reject", mail: mailSummary(e), reject: { reason: "Content rejected at delivery time (simulator reject recipient)" } },
+      });
+    }
+    if (failed.length > 0) {
+      // A single send's `email.failed` carries only `{ error, jobId }` (the spec's shape); the send has
+      // no job of its own in the API, so the id names the emulator's delivery attempt.
+      emitEvent(emu, e.projectId, "email.failed", {
+        messageId: e.id,
+        recipients: failed,
+        notification: { error: "Sending gave up after retries: the recipient's server did not answer (simulator fail recipient)", jobId: `job_${emu.hex(24)}` },
+      });
+    }
     if (delivered.some((r) => simulatorRole(r) === "complaint")) emu.schedule(COMPLAIN, { emailId: e.id }, COMPLAIN_SECONDS, { wake: true });
+    if (delivered.some((r) => simulatorRole(r) === "open" || simulatorRole(r) === "click")) emu.schedule(ENGAGE, { emailId: e.id }, ENGAGE_SECONDS, { wake: true });
+  },
+
+  [ENGAGE]: (emu, payload) => {
+    const e = findEmail(emu, payload);
+    if (!e || e.deliveredAt === null) return;
+    const now = emu.nowIso();
+    const clicked = e.recipients.filter((r) => simulatorRole(r) === "click");
+    // A click implies an open: both roles open first.
+    const opened = e.recipients.filter((r) => simulatorRole(r) === "open" || clicked.includes(r));
+    emitEvent(emu, e.projectId, "email.opened", {
+      messageId: e.id,
+      recipients: opened,
+      notification: { type: "Open", mail: mailSummary(e), open: { timestamp: now, userAgent: SIMULATOR_USER_AGENT } },
+    });
+    if (clicked.length > 0) {
+      emitEvent(emu, e.projectId, "email.clicked", {
+        messageId: e.id,
+        recipients: clicked,
+        notification: { type: "Click", mail: mailSummary(e), click: { timestamp: now, userAgent: SIMULATOR_USER_AGENT, link: SIMULATOR_CLICK_LINK } },
+      });
+    }
   },
 
   [COMPLAIN]: (emu, payload) => {

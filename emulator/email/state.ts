@@ -3,6 +3,8 @@
  * webhooks of every project. Records carry internal fields (owner project, webhook secret, DNS
  * publication time); handlers answer through the view functions of each resource's file.
  */
+import type { z } from "zod";
+import type { emailMessageStatus } from "../../provider/client/schemas";
 import type { Ctx } from "../core/app";
 import type { EmailPlanLimits, Project, World } from "../core/world";
 
@@ -69,7 +71,7 @@ export interface WebhookRec {
   secret: string;
 }
 
-export type EmailStatus = "queued" | "sent" | "delivered" | "bounced" | "complained" | "failed";
+export type EmailStatus = z.infer<typeof emailMessageStatus>;
 
 /** One accepted message (GET /emails). Quota, analytics and reputation are computed from these. */
 export interface EmailRec {

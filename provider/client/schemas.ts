@@ -99,8 +99,8 @@ export const emailAnalytics = z.looseObject({
 
 // ---------- email sending ----------
 
-/** Emails: `queued` at accept, then `sent`, then `delivered`, `bounced` or `complained` (or `failed`). */
-export const emailMessageStatus = z.enum(["queued", "sent", "delivered", "bounced", "complained", "failed"]);
+/** Emails: `queued` at accept, then `sent`, then `delivered`, `bounced`, `rejected` or `failed`; `complained` after delivery. */
+export const emailMessageStatus = z.enum(["queued", "sent", "delivered", "bounced", "rejected", "complained", "failed"]);
 export const emailMessage = z.looseObject({
   id: z.string(),
   from: z.string(),

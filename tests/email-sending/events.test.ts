@@ -111,6 +111,41 @@ describe("signed events", () => {
     refused(await api("POST", "/send", { body: { from: "a@mail.acme-shop.dev", to: [`complaint@${SIM}`], subject: "s", text: "t" } }), 403, "RECIPIENT_SUPPRESSED");
   });
 
+  test("reject, fail, open and click recipients get email.rejected, email.failed, email.opened and email.clicked", async () => {
+    const r = await receiver();
+    const hook = await createWebhook(api, r.url, ["email.rejected", "email.failed", "email.opened", "email.clicked"]);
+    const rejected = await send(api, { to: [`reject@${SIM}`] });
+    const failed = await send(api, { to: [`fail@${SIM}`] });
+    const engaged = await send(api, { to: [`open@${SIM}`, `click@${SIM}`] });
+    await waitFor(() => r.received.length >= 4, "four events");
+    const events = verified(r, hook.secret);
+    const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.data);
+
+    expect(of("email.rejected")).toEqual([
+      { messageId: rejected, recipients: [`reject@${SIM}`], notification: { type: "Reject", mail: expect.objectContaining({ messageId: rejected }), reject: { reason: expect.any(String) } } },
+    ]);
+    // A single send's email.failed: `{ error, jobId }` only.
+    expect(of("email.failed")).toEqual([{ messageId: failed, recipients: [`fail@${SIM}`], notification: { error: expect.any(String), jobId: expect.stringMatching(/^job_[0-9a-f]+$/) } }]);
+    // A click implies an open.
+    expect(of("email.opened")).toEqual([
+      {
+        messageId: engaged,
+        recipients: [`open@${SIM}`, `click@${SIM}`],
+        notification: { type: "Open", mail: expect.objectContaining({ messageId: engaged }), open: { timestamp: expect.stringMatching(ISO_MS), userAgent: expect.any(String) } },
+      },
+    ]);
+    expect(of("email.clicked")).toEqual([
+      {
+        messageId: engaged,
+        recipients: [`click@${SIM}`],
+        notification: { type: "Click", mail: expect.objectContaining({ messageId: engaged }), click: { timestamp: expect.stringMatching(ISO_MS), userAgent: expect.any(String), link: expect.stringMatching(/^https:\/\//) } },
+      },
+    ]);
+    expect(ok(await api("GET", `/emails/${rejected}`), 200).status).toBe("rejected");
+    expect(ok(await api("GET", `/emails/${failed}`), 200).status).toBe("failed");
+    expect(ok(await api("GET", `/emails/${engaged}`), 200).status).toBe("delivered");
+  });
+
   test("only webhooks of the message's project subscribed to the event receive it", async () => {
     const subscribed = await receiver();
     const other = await receiver();
