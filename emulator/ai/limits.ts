@@ -11,7 +11,7 @@
 import type { Emu } from "../core/emu";
 import type { KeyRecord } from "../core/world";
 import { AiError } from "./errors";
-import { aiRuntime, aiState, monthOf, type AiKeyLimits } from "./state";
+import { aiRuntime, aiState, heldTotal, monthOf, type AiKeyLimits } from "./state";
 
 export function keyFromHeaders(headers: Record<string, string | string[] | undefined>): string | undefined {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
@@ -93,9 +93,7 @@ export function checkLimits(emu: Emu, key: KeyRecord): () => void {
 export function takeHold(emu: Emu, requestId: string, amount: number): () => void {
   const ai = aiState(emu.world);
   const rt = aiRuntime(emu);
-  let held = 0;
-  for (const v of rt.holds.values()) held += v;
-  const available = ai.balance - held;
+  const available = ai.balance - heldTotal(rt);
   if (amount > available) {
     throw new AiError(
       402,
