@@ -5,6 +5,7 @@
 import { Agent, fetch as undiciFetch } from "undici";
 import { routes } from "../../provider/client/routes";
 import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { perFile } from "../support/per-file";
 
 export type { TestEmulator };
 
@@ -129,17 +130,16 @@ export const tokens = (text: string) => Math.ceil(text.length / 4);
  * a calendar minute with `alignMinute`, for tests that count per-minute limits), closed after all.
  */
 export function useAi(set: (emu: TestEmulator) => void, options: { alignMinute?: boolean } = {}): void {
-  let emu: TestEmulator | undefined;
-  beforeAll(async () => {
-    emu = await startAi();
-    set(emu);
-  });
-  afterAll(async () => {
-    await closeStreamPool();
-    await emu?.close();
-  });
-  beforeEach(async () => {
-    await ctl(emu!, "POST", "/reset");
-    if (options.alignMinute) alignMinute(emu!);
+  perFile({
+    start: startAi,
+    set,
+    close: async (emu) => {
+      await closeStreamPool();
+      await emu.close();
+    },
+    fresh: async (emu) => {
+      await ctl(emu, "POST", "/reset");
+      if (options.alignMinute) alignMinute(emu);
+    },
   });
 }

@@ -5,7 +5,7 @@
  * are not charged.
  */
 import { routes } from "../../provider/client/routes";
-import { aiCall, aiStatus, alignMinute, chat, closeStreamPool, ctl, messages, nextMonth, openStream, startAi, untilIdle, type TestEmulator, useAi } from "./helpers";
+import { aiCall, aiStatus, alignMinute, chat, ctl, messages, nextMonth, openStream, startAi, untilIdle, type TestEmulator, useAi } from "./helpers";
 
 let emu: TestEmulator;
 useAi((e) => (emu = e), { alignMinute: true });

@@ -5,7 +5,7 @@
  * the output cap, and the charge of a success.
  */
 import { routes } from "../../provider/client/routes";
-import { aiStatus, chat, closeStreamPool, ctl, messages, openStream, sseEvents, startAi, streamText, tokens, untilIdle, type TestEmulator, useAi } from "./helpers";
+import { aiStatus, chat, ctl, messages, openStream, sseEvents, startAi, streamText, tokens, untilIdle, type TestEmulator, useAi } from "./helpers";
 
 let emu: TestEmulator;
 useAi((e) => (emu = e));

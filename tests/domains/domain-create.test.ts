@@ -4,17 +4,12 @@
  * repeated and whose `domainId` a later read or update fills; an answer lost after the charge is
  * settled by adoption; refunded failures say so; refusals at `up` carry what to do.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
 import { HostError } from "../support/provider-host";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet } from "./helpers";
 
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness();
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), fresh);
 
 const NAME = "my-shop.com";
 const BILL = { registration: COM.registration, whoisProtection: 0, total: COM.registration, depositCharged: COM.registration };

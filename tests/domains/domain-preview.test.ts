@@ -4,17 +4,12 @@
  * registration that knows the price and refuses with the reason. Every refusal leaves the wallet
  * and the account's domains unchanged, and the request log holds only the dry run.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
 import { UNKNOWN } from "../support/provider-host";
 import { calls, COM, domainRecords, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness();
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), fresh);
 
 const check = async (args: Props, olds: Props = {}) => h.host.check(T, olds, await h.inputs(T, args));
 const DRY_RUN_OK = "POST /api/domains 200";

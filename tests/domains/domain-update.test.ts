@@ -4,16 +4,11 @@
  * outcome settled by reading, never re-sent), auto-renew toggled in place, refresh and import by
  * name, and a delete that leaves the registration in the account.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness();
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), fresh);
 
 const NAME = "my-shop.com";
 

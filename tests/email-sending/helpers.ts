@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EmulatorOptions } from "../../emulator";
 import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { perFile } from "../support/per-file";
 
 export const FROM_DOMAIN = "mail.acme-shop.dev";
 export const FROM = `Acme <news@${FROM_DOMAIN}>`;
@@ -127,16 +128,13 @@ export async function send(api: Api, body: Record<string, unknown>): Promise<str
  * sending domain before each test (then `beforeEachTest`, if given), closed after all.
  */
 export function useSendingEmulator(set: (api: Api) => void, beforeEachTest?: (api: Api) => Promise<unknown>): void {
-  let api: Api | undefined;
-  beforeAll(async () => {
-    api = await startSendingEmulator();
-    set(api);
-  });
-  afterAll(async () => {
-    await api?.emu.close();
-  });
-  beforeEach(async () => {
-    await freshWithDomain(api!);
-    await beforeEachTest?.(api!);
+  perFile({
+    start: () => startSendingEmulator(),
+    set,
+    close: (api) => api.emu.close(),
+    fresh: async (api) => {
+      await freshWithDomain(api);
+      await beforeEachTest?.(api);
+    },
   });
 }

@@ -2,18 +2,13 @@
  * Template through the real dynamic-provider host against the emulator (issue 4: acceptance 1 and 3,
  * `variables`, out-of-band deletion, import, a failed create job).
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
 import { HostError, UNKNOWN } from "../support/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 
 const T = "Template";
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness();
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), fresh);
 
 const templateRec = (id: string) => emailWorld(h).templates.find((t) => t.id === id);
 

@@ -2,19 +2,14 @@
  * Webhook through the real dynamic-provider host against the emulator (issue 4: acceptance 1, 2, 3
  * and 5, WEBHOOK_LIMIT_REACHED, API errors in the user's message, out-of-band deletion, import).
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
 import { HostError, UNKNOWN, providerFor } from "../support/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 
 const T = "Webhook";
 const URL_1 = "https://hooks.example.com/svc/events";
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness();
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), fresh);
 
 const hookRec = (id: string) => emailWorld(h).webhooks.find((w) => w.id === id);
 

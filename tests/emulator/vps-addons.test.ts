@@ -2,18 +2,10 @@
  * VPS emulator, firewall rules and the backup add-on: CRUD, the rule checks (all or nothing), and
  * each backup rule with its code.
  */
-import { PLAN, vpsFixture, type VpsFixture } from "../support/vps-fixture";
+import { PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
 
 let f: VpsFixture;
-beforeAll(async () => {
-  f = await vpsFixture();
-});
-afterAll(async () => {
-  await f.emu.close();
-});
-beforeEach(async () => {
-  await f.fresh();
-});
+useVpsFixture((x) => (f = x));
 
 const ssh = { protocol: "tcp", action: "allow", port: "22", source: "203.0.113.0/24" };
 const ping = { protocol: "icmp", action: "allow", source: "0.0.0.0/0" };

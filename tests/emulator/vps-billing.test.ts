@@ -2,20 +2,12 @@
  * VPS emulator, billing: renewal and its options, upgrade rules and the prorated charge, failed
  * renew/upgrade jobs (refunded once, expiry or plan restored), and auto-renewal from the wallet.
  */
-import { PLAN, vpsFixture, type VpsFixture } from "../support/vps-fixture";
+import { PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
 
 const DAY = 86_400_000;
 
 let f: VpsFixture;
-beforeAll(async () => {
-  f = await vpsFixture();
-});
-afterAll(async () => {
-  await f.emu.close();
-});
-beforeEach(async () => {
-  await f.fresh();
-});
+useVpsFixture((x) => (f = x));
 
 function addMonths(iso: string, months: number): string {
   const d = new Date(iso);

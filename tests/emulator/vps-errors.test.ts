@@ -4,7 +4,7 @@
  * are listed with the reason they cannot be (their routes are not in the route table).
  */
 import type { CallResult } from "../support/emulator";
-import { PLAN, vpsFixture, type VpsFixture } from "../support/vps-fixture";
+import { PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
 
 /** The codes of the two spec tables, as the spec lists them. */
 const VPS_API_CODES = [
@@ -44,15 +44,7 @@ const NOT_PRODUCED: Record<string, string> = {
 };
 
 let f: VpsFixture;
-beforeAll(async () => {
-  f = await vpsFixture();
-});
-afterAll(async () => {
-  await f.emu.close();
-});
-beforeEach(async () => {
-  await f.fresh();
-});
+useVpsFixture((x) => (f = x));
 
 type Case = [code: string, status: number, how: string, run: () => Promise<CallResult>];
 const backupOn = async (id: string) => {

@@ -3,18 +3,10 @@
  * once), power actions, reinstall, password reset, VPS_BUSY, terminate, reach, and a create whose
  * answer is lost after it was committed.
  */
-import { PASSWORD, PLAN, vpsFixture, type VpsFixture } from "../support/vps-fixture";
+import { PASSWORD, PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
 
 let f: VpsFixture;
-beforeAll(async () => {
-  f = await vpsFixture();
-});
-afterAll(async () => {
-  await f.emu.close();
-});
-beforeEach(async () => {
-  await f.fresh();
-});
+useVpsFixture((x) => (f = x));
 
 const SERVER_FIELDS = [
   "autoRenew",
