@@ -8,7 +8,9 @@
  * (what reached the API), the engine's results and the provider calls the engine made.
  *
  *   npm run bench                       every scenario (about 4–5 minutes)
- *   npm run bench -- --only fleet,email  some of them: fleet, fleet-off, email, noop200, client, size
+ *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, client, size
+ *   npm run bench -- --smoke             the 10-resource stack and the sizes (under a minute): CI's proof
+ *                                        that the script runs and prints its table
  *   npm run bench -- --verbose           also what the engine prints
  *
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
@@ -60,6 +62,7 @@ const domainVerifiedSeconds = (() => {
 /** The longest chain of platform transitions one operation must wait through, in seconds. */
 const TRANSITION_CHAIN_S: Record<ProgramName, Record<Operation, number>> = {
   // A backup can only be set up on a running server; rules need a running server too (same wait).
+  small: { up: JOB_SECONDS["vps.create"] + JOB_SECONDS["vps.backup"], preview: 0, refresh: 0, destroy: JOB_SECONDS["vps.terminate"] },
   fleet: { up: JOB_SECONDS["vps.create"] + JOB_SECONDS["vps.backup"], preview: 0, refresh: 0, destroy: JOB_SECONDS["vps.terminate"] },
   email: { up: Math.max(domainVerifiedSeconds, EMAIL_JOB_SECONDS.createTemplate), preview: 0, refresh: 0, destroy: 0 },
   combined: {
@@ -127,7 +130,7 @@ function timeProviderCalls(): void {
 
 // ---- stacks ----
 
-type ProgramName = "fleet" | "email" | "combined";
+type ProgramName = "small" | "fleet" | "email" | "combined";
 
 interface BenchStack {
   program: ProgramName;
@@ -414,11 +417,14 @@ const resourcesOf = (s: Scenario) => s.phases.find((p) => p.op === "up")?.resour
 
 // ---- main ----
 
-const SCENARIOS = ["fleet", "fleet-off", "email", "noop200", "client", "size"] as const;
+const SCENARIOS = ["small", "fleet", "fleet-off", "email", "noop200", "client", "size"] as const;
+/** Every scenario but the smoke's own small stack, which the fleet already covers at scale. */
+const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== "small");
+const SMOKE_SCENARIOS = ["small", "size"];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: "string" }, verbose: { type: "boolean", default: false } } });
-  const only = values.only ? values.only.split(",").map((s) => s.trim()) : [...SCENARIOS];
+  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, verbose: { type: "boolean", default: false } } });
+  const only = values.smoke ? SMOKE_SCENARIOS : values.only ? values.only.split(",").map((s) => s.trim()) : [...DEFAULT_SCENARIOS];
   const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}: choose from ${SCENARIOS.join(", ")}`);
   requireCurrentBuild();
@@ -434,6 +440,10 @@ async function main(): Promise<void> {
 
   const scenarios: Scenario[] = [];
   const progress = (text: string) => console.log(`… ${text} (${s1(Date.now() - benchStarted)} s)`);
+  if (only.includes("small")) {
+    progress("0. small (10 resources): up, preview, destroy");
+    scenarios.push(await lifecycle("small", "0. small", print));
+  }
   if (only.includes("fleet")) {
     progress("1. fleet: up, preview, destroy");
     scenarios.push(await lifecycle("fleet", "1. fleet", print));

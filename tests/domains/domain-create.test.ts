@@ -4,7 +4,8 @@
  * repeated and whose `domainId` a later read or update fills; an answer lost after the charge is
  * settled by adoption; refunded failures say so; refusals at `up` carry what to do.
  */
-import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError } from "../support/provider-host";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet } from "./helpers";
 

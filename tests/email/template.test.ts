@@ -2,7 +2,8 @@
  * Template through the real dynamic-provider host against the emulator (issue 4: acceptance 1 and 3,
  * `variables`, out-of-band deletion, import, a failed create job).
  */
-import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, UNKNOWN } from "../support/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 

@@ -2,7 +2,8 @@
  * Webhook through the real dynamic-provider host against the emulator (issue 4: acceptance 1, 2, 3
  * and 5, WEBHOOK_LIMIT_REACHED, API errors in the user's message, out-of-band deletion, import).
  */
-import { useResourceHarness, type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, UNKNOWN, providerFor } from "../support/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 

@@ -2,7 +2,8 @@
  * VPS emulator, firewall rules and the backup add-on: CRUD, the rule checks (all or nothing), and
  * each backup rule with its code.
  */
-import { PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
+import { PLAN, type VpsFixture } from "../support/vps-fixture";
+import { useVpsFixture } from "../support/per-file";
 
 let f: VpsFixture;
 useVpsFixture((x) => (f = x));

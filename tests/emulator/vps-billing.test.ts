@@ -2,7 +2,8 @@
  * VPS emulator, billing: renewal and its options, upgrade rules and the prorated charge, failed
  * renew/upgrade jobs (refunded once, expiry or plan restored), and auto-renewal from the wallet.
  */
-import { PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
+import { PLAN, type VpsFixture } from "../support/vps-fixture";
+import { useVpsFixture } from "../support/per-file";
 
 const DAY = 86_400_000;
 

@@ -4,7 +4,8 @@
  * are listed with the reason they cannot be (their routes are not in the route table).
  */
 import type { CallResult } from "../support/emulator";
-import { PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
+import { PLAN, type VpsFixture } from "../support/vps-fixture";
+import { useVpsFixture } from "../support/per-file";
 
 /** The codes of the two spec tables, as the spec lists them. */
 const VPS_API_CODES = [

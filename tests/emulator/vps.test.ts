@@ -3,7 +3,8 @@
  * once), power actions, reinstall, password reset, VPS_BUSY, terminate, reach, and a create whose
  * answer is lost after it was committed.
  */
-import { PASSWORD, PLAN, type VpsFixture, useVpsFixture } from "../support/vps-fixture";
+import { PASSWORD, PLAN, type VpsFixture } from "../support/vps-fixture";
+import { useVpsFixture } from "../support/per-file";
 
 let f: VpsFixture;
 useVpsFixture((x) => (f = x));

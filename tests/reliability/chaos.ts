@@ -3,6 +3,8 @@
  * figures. Run `npm run build` first (the provider host runs dist/).
  *
  *   npm run chaos [-- SEED]        (or SVC_CHAOS_SEED=SEED; default: drawn from the clock, printed)
+ *   npm run chaos -- --smoke [SEED] one matrix cell, one kill point and the bad-input catalogue (about
+ *                                  a minute): CI's proof that the script runs and prints its figures
  *
  * 1. The whole fault matrix: every operation × fault kind group (every cell of
  *    tests/reliability/matrix.ts), each followed by a preview that must plan nothing.
@@ -40,11 +42,14 @@ interface Tally {
 
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, "dist/provider/index.js"))) throw new Error("dist/ is missing: run `npm run build` first");
-  const seed = Number(process.argv[2] ?? process.env.SVC_CHAOS_SEED ?? Date.now() % 1_000_000);
+  const args = process.argv.slice(2);
+  const smoke = args.includes("--smoke");
+  const seedArg = args.find((a) => a !== "--smoke");
+  const seed = Number(seedArg ?? process.env.SVC_CHAOS_SEED ?? Date.now() % 1_000_000);
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const started = Date.now();
-  console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${seed}\`)`);
+  console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${smoke ? "--smoke " : ""}${seed}\`)${smoke ? ", smoke: one matrix cell, one kill point, the catalogue" : ""}`);
   const t: Tally = { scenarios: 0, faults: 0, duplicates: 0, doubleCharges: 0, leaks: 0, converged: 0, runs: 0, badRefused: 0, badTotal: 0, problems: [] };
 
   const project = fixtureProject("chaos");
@@ -54,7 +59,8 @@ async function main(): Promise<void> {
     // ---- 1 and 2: the matrix, then randomized groups ----
     const groups: { op: (typeof OPS)[number]; assignment: Assignment; label: string }[] = [];
     for (const op of OPS) for (const fault of FAULT_KINDS) groups.push({ op, assignment: allOn(fault), label: `${op} × ${FAULT_NAMES[fault]}` });
-    for (let i = 0; i < RANDOM_GROUPS; i++) {
+    if (smoke) groups.splice(1);
+    for (let i = 0; i < (smoke ? 0 : RANDOM_GROUPS); i++) {
       const op = pick(OPS);
       const assignment: Assignment = {};
       const kinds: string[] = [];
@@ -82,6 +88,7 @@ async function main(): Promise<void> {
 
     // ---- 3: interrupted runs ----
     const kills = [...KILL_POINTS.map((p) => ({ p, delay: 0 })), ...KILL_POINTS.filter((p) => p.killWhen !== "pending").map((p) => ({ p, delay: Math.floor(random() * 400) }))];
+    if (smoke) kills.splice(1);
     for (const { p, delay } of kills) {
       const r = await runKillPoint(s, project.project, p, delay);
       t.scenarios++;

@@ -3,7 +3,6 @@
  * the API, the host is what `pulumi up` talks to, the `__provider` comes from a real program.
  */
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { perFile } from "./per-file";
 import { providerFor, startProviderHost, stackConfig, type ProviderHost } from "./provider-host";
 import type { EmulatorOptions } from "../../emulator";
 
@@ -70,9 +69,4 @@ export async function failure<T extends Error = Error>(promise: Promise<unknown>
     return err as T;
   }
   throw new Error("expected the call to fail, it succeeded");
-}
-
-/** One harness per test file (its start runs a program: up to 60 s), `fresh` before each test. */
-export function useResourceHarness(set: (h: ResourceHarness) => void, fresh: (h: ResourceHarness) => unknown): void {
-  perFile({ start: () => startResourceHarness(), set, close: (h) => h.close(), fresh, startTimeoutMs: 60_000 });
 }

@@ -4,7 +4,6 @@
  * server created and settled in one step.
  */
 import { startTestEmulator, type CallOptions, type CallResult, type TestEmulator } from "./emulator";
-import { perFile } from "./per-file";
 
 export const PASSWORD = "Sup3rSecret!23";
 export const PLAN = {
@@ -93,9 +92,4 @@ export async function vpsFixture(): Promise<VpsFixture> {
     },
   };
   return fixture;
-}
-
-/** One fixture per test file, fresh before each test (see perFile). */
-export function useVpsFixture(set: (f: VpsFixture) => void): void {
-  perFile({ start: vpsFixture, set, close: (f) => f.emu.close(), fresh: (f) => f.fresh() });
 }
