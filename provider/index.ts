@@ -11,7 +11,6 @@ import { webhook } from "./email/webhook";
 import { domain } from "./domains/domain";
 import type { ResourceImpl } from "./resource";
 import { configure } from "./runtime";
-import { RESUME_KEY, withResume } from "./resume";
 import { vps } from "./vps/vps";
 import { vpsBackup } from "./vps/backup";
 import { vpsFirewallRule } from "./vps/firewall-rule";
@@ -42,21 +41,5 @@ export async function run(type: string, method: Method, args: unknown[]): Promis
   }
   const impl = resources[type];
   if (!impl) throw new Error(`pulumi-svc has no resource type ${type}: the installed pulumi-svc is older than the program that declared it`);
-  if (method === "create" && args[0] && typeof args[0] === "object" && RESUME_KEY in (args[0] as object)) {
-    return withResume(args[0] as Record<string, unknown>, (inputs) => (type === "VpsBackup" ? resumeBackup(inputs) : impl.create(inputs)));
-  }
   return (impl[method] as (...a: unknown[]) => Promise<unknown>).apply(impl, args);
-}
-
-/**
- * A resumed VpsBackup create (provider/resume.ts): an add-on already on the server is the one the
- * interrupted attempt bought (the server is this stack's): it is adopted through `update`, which
- * changes its plan only if the program asks for another one and waits until it is active. Only
- * when there is none is the activation sent.
- */
-async function resumeBackup(inputs: Record<string, unknown>): Promise<unknown> {
-  const found = await vpsBackup.read(inputs.vpsId as string, inputs);
-  if (!found.id) return vpsBackup.create(inputs);
-  const { outs } = await vpsBackup.update(found.id, { ...inputs, planCode: found.props.planCode }, inputs);
-  return { id: found.id, outs };
 }

@@ -161,6 +161,8 @@ export class PartialFailure extends Error {
  */
 export function operationError(operation: string, err: unknown, hint?: string): Error {
   if (err instanceof PartialFailure) return err;
+  // Already the error of this operation (provider/create-once.ts words its own): not wrapped twice.
+  if (err instanceof Error && !(err instanceof ApiError) && err.message.startsWith(`${operation} failed: `)) return err;
   const tail = hint ? `. ${hint}` : "";
   if (err instanceof ApiError) {
     const status = err.status === undefined ? "" : `${err.status} `;

@@ -3,8 +3,12 @@
  * resource pays at most once:
  * - preview prices the name with a `?dryRun=true` registration and refuses, with the reason, what the
  *   real call would refuse or what the wallet cannot pay;
- * - create sends `POST /domains` once; an unknown outcome is settled by reading the account's list,
- *   never by sending again; `DOMAIN_SAVE_PENDING` is a success (a repeat would charge again);
+ * - create sends `POST /domains` once, through createOnce (../create-once.ts): a name already in the
+ *   account may have been registered by hand or by another stack, so it stops the create with the
+ *   `adoptId` line rather than be taken over; an unknown outcome is settled by reading the account's
+ *   list, never by sending again (kept inside the registration: a refunded 5xx and a record not yet
+ *   saved are the domain API's own cases); `DOMAIN_SAVE_PENDING` is a success (a repeat would charge
+ *   again);
  * - delete calls nothing: the registration stays in the account.
  * The Pulumi id is the name, known even while the registry has not saved the record; the numeric API
  * id is the output `domainId`, filled once the record is saved.
@@ -25,7 +29,7 @@ import {
   type Props,
   type ResourceImpl,
 } from "../resource";
-import { resumedCreate } from "../resume";
+import { createOnce } from "../create-once";
 import { platformApi } from "../runtime";
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -65,6 +69,8 @@ const fields = {
     .default(1),
   whoisProtection: z.boolean().default(false),
   autoRenew: z.boolean().default(true),
+  /** A registration of the account to manage instead of registering: the id of a Domain is its name. */
+  adoptId: z.string().trim().toLowerCase().optional(),
 };
 const INPUTS = Object.keys(fields);
 
@@ -91,9 +97,9 @@ const awaitingSave = (props: Props) => props.savePending === true;
 
 const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-US")}`;
 
-const importHint = (name: string) =>
-  `${name} is already registered in this account: to manage it with this resource, add the resource option ` +
-  `\`import: "${name}"\` (the id is the domain name), run \`pulumi up\`, then remove the option`;
+const adoptHint = (name: string) =>
+  `${name} is already registered in this account (id ${name}): if an interrupted \`pulumi up\` registered it, or to manage it with this ` +
+  `resource, add \`adoptId: "${name}"\` to it (nothing is registered or charged again)`;
 
 const REFUNDED = "the charge, if any, was refunded (the API refunds every 422, 500 and 502 answer)";
 const REGISTRATION_REFUNDED = `Nothing was registered and ${REFUNDED}: the next \`pulumi up\` may try again`;
@@ -121,7 +127,7 @@ function hintFor(err: unknown, name: string): string | undefined {
     case "DOMAIN_UNAVAILABLE":
       return `${name} belongs to another account: choose another name`;
     case "DOMAIN_ALREADY_IN_ACCOUNT":
-      return importHint(name);
+      return adoptHint(name);
     case "REGISTRANT_INCOMPLETE": {
       const missing = Array.isArray(err.details.missing) ? err.details.missing.join(", ") : "the API did not say which";
       return `The account's owner (registrant) details are incomplete; missing: ${missing}. Complete them in the dashboard or with PATCH /domains/registrant, then run again`;
@@ -152,11 +158,12 @@ function knownOutcome(err: unknown): unknown {
 
 /**
  * The error a user sees for a failed call of `operation` on the domain `name`. For a paid call,
- * `refunded` says what a refunded answer means: its outcome is known, so it is not "unknown".
+ * `refunded` says what a refunded answer means: its outcome is known, so it is not "unknown";
+ * `otherwise` is the hint when the code has none of its own.
  */
-function apiFailure(operation: string, err: unknown, name: string, refunded?: string): Error {
+function apiFailure(operation: string, err: unknown, name: string, refunded?: string, otherwise?: string): Error {
   if (refunded && isRefunded(err)) return operationError(operation, knownOutcome(err), hintFor(err, name) ?? refunded);
-  return operationError(operation, err, hintFor(err, name));
+  return operationError(operation, err, hintFor(err, name) ?? otherwise);
 }
 
 /** The account's record of the domain: by its numeric id when known, else by name from the list. */
@@ -235,7 +242,7 @@ async function settleUnknownOutcome(api: ApiClient, inputs: Props, err: OutcomeU
       "create",
       err,
       `Reading the account's domains to settle it failed too (${operationError("read", readErr).message}). Before running \`pulumi up\` again, ` +
-        `look at the account's domains: if ${name} is there, add the resource option \`import: "${name}"\``,
+        `look at the account's domains: if ${name} is there, add \`adoptId: "${name}"\` to this Domain`,
     );
   }
   // Billing is unknown: the answer that carried it was lost.
@@ -246,7 +253,7 @@ async function settleUnknownOutcome(api: ApiClient, inputs: Props, err: OutcomeU
     err,
     `${name} is not in the account's domains, so it was most likely not registered. It was not sent again, to avoid a second charge: ` +
       `if the registry completed it but the record is not saved yet (DOMAIN_SAVE_PENDING) it appears shortly. Wait a minute, then look at ` +
-      `the account's domains and wallet: if ${name} is listed, add the resource option \`import: "${name}"\` and run \`pulumi up\`; if not, run \`pulumi up\` again`,
+      `the account's domains and wallet: if ${name} is listed, add \`adoptId: "${name}"\` and run \`pulumi up\`; if not, run \`pulumi up\` again`,
   );
 }
 
@@ -270,16 +277,63 @@ async function enableWhoisProtection(api: ApiClient, record: RegisteredDomain): 
   return read();
 }
 
+/**
+ * Registers the name: `POST /domains`, sent once. An unknown outcome is settled here by reading the
+ * account's list (settleUnknownOutcome), never by sending again. Answers the outputs.
+ */
+async function register(api: ApiClient, inputs: Props): Promise<Props> {
+  const name = inputs.name as string;
+  let answer;
+  try {
+    answer = await api.request("domains.register", { body: { name, period: 1, whoisProtection: inputs.whoisProtection === true } });
+  } catch (err) {
+    if (err instanceof OutcomeUnknownError) return settleUnknownOutcome(api, inputs, err);
+    throw apiFailure("create", err, name, REGISTRATION_REFUNDED);
+  }
+  const data = domainPaid.safeParse(answer.data).data;
+  if (!data) throw new Error(`create failed: POST /domains answered a dry run for ${name}: nothing was registered; run \`pulumi up\` again`);
+  const billing = domainBilling.safeParse(answer.envelope.billing).data ?? data.billing;
+
+  if (answer.code === "DOMAIN_SAVE_PENDING") {
+    // Registered and paid; the record is saved later. Never repeat the call: a repeat charges again.
+    const outs = outputs(inputs, data, billing, true);
+    if (inputs.autoRenew === false) {
+      throw new PartialFailure(
+        name,
+        // The live value: a new registration renews. The next update compares with it.
+        { ...outs, autoRenew: true },
+        inputs,
+        `${name} is registered and paid, but the registry has not saved its record yet (DOMAIN_SAVE_PENDING), so auto-renew cannot be ` +
+          `turned off yet. Run \`pulumi up\` again in a minute: it turns auto-renew off without registering again`,
+      );
+    }
+    return outs;
+  }
+
+  // A whole record is the usual answer; otherwise the account's record is read.
+  let record = registeredDomain.safeParse(data).data;
+  try {
+    record ??= await findDomain(api, name, data.id);
+  } catch (err) {
+    throw new PartialFailure(name, outputs(inputs, data, billing), inputs, `${operationError("create", err).message}. ${name} is registered and paid: the next \`pulumi up\` reads it without registering again`);
+  }
+  if (!record) return outputs(inputs, data, billing, true);
+  return finishCreate(api, inputs, record, billing);
+}
+
 export const domain: ResourceImpl = {
   async check(olds, news) {
-    const result = checkInputs(news, fields, (inputs) =>
-      olds.whoisProtection === true && inputs.whoisProtection === false && olds.name === inputs.name
+    const result = checkInputs(news, fields, (inputs) => [
+      ...(olds.whoisProtection === true && inputs.whoisProtection === false && olds.name === inputs.name
         ? [{ property: "whoisProtection", reason: "WHOIS protection cannot be turned off: the API cannot remove it once bought. Keep whoisProtection: true" }]
-        : [],
-    );
+        : []),
+      ...(inputs.adoptId !== undefined && !isUnknown(inputs.adoptId) && !isUnknown(inputs.name) && inputs.adoptId !== inputs.name
+        ? [{ property: "adoptId", reason: "the id of a Domain is its name: adoptId must equal name" }]
+        : []),
+    ]);
     const name = result.inputs.name;
-    // Price only a name not yet in the state: a registered one is never registered again.
-    if (result.failures.length || isUnknown(name) || olds.name === name) return result;
+    // Price only a name not yet in the state and not adopted: a registered one is never registered again.
+    if (result.failures.length || isUnknown(name) || olds.name === name || result.inputs.adoptId !== undefined) return result;
     const failure = await dryRunFailure(result.inputs);
     if (failure) result.failures.push(failure);
     return result;
@@ -293,54 +347,45 @@ export const domain: ResourceImpl = {
 
   async create(inputs) {
     const name = inputs.name as string;
-    let api: ApiClient;
-    let answer;
-    if (resumedCreate()) {
-      // An interrupted create of this resource: a registration it made is adopted, never paid twice.
-      let found: RegisteredDomain | undefined;
-      try {
-        found = await findDomain(platformApi(), name, undefined);
-      } catch (err) {
-        throw apiFailure("create", err, name);
-      }
-      if (found) return { id: name, outs: await finishCreate(platformApi(), inputs, found, undefined) };
-    }
-    try {
-      api = platformApi();
-      answer = await api.request("domains.register", { body: { name, period: 1, whoisProtection: inputs.whoisProtection === true } });
-    } catch (err) {
-      if (err instanceof OutcomeUnknownError) return { id: name, outs: await settleUnknownOutcome(platformApi(), inputs, err) };
-      throw apiFailure("create", err, name, REGISTRATION_REFUNDED);
-    }
-    const data = domainPaid.safeParse(answer.data).data;
-    if (!data) throw new Error(`create failed: POST /domains answered a dry run for ${name}: nothing was registered; run \`pulumi up\` again`);
-    const billing = domainBilling.safeParse(answer.envelope.billing).data ?? data.billing;
-
-    if (answer.code === "DOMAIN_SAVE_PENDING") {
-      // Registered and paid; the record is saved later. Never repeat the call: a repeat charges again.
-      const outs = outputs(inputs, data, billing, true);
-      if (inputs.autoRenew === false) {
-        throw new PartialFailure(
-          name,
-          // The live value: a new registration renews. The next update compares with it.
-          { ...outs, autoRenew: true },
-          inputs,
-          `${name} is registered and paid, but the registry has not saved its record yet (DOMAIN_SAVE_PENDING), so auto-renew cannot be ` +
-            `turned off yet. Run \`pulumi up\` again in a minute: it turns auto-renew off without registering again`,
-        );
-      }
-      return { id: name, outs };
-    }
-
-    // A whole record is the usual answer; otherwise the account's record is read.
-    let record = registeredDomain.safeParse(data).data;
-    try {
-      record ??= await findDomain(api, name, data.id);
-    } catch (err) {
-      throw new PartialFailure(name, outputs(inputs, data, billing), inputs, `${operationError("create", err).message}. ${name} is registered and paid: the next \`pulumi up\` reads it without registering again`);
-    }
-    if (!record) return { id: name, outs: outputs(inputs, data, billing, true) };
-    return { id: name, outs: await finishCreate(api, inputs, record, billing) };
+    const api = platformApi();
+    // `outs` when this create registered the name; `record` when it found a registration to adopt.
+    const { object } = await createOnce<{ record?: RegisteredDomain; outs?: Props }>(inputs, {
+      noun: "domain",
+      idOf: () => name,
+      describe: () => `named ${name}, registered in this account,`,
+      adopt: async (adoptId) => {
+        if (adoptId !== name) throw new Error(`create failed: adoptId "${adoptId}": the id of a Domain is its name: adoptId must equal name ("${name}")`);
+        const record = await findDomain(api, name, undefined).catch((err) => {
+          throw apiFailure("create", err, name);
+        });
+        if (!record) {
+          throw new Error(
+            `create failed: adoptId "${name}": not registered in this account: a domain of another account, or not registered — register it with this resource without adoptId`,
+          );
+        }
+        return { record };
+      },
+      // Any name in the account may have been registered by hand or by another stack: never provably mine.
+      find: async () => {
+        const record = await findDomain(api, name, undefined);
+        return { objects: record ? [{ record }] : [], provablyMine: false };
+      },
+      // The lost answer is settled inside the registration (settleUnknownOutcome), not by createOnce:
+      // a refunded 5xx is known to have registered nothing, and a registration whose record is not
+      // saved yet (DOMAIN_SAVE_PENDING) is paid but not in the list, so "not found" is not "nothing
+      // charged"; and a registration found afterwards is this create's, so auto-renew is set to the program's.
+      send: async () => ({ outs: await register(api, inputs) }),
+      otherwise: `choose another name (a registration cannot be undone: ${name} stays in the account)`,
+    }).catch((err) => {
+      // A failed look (the raw API error) was before anything was sent.
+      throw apiFailure("create", err, name, undefined, "Nothing was registered or charged: run `pulumi up` again");
+    });
+    if (object.outs) return { id: name, outs: object.outs };
+    // Adopted as it is, nothing changed: outputs are the live registration's (the API registers for
+    // one year only), so the next preview plans an update wherever the program differs.
+    const record = object.record!;
+    const live = { ...pick(inputs, ["adoptId"]), name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
+    return { id: name, outs: await finishCreate(api, live, record, undefined) };
   },
 
   async update(id, olds, news) {
@@ -388,7 +433,7 @@ export const domain: ResourceImpl = {
       return { id: "", props: {} };
     }
     // An expired or lapsed domain stays, with its status: a refresh never plans a new registration.
-    const inputs = { name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
+    const inputs = { ...pick(props, ["adoptId"]), name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
     return { id: record.name, props: outputs(inputs, record, props.billing), inputs };
   },
 

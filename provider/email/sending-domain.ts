@@ -3,15 +3,19 @@
  * without a call. Create adds the domain, waits for its `add_domain` job, starts a DNS check and, when
  * `waitForVerification` is on, waits until `verified`. A wait that times out is a partial failure: the
  * id is kept and the next `up` continues the wait instead of adding the domain again.
+ *
+ * Adding goes through createOnce (../create-once.ts). A domain name is the user's own choice, so a
+ * domain of that name already in the project may be anyone's: the create stops with its id and the
+ * `adoptId` line rather than take it over (the API would refuse a second one, DOMAIN_EXISTS).
  */
 import { z } from "zod";
-import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
+import { ApiError, isApiError } from "../client/errors";
+import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { EmailDomain } from "../client/schemas";
 import { systemClock } from "../client/rate-limit";
 import { WaitTimeoutError } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
-import { resumedCreate } from "../resume";
 import { emailApi, sendingDomainPoller } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";
 import { waitForJob } from "./jobs";
@@ -29,6 +33,8 @@ const fields = {
   domain: domainName,
   waitForVerification: z.boolean().default(true),
   verificationTimeoutSeconds: z.number().int().min(1).max(86_400).default(600),
+  /** A sending domain already in the project (its id) to manage instead of adding it. */
+  adoptId: z.string().min(1, "must not be empty").optional(),
 };
 const INPUTS = Object.keys(fields);
 
@@ -83,31 +89,49 @@ function verificationTimeoutMessage(operation: string, domain: EmailDomain, seco
   );
 }
 
-/** Adds the domain; an unknown outcome is settled by looking for the name in the project. */
-async function addDomain(api: ApiClient, domain: string): Promise<{ domainId: string; jobId?: string }> {
-  if (resumedCreate()) {
-    // An interrupted create of this resource: the domain it added is adopted.
-    const found = (await api.call("email.domains.list").catch((err) => {
-      throw operationError("create", err);
-    })).find((d) => d.domain === domain);
-    if (found) return { domainId: found.id };
-  }
+/** Adds the domain at most once (createOnce); answers its id and, when this call added it, the job. */
+async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: string; jobId?: string }> {
+  const domain = inputs.domain as string;
   try {
-    return await api.call("email.domains.create", { body: { domain } });
+    const { object } = await createOnce<{ domainId: string; jobId?: string }>(inputs, {
+      noun: "sending domain",
+      idOf: (d) => d.domainId,
+      describe: () => domain,
+      adopt: async (adoptId) => {
+        let found: EmailDomain;
+        try {
+          found = await api.call("email.domains.get", { params: { domainId: adoptId } });
+        } catch (err) {
+          throw operationError("create", err, isNotFound(err) ? `adoptId "${adoptId}": no sending domain with this id in the project of this key` : undefined);
+        }
+        // The id of another domain would put that domain under this resource's name.
+        if (found.domain.toLowerCase() !== domain) {
+          throw new Error(`create failed: adoptId "${adoptId}" is the sending domain ${found.domain}, not ${domain}: give the id of ${domain} (from GET /domains), or remove adoptId`);
+        }
+        return { domainId: found.id };
+      },
+      find: async () => ({
+        objects: (await api.call("email.domains.list")).filter((d) => d.domain.toLowerCase() === domain).map((d) => ({ domainId: d.id })),
+        provablyMine: false,
+      }),
+      send: () => api.call("email.domains.create", { body: { domain } }),
+      otherwise: "remove it from the project first, or send from another domain",
+    });
+    return object;
   } catch (err) {
-    if (err instanceof OutcomeUnknownError) {
-      const found = (await api.call("email.domains.list")).find((d) => d.domain === domain);
-      if (found) return { domainId: found.id };
-    }
-    if (isApiError(err, "DOMAIN_EXISTS")) {
-      const existing = (await api.call("email.domains.list")).find((d) => d.domain === domain);
-      throw operationError(
-        "create",
-        err,
-        `The domain already belongs to this project${existing ? ` (id ${existing.id})` : ""}: to manage it here, add the resource option \`import: "${existing?.id ?? "<domainId>"}"\` to this SendingDomain, run \`pulumi up\`, then remove the option`,
-      );
-    }
-    throw operationError("create", err);
+    if (!isApiError(err, "DOMAIN_EXISTS")) throw operationError("create", err);
+    // Added meanwhile (the look before the create found none): name it, as the look would have.
+    const existing = await api
+      .call("email.domains.list")
+      .then((all) => all.find((d) => d.domain.toLowerCase() === domain))
+      .catch(() => undefined);
+    throw operationError(
+      "create",
+      err,
+      existing
+        ? `The domain was added to the project meanwhile (id ${existing.id}). If it is this stack's, add \`adoptId: "${existing.id}"\` to this SendingDomain and run \`pulumi up\` again; otherwise remove it from the project first`
+        : "The domain was added to the project meanwhile: `pulumi up` again names its id and the `adoptId` line to add",
+    );
   }
 }
 
@@ -143,7 +167,7 @@ export const sendingDomain: ResourceImpl = {
 
   async create(inputs) {
     const api = emailApi();
-    const added = await addDomain(api, inputs.domain as string);
+    const added = await addDomain(api, inputs);
     if (added.jobId) {
       let job;
       try {
@@ -186,6 +210,7 @@ export const sendingDomain: ResourceImpl = {
       throw operationError("read", err);
     }
     const inputs = {
+      ...pick(props, ["adoptId"]),
       domain: domain.domain,
       waitForVerification: props.waitForVerification ?? true,
       verificationTimeoutSeconds: props.verificationTimeoutSeconds ?? 600,

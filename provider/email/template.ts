@@ -1,25 +1,35 @@
 /**
  * Template: a stored message with `{{token}}` placeholders. `name` replaces (the API has no rename);
  * subject and bodies update in place. Create waits for the `create_template` job.
+ *
+ * Create goes through createOnce (../create-once.ts). Without `name`, a template gets the default
+ * name the sdk derives from organization, project, stack and resource name: a template of that name
+ * can only be this resource's (an interrupted create made it) and is adopted. An explicit name may
+ * be anyone's (names may repeat at the API): one that exists stops the create with its id and the
+ * `adoptId` line.
  */
 import { z } from "zod";
-import { OutcomeUnknownError } from "../client/errors";
+import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { EmailTemplate } from "../client/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
-import { resumedCreate } from "../resume";
 import { emailApi } from "../runtime";
 import { waitForJob } from "./jobs";
 
 const BODY_LIMIT = 200_000;
 /** The API stores an empty subject or body as none (and reads it back absent): so does check, or a refresh would diff forever. */
 const noneIfEmpty = (text: string | undefined) => (text === "" ? undefined : text);
+const templateName = z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "1 to 63 characters: letters, digits, underscore, hyphen");
 const fields = {
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "1 to 63 characters: letters, digits, underscore, hyphen"),
+  name: templateName.optional(),
   // The subject becomes a message subject: the send rules apply (500 characters, one line).
   subject: z.string().max(500, "at most 500 characters").regex(/^[^\r\n]*$/, "must not contain line breaks").optional().transform(noneIfEmpty),
   htmlBody: z.string().max(BODY_LIMIT, "at most 200,000 characters").optional().transform(noneIfEmpty),
   textBody: z.string().max(BODY_LIMIT, "at most 200,000 characters").optional().transform(noneIfEmpty),
+  /** The name a new template gets when `name` is not given, set by the sdk class (sdk/naming.ts). */
+  defaultName: templateName.optional(),
+  /** An existing template (its id) to manage instead of creating one. */
+  adoptId: z.string().min(1, "must not be empty").optional(),
 };
 const INPUTS = Object.keys(fields);
 
@@ -40,38 +50,64 @@ function outputs(inputs: Props, t: EmailTemplate): Props {
   };
 }
 
-async function createTemplate(api: ApiClient, inputs: Props): Promise<{ templateId: string; jobId?: string }> {
-  const body = pick(inputs, INPUTS) as { name: string; subject?: string; htmlBody?: string; textBody?: string };
-  const resumed = resumedCreate();
-  if (resumed) {
-    // An interrupted create of this resource: the template it made (same name, made since) is adopted.
-    const found = (await api.call("email.templates.list").catch((err) => {
-      throw operationError("create", err);
-    }))
-      .filter((t) => t.name === body.name && Date.parse(t.createdAt) >= resumed.since)
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-    if (found) return { templateId: found.id };
-  }
+/** Creates the template at most once (createOnce); answers its id and, when this call made it, the job. */
+async function createTemplate(api: ApiClient, inputs: Props): Promise<{ templateId: string; jobId?: string; adopted: boolean }> {
+  const body = pick(inputs, ["name", "subject", "htmlBody", "textBody"]) as { name: string; subject?: string; htmlBody?: string; textBody?: string };
   try {
-    return await api.call("email.templates.create", { body });
+    const { object, adopted } = await createOnce<{ templateId: string; jobId?: string }>(inputs, {
+      noun: "template",
+      idOf: (t) => t.templateId,
+      describe: () => `named "${body.name}"`,
+      adopt: async (adoptId) => {
+        try {
+          return { templateId: (await api.call("email.templates.get", { params: { templateId: adoptId } })).id };
+        } catch (err) {
+          throw operationError("create", err, isNotFound(err) ? `adoptId "${adoptId}": no template with this id in the project of this key` : undefined);
+        }
+      },
+      find: async () => ({
+        objects: (await api.call("email.templates.list")).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
+        provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
+      }),
+      send: () => api.call("email.templates.create", { body }),
+      otherwise: "give this template another name",
+    });
+    return { ...object, adopted };
   } catch (err) {
-    if (err instanceof OutcomeUnknownError) {
-      const found = (await api.call("email.templates.list"))
-        .filter((t) => t.name === body.name)
-        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-      if (found) return { templateId: found.id };
-    }
     throw operationError("create", err);
   }
 }
 
+/** Waits for the project's open create_template jobs to end (best effort: a wait that fails leaves the read to tell). */
+async function settleCreateJobs(api: ApiClient): Promise<void> {
+  const jobs = await api.call("email.jobs.list").catch(() => []);
+  const open = jobs.filter((j) => j.type === "create_template" && (j.status === "queued" || j.status === "running"));
+  await Promise.allSettled(open.map((j) => waitForJob(j.jobId, "create_template")));
+}
+
+/** A template's values as the program's inputs (pulumi-svc's own inputs kept from `props`). */
+function liveInputs(t: EmailTemplate, props: Props): Props {
+  const inputs: Props = { ...pick(props, ["defaultName", "adoptId"]), name: t.name };
+  if (t.subject !== null) inputs.subject = t.subject;
+  if (t.htmlBody !== null) inputs.htmlBody = t.htmlBody;
+  if (t.textBody !== null) inputs.textBody = t.textBody;
+  return inputs;
+}
+
 export const template: ResourceImpl = {
-  async check(_olds, news) {
-    return checkInputs(news, fields, (inputs) =>
+  async check(olds, news) {
+    const result = checkInputs(news, fields, (inputs) =>
       inputs.htmlBody === undefined && inputs.textBody === undefined
         ? [{ property: "htmlBody", reason: "a template needs htmlBody or textBody (or both), not empty" }]
         : [],
     );
+    // Without `name`: the name already chosen, else the default name the sdk derived.
+    if (news.name === undefined) {
+      const name = olds.name ?? result.inputs.defaultName;
+      if (name !== undefined) result.inputs.name = name;
+      else result.failures.push({ property: "name", reason: "name is required (1 to 63 letters, digits, underscore, hyphen)" });
+    }
+    return result;
   },
 
   async diff(_id, olds, news) {
@@ -80,7 +116,7 @@ export const template: ResourceImpl = {
 
   async create(inputs) {
     const api = emailApi();
-    const { templateId, jobId } = await createTemplate(api, inputs);
+    const { templateId, jobId, adopted } = await createTemplate(api, inputs);
     const partial = (err: unknown) => new PartialFailure(templateId, { ...pick(inputs, INPUTS), templateId }, inputs, operationError("create", err).message);
     if (jobId) {
       const job = await waitForJob(jobId, "create_template").catch((err) => {
@@ -88,10 +124,15 @@ export const template: ResourceImpl = {
       });
       if (job.status === "failed") throw new Error(`create failed: job ${job.jobId} (create_template) failed: ${job.errorMessage ?? "no reason given"}`);
     }
+    // A template taken over may still be in its create_template job (an interrupted create's), and a
+    // failed job removes it. Jobs name their template only once done, so the open ones are waited for.
+    if (adopted) await settleCreateJobs(api);
     const t = await api.call("email.templates.get", { params: { templateId } }).catch((err) => {
+      if (adopted && isNotFound(err)) throw operationError("create", err, `Template ${templateId} is gone (its create_template job failed, or it was deleted meanwhile): remove adoptId, if any, and run \`pulumi up\` again`);
       throw partial(err);
     });
-    return { id: t.id, outs: outputs(inputs, t) };
+    // An adopted template is taken as it is: the next preview shows where it differs from the program.
+    return { id: t.id, outs: outputs(adopted ? liveInputs(t, inputs) : inputs, t) };
   },
 
   async update(id, _olds, news) {
@@ -107,7 +148,7 @@ export const template: ResourceImpl = {
     }
   },
 
-  async read(id) {
+  async read(id, props) {
     let t: EmailTemplate;
     try {
       t = await emailApi().call("email.templates.get", { params: { templateId: id } });
@@ -115,10 +156,7 @@ export const template: ResourceImpl = {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
-    const inputs: Props = { name: t.name };
-    if (t.subject !== null) inputs.subject = t.subject;
-    if (t.htmlBody !== null) inputs.htmlBody = t.htmlBody;
-    if (t.textBody !== null) inputs.textBody = t.textBody;
+    const inputs = liveInputs(t, props);
     return { id, props: outputs(inputs, t), inputs };
   },
 

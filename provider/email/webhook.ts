@@ -2,13 +2,19 @@
  * Webhook: an https endpoint that receives the project's email events. The API has no update, so any
  * change replaces. The signing `secret` is answered once, at create: it is a secret output, carried
  * over from the prior state on read.
+ *
+ * Create goes through createOnce (../create-once.ts). Nothing tells whose a webhook is, so one with
+ * the same url and events already there stops the create with its id and the `adoptId` line. A
+ * webhook taken over (adoptId, or one a lost answer made) is useless as it is — its secret was only
+ * in the answer that created it — so it is made anew: deleted, then created once more (webhooks are
+ * free), and the stack holds the new secret.
  */
 import { z } from "zod";
 import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { webhookEventNames, type Webhook } from "../client/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
-import { resumedCreate } from "../resume";
+import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type Props, type ResourceImpl } from "../resource";
 import { emailApi } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";
 
@@ -49,6 +55,8 @@ const fields = {
     .max(20, "at most 20 entries")
     // Order and duplicates carry no meaning: normalize, so they never show as a diff.
     .transform((events) => [...new Set(events)].sort()),
+  /** An existing webhook (its id) to take over: it is made anew, for a secret this stack holds. */
+  adoptId: z.string().regex(UUID, "a webhook id (UUID)").optional(),
 };
 const INPUTS = Object.keys(fields);
 
@@ -68,36 +76,47 @@ function sameEndpoint(hook: Webhook, inputs: Props): boolean {
   return hook.url === inputs.url && [...new Set(hook.events)].sort().join(",") === (inputs.events as string[]).join(",");
 }
 
+/** Creates sent in all to make a webhook anew while their answers are lost (each lost one's webhook is removed). */
+const REMAKE_ATTEMPTS = 2;
+
 async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
   const body = { url: inputs.url as string, events: inputs.events as string[] };
-  const listed = (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs));
-  const resumed = resumedCreate();
-  if (resumed) {
-    // An interrupted create of this resource: a webhook it made is unusable (its secret was only in
-    // the lost answer): removed, then created once more.
-    for (const orphan of listed.filter((h) => Date.parse(h.createdAt) >= resumed.since)) {
-      await api.call("email.webhooks.delete", { params: { webhookId: orphan.id } });
-    }
-  }
-  const before = new Set(listed.map((h) => h.id));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await api.call("email.webhooks.create", { body });
-    } catch (err) {
-      if (!(err instanceof OutcomeUnknownError)) throw err;
-      // A webhook made by the lost answer is unusable (its secret was only in that answer): it is
-      // removed (a failed removal is an error, never a silent orphan), then the create is sent once
-      // more; webhooks are free. After the last attempt the orphans are removed all the same.
-      for (const orphan of (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs) && !before.has(h.id))) {
-        await api.call("email.webhooks.delete", { params: { webhookId: orphan.id } });
+  const { object } = await createOnce<Webhook>(inputs, {
+    noun: "webhook",
+    idOf: (h) => h.id,
+    describe: (h) => `for ${h.url} (${h.events.join(", ")})`,
+    adopt: async (adoptId) => {
+      const found = (await api.call("email.webhooks.list")).find((h) => h.id === adoptId);
+      if (!found) throw new Error(`create failed: adoptId "${adoptId}": no webhook with this id in the project`);
+      return found;
+    },
+    find: async () => ({ objects: (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),
+    send: () => api.call("email.webhooks.create", { body }),
+    take: async (found) => {
+      if (found.secret !== undefined) return found;
+      // Made anew for its secret. A webhook whose create answer is lost is as useless: it is removed
+      // too (a failed removal is an error, never a silent orphan), and the create is sent once more.
+      const remove = async (id: string) =>
+        api.call("email.webhooks.delete", { params: { webhookId: id } }).catch((err) => {
+          if (!isNotFound(err)) throw err;
+        });
+      await remove(found.id);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await api.call("email.webhooks.create", { body });
+        } catch (err) {
+          if (!(err instanceof OutcomeUnknownError)) throw err;
+          for (const orphan of (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs))) await remove(orphan.id);
+          if (attempt >= REMAKE_ATTEMPTS) {
+            throw operationError("create", err, `Webhook ${found.id} was deleted to make it anew, and the webhooks these lost answers made were removed: none is left for this resource, and \`pulumi up\` may try again`);
+          }
+        }
       }
-      if (attempt >= CREATE_ATTEMPTS) throw err;
-    }
-  }
+    },
+    otherwise: "delete it, or point this webhook at another URL",
+  });
+  return object;
 }
-
-/** Creates sent in all while their answers are lost (each lost one's webhook is removed). */
-const CREATE_ATTEMPTS = 3;
 
 export const webhook: ResourceImpl = {
   async check(_olds, news) {
@@ -137,7 +156,7 @@ export const webhook: ResourceImpl = {
     }
     const hook = hooks.find((h) => h.id === id);
     if (!hook) return { id: "", props: {} };
-    const inputs = { url: hook.url, events: [...new Set(hook.events)].sort() };
+    const inputs = { ...pick(props, ["adoptId"]), url: hook.url, events: [...new Set(hook.events)].sort() };
     // The API never answers the secret again: keep the one from the prior state.
     return { id, props: outputs(inputs, hook, props.secret), inputs };
   },

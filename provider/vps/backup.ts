@@ -1,10 +1,14 @@
 /**
  * VpsBackup: the backup add-on of a server (one per server: the id is the server's id). Activation
  * and a move to a larger plan are paid: an unknown outcome is settled by reading the add-on, never
- * by a second call.
+ * by a second call. Activation goes through createOnce (../create-once.ts): a server holds one
+ * add-on, and the server is this stack's, so an add-on already on it (an interrupted create bought
+ * it) is adopted — taken as it is, its plan included, which the next `up` changes if the program asks
+ * for another.
  */
 import { z } from "zod";
 import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../client/schemas";
 import { systemClock } from "../client/rate-limit";
@@ -16,8 +20,15 @@ import { busyUntil, retryWhileBusy, SERVER_TIMEOUT_MS } from "./settle";
 const fields = {
   vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
   planCode: z.string().min(1, "must not be empty"),
+  /** The add-on already on the server to manage: the id of a VpsBackup is its server's id. */
+  adoptId: z.string().regex(UUID, "a server id (UUID)").optional(),
 };
 const INPUTS = Object.keys(fields);
+
+function adoptIdRule(inputs: Props): CheckFailure[] {
+  if (inputs.adoptId === undefined || isUnknown(inputs.adoptId) || isUnknown(inputs.vpsId) || inputs.adoptId === inputs.vpsId) return [];
+  return [{ property: "adoptId", reason: "the id of a VpsBackup is its server's id: adoptId must equal vpsId" }];
+}
 /** Refusals that say "not yet": the node or its agent will be ready soon. */
 const NOT_YET = new Set(["NODE_NOT_READY", "AGENT_OFFLINE"]);
 
@@ -100,7 +111,7 @@ async function planCodeRule(inputs: Props, olds: Props): Promise<CheckFailure[]>
 }
 
 function hintFor(err: unknown, vpsId: string): string | undefined {
-  if (isApiError(err, "ALREADY_SUBSCRIBED")) return `Server ${vpsId} already has a backup add-on: to manage it here, add the resource option \`import: "${vpsId}"\`, run \`pulumi up\`, then remove the option`;
+  if (isApiError(err, "ALREADY_SUBSCRIBED")) return `Server ${vpsId} already has a backup add-on: to manage it here, add \`adoptId: "${vpsId}"\` to this VpsBackup`;
   if (isApiError(err, "OVER_NEW_QUOTA")) return "The smaller plan cannot hold the server's current backups: keep the larger plan, or delete backups first";
   if (isApiError(err, "VPS_NOT_RUNNING")) return "Backups need a running server: set the Vps powerState to running";
   if (isApiError(err, "NOT_ELIGIBLE")) return "Backups need a provisioned Linux server";
@@ -110,7 +121,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
 
 export const vpsBackup: ResourceImpl = {
   async check(olds, news) {
-    const result = checkInputs(news, fields);
+    const result = checkInputs(news, fields, adoptIdRule);
     if (result.failures.length === 0) result.failures.push(...(await planCodeRule(result.inputs, olds)));
     return result;
   },
@@ -133,18 +144,34 @@ export const vpsBackup: ResourceImpl = {
       void busyUntil(vpsId, answered.then(() => setup));
       return answered;
     };
-    let seen: BackupAddon | undefined;
     let addon: BackupAddon | undefined;
+    let plan = planCode;
     try {
+      let found: { object: BackupAddon; adopted: boolean };
       try {
-        seen = await paidCall(api, vpsId, activate);
+        found = await createOnce<BackupAddon>(inputs, {
+          noun: "backup add-on",
+          idOf: () => vpsId,
+          describe: (a) => `on plan ${a.planCode}`,
+          adopt: async () => {
+            const live = await readAddon(api, vpsId);
+            if (!live) throw new Error(`create failed: adoptId "${vpsId}": server ${vpsId} has no backup add-on; remove adoptId to activate one`);
+            return live;
+          },
+          find: async () => {
+            const live = await readAddon(api, vpsId);
+            return { objects: live ? [live] : [], provablyMine: true };
+          },
+          send: () => paidCall(api, vpsId, activate),
+          otherwise: "cancel it",
+        });
       } catch (err) {
-        const settled = err instanceof OutcomeUnknownError ? await readAddon(api, vpsId).catch(() => undefined) : undefined;
-        if (!settled) throw operationError("create", err, err instanceof OutcomeUnknownError ? "No add-on was activated, so nothing was charged; `pulumi up` may try again" : hintFor(err, vpsId));
-        seen = settled;
+        throw operationError("create", err, hintFor(err, vpsId));
       }
-      addon = await waitActive(api, vpsId, planCode, seen).catch((err) => {
-        throw new PartialFailure(vpsId, pick(inputs, INPUTS), inputs, operationError("create", err).message);
+      // An adopted add-on is taken on its own plan: the next preview shows the plan change, if any.
+      if (found.adopted) plan = found.object.planCode;
+      addon = await waitActive(api, vpsId, plan, found.object).catch((err) => {
+        throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS), planCode: plan }, inputs, operationError("create", err).message);
       });
     } finally {
       setupEnded();
@@ -154,7 +181,7 @@ export const vpsBackup: ResourceImpl = {
       const reason = await api.call("vps.get", { params: { id: vpsId } }).then((s) => s.lastJobError, () => null);
       throw new Error(`create failed: the backup setup of server ${vpsId} failed${reason ? ` (${reason})` : ""} and was refunded; \`pulumi up\` may try again`);
     }
-    return { id: vpsId, outs: outputs(inputs, addon) };
+    return { id: vpsId, outs: outputs({ ...inputs, planCode: plan }, addon) };
   },
 
   async update(id, olds, news) {
@@ -175,7 +202,7 @@ export const vpsBackup: ResourceImpl = {
     return { outs: outputs(news, addon) };
   },
 
-  async read(id) {
+  async read(id, props) {
     let addon: BackupAddon | undefined;
     try {
       addon = await readAddon(platformApi(), id);
@@ -183,7 +210,7 @@ export const vpsBackup: ResourceImpl = {
       throw operationError("read", err);
     }
     if (!addon) return { id: "", props: {} };
-    const inputs = { vpsId: id, planCode: addon.planCode };
+    const inputs = { ...pick(props, ["adoptId"]), vpsId: id, planCode: addon.planCode };
     return { id, props: outputs(inputs, addon), inputs };
   },
 

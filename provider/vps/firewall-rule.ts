@@ -1,14 +1,15 @@
 /**
  * VpsFirewallRule: one rule of a server's firewall. The API has no rule update, so any change
- * replaces. Adding is non-idempotent (a repeat adds a second rule, or is refused as a duplicate): an
- * unknown outcome is settled by looking for the identical rule.
+ * replaces. Adding goes through createOnce (../create-once.ts): the API refuses a second rule with
+ * the same values on a server, and the server is this stack's, so an identical rule already there is
+ * this resource's (an interrupted create, or a lost answer, made it) and is adopted.
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { isApiError } from "../client/errors";
+import { createOnce } from "../create-once";
 import type { FirewallRule } from "../client/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
-import { resumedCreate } from "../resume";
 import { platformApi } from "../runtime";
 import { retryWhileBusy } from "./settle";
 
@@ -36,8 +37,12 @@ const fields = {
   action: z.enum(["allow", "deny"]),
   port: port.optional(),
   source: z.string().refine(isAddressOrCidr, "an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24"),
+  /** An existing rule of the server (its id) to manage instead of adding one. */
+  adoptId: z.string().min(1, "must not be empty").optional(),
 };
 const INPUTS = Object.keys(fields);
+/** The rule's own values: any change replaces it. */
+const RULE_INPUTS = ["vpsId", "protocol", "action", "port", "source"];
 
 function portRule(inputs: Props): CheckFailure[] {
   if (inputs.protocol === "icmp" && inputs.port !== undefined) return [{ property: "port", reason: "icmp has no ports: remove port" }];
@@ -50,6 +55,11 @@ function portRule(inputs: Props): CheckFailure[] {
 const sameRule = (r: FirewallRule, inputs: Props) =>
   r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
 
+/** A rule's values as the program's inputs (pulumi-svc's own inputs kept). */
+function liveInputs(rule: FirewallRule, inputs: Props): Props {
+  return { ...pick(inputs, ["vpsId", "adoptId"]), protocol: rule.protocol, action: rule.action, source: rule.source, ...(rule.port ? { port: rule.port } : {}) };
+}
+
 function outputs(inputs: Props, rule: FirewallRule): Props {
   return { ...pick(inputs, INPUTS), ruleId: rule.id };
 }
@@ -60,28 +70,32 @@ export const vpsFirewallRule: ResourceImpl = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: INPUTS, update: [] });
+    return diffInputs(olds, news, { replace: RULE_INPUTS, update: [] });
   },
 
   async create(inputs) {
     const api = platformApi();
     const vpsId = inputs.vpsId as string;
     const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
-    if (resumedCreate()) {
-      // An interrupted create of this rule: the identical rule it may have added is adopted.
-      const found = (await api.call("vps.firewall.list", { params: { id: vpsId } }).catch((err) => {
-        throw operationError("create", err);
-      })).find((r) => sameRule(r, inputs));
-      if (found) return { id: found.id, outs: outputs(inputs, found) };
-    }
+    const rules = () => api.call("vps.firewall.list", { params: { id: vpsId } });
     try {
-      const [created] = await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } }));
-      return { id: created.id, outs: outputs(inputs, created) };
+      const { object, adopted } = await createOnce<FirewallRule>(inputs, {
+        noun: "firewall rule",
+        idOf: (r) => r.id,
+        describe: (r) => `${r.protocol} ${r.action} ${r.port ?? ""} from ${r.source} on server ${vpsId}`.replace("  ", " "),
+        adopt: async (adoptId) => {
+          const found = (await rules()).find((r) => r.id === adoptId);
+          if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
+          return found;
+        },
+        find: async () => ({ objects: (await rules()).filter((r) => sameRule(r, inputs)), provablyMine: true }),
+        send: async () => (await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } })))[0],
+        otherwise: "remove it from the server",
+      });
+      // An adopted rule is taken as it is: its values, where they differ, make the next preview replace it.
+      const values = adopted && inputs.adoptId !== undefined ? liveInputs(object, inputs) : inputs;
+      return { id: object.id, outs: outputs(values, object) };
     } catch (err) {
-      if (err instanceof OutcomeUnknownError) {
-        const found = (await api.call("vps.firewall.list", { params: { id: vpsId } })).find((r) => sameRule(r, inputs));
-        if (found) return { id: found.id, outs: outputs(inputs, found) };
-      }
       throw operationError("create", err, isApiError(err, "INSTANCE_NOT_FOUND") ? `No server ${vpsId} in reach of this key` : undefined);
     }
   },
@@ -102,7 +116,7 @@ export const vpsFirewallRule: ResourceImpl = {
     }
     const rule = rules.find((r) => r.id === id);
     if (!rule) return { id: "", props: {} };
-    const inputs: Props = { vpsId, protocol: rule.protocol, action: rule.action, source: rule.source, ...(rule.port ? { port: rule.port } : {}) };
+    const inputs = liveInputs(rule, props);
     return { id, props: outputs(inputs, rule), inputs };
   },
 

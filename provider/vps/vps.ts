@@ -1,17 +1,20 @@
 /**
  * Vps: a virtual server. Changed in place where the API allows (upgrade to a larger plan, reinstall,
  * password reset, auto-renew, power), replaced where it has no call (name, project). Create is paid
- * and non-idempotent: `POST /vps` is sent once; an unknown outcome is settled by listing servers,
- * never by a second POST, so no server is ever created or charged twice.
+ * and non-idempotent: it goes through createOnce (../create-once.ts): `POST /vps` is sent once, and
+ * only when the project has no live server of that name. A server with the resource's default name
+ * (derived from organization, project, stack and resource name by the sdk) can only be this
+ * resource's — an interrupted create made it — and is adopted; a server with an explicit name that
+ * already exists stops the create with its id and the `adoptId` line (before issue 15 a second
+ * server of the same name was created). `adoptId` takes over any server of the project.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { isApiError, OutcomeUnknownError, redact } from "../client/errors";
+import { adoptIdOf, createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { billingPeriods, type Vps, type VpsPlan } from "../client/schemas";
 import { waitFor } from "../client/wait";
 import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
-import { resumedCreate, SKEW_MS } from "../resume";
 import { currentSettings, platformApi } from "../runtime";
 import { retryWhileBusy, SERVER_TIMEOUT_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
 
@@ -21,6 +24,10 @@ const fields = {
   name: z.string().trim().min(3, "at least 3 characters").max(63, "at most 63 characters").regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, "letters, digits, dots and hyphens, starting with a letter or digit").optional(),
   /** The program's resource name, set by the sdk class: the base of a generated `name`. */
   resourceName: z.string().min(1).optional(),
+  /** The name a new server gets when `name` is not given, set by the sdk class (sdk/naming.ts). */
+  defaultName: z.string().min(3).optional(),
+  /** An existing server to manage instead of creating one. */
+  adoptId: z.string().regex(UUID, "a server id (UUID)").optional(),
   osType: z.string().min(1, "must not be empty"),
   osVersion: z.string().min(1, "must not be empty"),
   rootPassword: z.string().regex(/^[A-Za-z0-9!@#$%^*]{12,30}$/, "12 to 30 characters: letters, digits and ! @ # $ % ^ *"),
@@ -29,6 +36,8 @@ const fields = {
   powerState: z.enum(["running", "stopped"]).default("running"),
 };
 const INPUTS = Object.keys(fields);
+/** Inputs that are the program's choices about the server (not how pulumi-svc finds it). */
+const SERVER_INPUTS = ["projectId", "planId", "name", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState"];
 
 /** Fails with the message cleaned of the root password (an API message could echo a value). */
 function fail(operation: string, err: unknown, inputs: Props, hint?: string): Error {
@@ -80,14 +89,14 @@ async function planRules(inputs: Props, olds: Props): Promise<CheckFailure[]> {
  * fail after the server was made and paid for, and a partial failure would never be answered).
  * `lastJobError` is API text: cleaned of the root password like every message.
  */
-function outputs(inputs: Props, server: Vps, username: unknown): Props {
+function outputs(inputs: Props, server: Vps, username: unknown, otherSecrets: string[] = []): Props {
   const outs: Props = {
     ...pick(inputs, INPUTS),
     status: server.status,
     publicIp: server.publicIp,
     expiresAt: server.expiresAt,
     lastJobStatus: server.lastJobStatus,
-    lastJobError: server.lastJobError === null ? null : redact(server.lastJobError, [inputs.rootPassword as string]),
+    lastJobError: server.lastJobError === null ? null : redact(server.lastJobError, [inputs.rootPassword as string, ...otherSecrets]),
   };
   if (username !== undefined) outs.username = username;
   return outs;
@@ -97,17 +106,31 @@ async function username(api: ApiClient, vpsId: string): Promise<string | undefin
   return (await api.call("vps.credentials", { params: { id: vpsId } }).catch(() => undefined))?.user;
 }
 
-/** Live servers of the project with this name, created since `since` (epoch ms): candidates for a create whose outcome is unknown. */
-function madeSince(listed: Vps[], body: { name: string; projectId: string }, since: number): Vps[] {
-  return listed.filter(
-    (s) => s.name === body.name && s.projectId === body.projectId && s.status !== "terminated" && s.status !== "terminating" && Date.parse(s.createdAt) >= since,
-  );
+/** Live servers of the project with this name: what a create of this name may already have made. */
+function sameName(listed: Vps[], name: string, projectId: string): Vps[] {
+  return listed.filter((s) => s.name === name && s.projectId === projectId && !["terminated", "terminating", "error"].includes(s.status));
 }
 
-/** Sends the paid create once; an unknown outcome is settled by listing servers. */
-async function createServer(api: ApiClient, inputs: Props): Promise<Vps> {
-  const attemptedAt = Date.now();
-  const resumed = resumedCreate();
+/** The server `adoptId` names, if this key can manage it as this resource. */
+async function adoptServer(api: ApiClient, adoptId: string, inputs: Props): Promise<Vps> {
+  let server: Vps;
+  try {
+    server = await api.call("vps.get", { params: { id: adoptId } });
+  } catch (err) {
+    if (isNotFound(err)) throw fail("create", err, inputs, `adoptId "${adoptId}": no server with this id in reach of this key`);
+    throw fail("create", err, inputs);
+  }
+  if (server.status === "terminated" || server.status === "terminating") {
+    throw new Error(`create failed: adoptId "${adoptId}": server ${server.name} is ${server.status} and cannot be managed; remove adoptId to create a new server`);
+  }
+  if (server.projectId !== inputs.projectId) {
+    throw new Error(`create failed: adoptId "${adoptId}": server ${server.name} is in project ${server.projectId}, not ${String(inputs.projectId)}; set projectId to its project to adopt it`);
+  }
+  return server;
+}
+
+/** Sends the paid create at most once (createOnce): adopts what an earlier attempt made, or stops. */
+async function createServer(api: ApiClient, inputs: Props): Promise<{ server: Vps; adopted: boolean }> {
   const body = {
     planId: inputs.planId as string,
     projectId: inputs.projectId as string,
@@ -117,39 +140,46 @@ async function createServer(api: ApiClient, inputs: Props): Promise<Vps> {
     rootPassword: inputs.rootPassword as string,
     billingPeriod: inputs.billingPeriod as string,
   };
-  if (resumed) {
-    // An interrupted create of this resource: the server it may have made is adopted, not paid twice.
-    const made = madeSince(await api.call("vps.list").catch((err) => {
-      throw fail("create", err, inputs, `Listing the servers to resume an interrupted create failed: nothing was sent; look for a server named ${body.name} before running again`);
-    }), body, resumed.since);
-    if (made.length === 1) return made[0];
-    if (made.length > 1) {
-      throw new Error(`create failed: ${made.length} servers named ${body.name} appeared in the project since the interrupted create; import the right one with the \`import\` resource option and terminate the others`);
-    }
-  }
   try {
-    return await api.call("vps.create", { body });
-  } catch (err) {
-    if (!(err instanceof OutcomeUnknownError)) {
-      throw fail("create", err, inputs, isApiError(err, "INSUFFICIENT_BALANCE") ? "Top up the wallet, then run `pulumi up` again" : undefined);
-    }
-    // Allow for clock skew between this machine and the API when telling "ours" from older servers.
-    const since = attemptedAt - SKEW_MS;
-    const listed = await api.call("vps.list").catch((listErr) => {
-      throw fail(
-        "create",
-        err,
-        inputs,
-        `Listing the servers to settle it failed too (${fail("list", listErr, inputs).message}): before the next \`pulumi up\`, look for a server named ${body.name} in the project and import it, or it is created and charged twice`,
-      );
+    const { object, adopted } = await createOnce<Vps>(inputs, {
+      noun: "server",
+      idOf: (s) => s.id,
+      describe: (s) => `named "${s.name}"`,
+      adopt: (adoptId) => adoptServer(api, adoptId, inputs),
+      find: async () => ({
+        objects: sameName(await api.call("vps.list"), body.name, body.projectId),
+        provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
+      }),
+      send: () => api.call("vps.create", { body }),
+      otherwise: "give this server another name",
     });
-    const candidates = madeSince(listed, body, since);
-    if (candidates.length === 1) return candidates[0];
-    if (candidates.length === 0) {
-      throw fail("create", err, inputs, "No server with this name was created, so nothing was charged; `pulumi up` may try again");
-    }
-    throw fail("create", err, inputs, `${candidates.length} servers named ${body.name} appeared in the project; import the right one with the \`import\` resource option and terminate the others`);
+    return { server: object, adopted };
+  } catch (err) {
+    throw fail("create", err, inputs, isApiError(err, "INSUFFICIENT_BALANCE") ? "Top up the wallet, then run `pulumi up` again" : undefined);
   }
+}
+
+/**
+ * An adopted server's outputs, from the API: its values for the program's inputs (the password from
+ * its credentials, so a different program password shows as an update that resets it). The next
+ * preview compares the program with these and shows the update or replace where they differ.
+ */
+async function adoptedOutputs(api: ApiClient, server: Vps, inputs: Props): Promise<Props> {
+  const credentials = await api.call("vps.credentials", { params: { id: server.id } }).catch(() => undefined);
+  const live: Props = {
+    ...pick(inputs, INPUTS.filter((n) => !SERVER_INPUTS.includes(n))),
+    projectId: server.projectId,
+    planId: server.planId,
+    name: server.name,
+    osType: server.osType,
+    osVersion: server.osVersion,
+    rootPassword: credentials?.password ?? inputs.rootPassword,
+    billingPeriod: server.billingPeriod,
+    autoRenew: server.autoRenew,
+    powerState: server.status === "stopped" ? "stopped" : "running",
+  };
+  // A job error is cleaned of the program's password too, not only of the live one.
+  return outputs(live, server, credentials?.user, [inputs.rootPassword as string]);
 }
 
 /** Waits for the server to settle; a server in `error` is a partial failure (id kept). */
@@ -249,9 +279,12 @@ export const vps: ResourceImpl = {
     }
     // Only a name that was not given is generated (a given name that failed is reported once, above).
     if (news.name === undefined) {
-      // Auto-naming: keep the name already chosen, else the resource name and a random suffix.
+      // Auto-naming: keep the name already chosen, else the default name the sdk derived (the same on
+      // every try, so a repeated first create finds the server an interrupted one made). A state of
+      // 0.1.0 has no defaultName: its random suffix is kept with the name.
       if (olds.name && olds.resourceName === inputs.resourceName) inputs.name = olds.name;
-      else if (inputs.resourceName && !isUnknown(inputs.resourceName)) inputs.name = `${inputs.resourceName}-${randomBytes(4).toString("hex").slice(0, 7)}`;
+      else if (inputs.defaultName && !isUnknown(inputs.defaultName)) inputs.name = inputs.defaultName;
+      else if (isUnknown(inputs.defaultName)) inputs.name = inputs.defaultName;
       else result.failures.push({ property: "name", reason: "name is required (at least 3 characters)" });
     }
     if (result.failures.length === 0) result.failures.push(...(await planRules(inputs, olds)));
@@ -269,16 +302,26 @@ export const vps: ResourceImpl = {
 
   async create(inputs) {
     const api = platformApi();
-    const created = await createServer(api, inputs);
+    const { server: created, adopted } = await createServer(api, inputs);
+    if (adopted && adoptIdOf(inputs) !== undefined) {
+      // Taken over as it is (a server being provisioned is waited for): the next preview shows
+      // where it differs from the program.
+      const server = await settle(api, created.id, inputs, "create");
+      return { id: server.id, outs: await adoptedOutputs(api, server, inputs) };
+    }
+    // Made by this create, or by an interrupted earlier one (adopted by its default name): the
+    // create's own steps are finished.
     let server = await settle(api, created.id, inputs, "create");
-    if (inputs.autoRenew === false) {
-      await retryWhileBusy(api, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
+    if (inputs.autoRenew === false && server.autoRenew) {
+      server = await retryWhileBusy(api, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
         throw new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
       });
     }
     server = await applyPower(api, server, inputs, "create").catch((err) => {
       throw err instanceof PartialFailure ? err : new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
     });
+    // An earlier attempt's server answers its own values (the program may have changed since).
+    if (adopted) return { id: server.id, outs: await adoptedOutputs(api, server, inputs) };
     return { id: server.id, outs: outputs(inputs, server, await username(api, server.id)) };
   },
 
@@ -332,7 +375,7 @@ export const vps: ResourceImpl = {
     if (server.status === "terminated" || server.status === "terminating") return { id: "", props: {} };
     // Live values come back as inputs, so drift shows in the next preview.
     const inputs: Props = {
-      ...pick(props, ["resourceName", "rootPassword"]),
+      ...pick(props, ["resourceName", "defaultName", "adoptId", "rootPassword"]),
       projectId: server.projectId,
       planId: server.planId,
       name: server.name,

@@ -21,6 +21,10 @@ export interface DomainArgs {
   whoisProtection?: pulumi.Input<boolean>;
   /** Renew from the wallet before expiry (default true). */
   autoRenew?: pulumi.Input<boolean>;
+  /** Manage an existing object instead of creating one: the domain name, already registered in this account. The create then only reads it (nothing is
+   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
+   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**

@@ -18,6 +18,10 @@ export interface SendingDomainArgs {
   waitForVerification?: pulumi.Input<boolean>;
   /** How long to wait for verification (default 600 s). */
   verificationTimeoutSeconds?: pulumi.Input<number>;
+  /** Manage an existing object instead of creating one: the id of a sending domain already in the project (from `GET /domains`). The create then only reads it (nothing is
+   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
+   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** A domain the project sends email from, with the DNS records to publish for it. */

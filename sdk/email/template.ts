@@ -1,17 +1,24 @@
 import * as pulumi from "@pulumi/pulumi";
+import { defaultName } from "../naming";
 import { providerShim } from "../shim";
 
 const provider = providerShim("Template");
 
 export interface TemplateArgs {
-  /** 1 to 63 letters, digits, `_` or `-`. Changing it replaces the template. */
-  name: pulumi.Input<string>;
+  /** 1 to 63 letters, digits, `_` or `-`. Changing it replaces the template. Default: the resource name and a
+   * suffix derived from organization, project, stack and resource name (a repeated first create then finds the
+   * template an interrupted one made; an explicit name that already exists stops the create with an error). */
+  name?: pulumi.Input<string>;
   /** At most 500 characters, one line. */
   subject?: pulumi.Input<string>;
   /** At most 200,000 characters. At least one of htmlBody and textBody. */
   htmlBody?: pulumi.Input<string>;
   /** At most 200,000 characters. */
   textBody?: pulumi.Input<string>;
+  /** Manage an existing object instead of creating one: the id of an existing template. The create then only reads it (nothing is
+   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
+   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** A stored message with `{{token}}` placeholders; subject and bodies update in place. */
@@ -27,6 +34,14 @@ export class Template extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { templateId: undefined, variables: undefined, createdAt: undefined, updatedAt: undefined, ...args }, opts, "svc", "Template");
+    super(
+      provider,
+      name,
+      // `defaultName`: the name a new template gets when `name` is not given (see ../naming.ts).
+      { templateId: undefined, variables: undefined, createdAt: undefined, updatedAt: undefined, ...args, defaultName: defaultName("Template", name) },
+      opts,
+      "svc",
+      "Template",
+    );
   }
 }

@@ -19,6 +19,11 @@ export interface WebhookArgs {
   url: pulumi.Input<string>;
   /** 1 to 20 event names; order and duplicates do not matter. */
   events: pulumi.Input<pulumi.Input<WebhookEvent>[]>;
+  /** Take over an existing webhook (its id, from `GET /webhooks`) instead of adding another. Its secret is never
+   * answered again, so it is made anew: deleted, then created again with this program's url and events (webhooks
+   * are free), and the stack holds the new secret. Changing or removing it afterwards changes nothing. See the
+   * README, "Adopting existing objects". */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**

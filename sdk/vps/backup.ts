@@ -8,6 +8,10 @@ export interface VpsBackupArgs {
   vpsId: pulumi.Input<string>;
   /** A backup plan code from `GET /backup/plans`. Changes in place; a larger plan is charged prorated. */
   planCode: pulumi.Input<string>;
+  /** Manage an existing object instead of creating one: the server id whose existing backup add-on to manage. The create then only reads it (nothing is
+   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
+   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** The backup add-on of a server (paid; activation is never sent twice). Destroy cancels it. */

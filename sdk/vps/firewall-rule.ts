@@ -12,6 +12,10 @@ export interface VpsFirewallRuleArgs {
   port?: pulumi.Input<string>;
   /** IPv4/IPv6 address or CIDR. */
   source: pulumi.Input<string>;
+  /** Manage an existing object instead of creating one: the id of a rule already on the server. The create then only reads it (nothing is
+   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
+   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** One firewall rule of a server. Any change replaces the rule (the API has no rule update). */

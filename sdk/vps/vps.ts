@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { defaultName } from "../naming";
 import { providerShim } from "../shim";
 
 const provider = providerShim("Vps");
@@ -11,7 +12,8 @@ export interface VpsArgs {
   /** A plan id from `GET /vps/plans`. A larger plan of the same family and region upgrades in place
    * (prorated charge); a smaller or other-family plan is refused at preview. */
   planId: pulumi.Input<string>;
-  /** At least 3 characters (default: the resource name and a random suffix). Changing it replaces the server. */
+  /** At least 3 characters (default: the resource name and a suffix derived from organization, project, stack and
+   * resource name, so a repeated first create finds the server an interrupted one made). Changing it replaces the server. */
   name?: pulumi.Input<string>;
   /** One of the plan's `osTemplates`. Changing osType/osVersion REINSTALLS in place: the disk is wiped, server and IP kept. */
   osType: pulumi.Input<string>;
@@ -24,6 +26,10 @@ export interface VpsArgs {
   autoRenew?: pulumi.Input<boolean>;
   /** `running` (default) or `stopped`. */
   powerState?: pulumi.Input<"running" | "stopped">;
+  /** Manage an existing object instead of creating one: the id of an existing server (not terminated) of the project. The create then only reads it (nothing is
+   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
+   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**
@@ -57,6 +63,8 @@ export class Vps extends pulumi.dynamic.Resource {
         ...args,
         // Base of the generated name when `name` is not given.
         resourceName: name,
+        // The name a new server gets when `name` is not given (see ../naming.ts).
+        defaultName: defaultName("Vps", name),
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["rootPassword"] }),
       "svc",

@@ -26,13 +26,14 @@ test("preview refuses on name with the whole-account-key message; only the dry r
   expect(wallet(h)).toBe(SEEDED_WALLET);
 });
 
-test("create gets the same message and charges nothing", async () => {
+test("create gets the same message and charges nothing: it stops at the look for the name, before the registration", async () => {
   const inputs = { ...(await h.inputs(T, { name: "my-shop.com" })), period: 1, whoisProtection: false, autoRenew: true };
 
   const err = await failure(h.host.create(T, inputs));
 
-  expect(err.message).toMatch(/^create failed: POST \/domains 403 ACCOUNT_KEY_REQUIRED — /);
+  expect(err.message).toMatch(/^create failed: GET \/domains 403 ACCOUNT_KEY_REQUIRED — /);
   expect(err.message).toMatch(WHOLE_ACCOUNT);
   expect(wallet(h)).toBe(SEEDED_WALLET);
   expect(domainRecords(h)).toEqual([]);
+  expect(calls(h)).toEqual(["GET /api/domains 403"]);
 });

@@ -2,7 +2,9 @@
  * Domain create through the real dynamic-provider host against the emulator (issue 6, acceptance 2
  * and 3): one registration call and one charge; DOMAIN_SAVE_PENDING is a success that is never
  * repeated and whose `domainId` a later read or update fills; an answer lost after the charge is
- * settled by adoption; refunded failures say so; refusals at `up` carry what to do.
+ * settled by adoption; refunded failures say so; refusals at `up` carry what to do. Every create
+ * first reads the account's list (`GET /domains`, provider/create-once.ts): a name already there
+ * stops it with the `adoptId` line, before anything is paid.
  */
 import { type ResourceHarness } from "../support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
@@ -44,7 +46,7 @@ describe("Domain create", () => {
     });
     expect(typeof created.properties.domainId).toBe("number");
     expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
-    expect(calls(h)).toEqual(["POST /api/domains 201"]);
+    expect(calls(h)).toEqual(["GET /api/domains 200", "POST /api/domains 201"]);
   });
 
   test("whoisProtection at create travels in the registration: one call, one charge for both", async () => {
@@ -55,7 +57,7 @@ describe("Domain create", () => {
     expect(created.properties.billing).toEqual({ registration: COM.registration, whoisProtection: COM.whoisProtection, total: 215_000, depositCharged: 215_000 });
     expect(domainRecords(h)).toEqual([expect.objectContaining({ name: NAME, whoisProtection: true })]);
     expect(wallet(h)).toBe(SEEDED_WALLET - 215_000);
-    expect(calls(h)).toEqual(["POST /api/domains 201"]);
+    expect(calls(h)).toEqual(["GET /api/domains 200", "POST /api/domains 201"]);
   });
 
   test("autoRenew false at create turns the new registration's auto-renew off", async () => {
@@ -65,7 +67,7 @@ describe("Domain create", () => {
 
     expect(created.properties.autoRenew).toBe(false);
     expect(domainRecords(h)).toEqual([expect.objectContaining({ name: NAME, autoRenew: false })]);
-    expect(calls(h)).toEqual(["POST /api/domains 201", `PATCH /api/domains/${created.properties.domainId}/auto-renew 200`]);
+    expect(calls(h)).toEqual(["GET /api/domains 200", "POST /api/domains 201", `PATCH /api/domains/${created.properties.domainId}/auto-renew 200`]);
   });
 });
 
@@ -91,7 +93,7 @@ describe("Domain create: DOMAIN_SAVE_PENDING", () => {
       billing: BILL,
       savePending: true,
     });
-    expect(calls(h)).toEqual(["POST /api/domains 201"]);
+    expect(calls(h)).toEqual(["GET /api/domains 200", "POST /api/domains 201"]);
     expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
     expect(domainRecords(h)).toEqual([]);
 
@@ -163,7 +165,7 @@ describe("Domain create: lost answers and refunded failures", () => {
     expect(created.properties).toMatchObject({ domainId: rec.id, status: 1, statusLabel: "active", savePending: false });
     // The answer that carried the billing was lost.
     expect(created.properties.billing).toBeUndefined();
-    expect(calls(h)).toEqual(["POST /api/domains 0", "GET /api/domains 200"]);
+    expect(calls(h)).toEqual(["GET /api/domains 200", "POST /api/domains 0", "GET /api/domains 200"]);
     expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
   });
 
@@ -176,8 +178,9 @@ describe("Domain create: lost answers and refunded failures", () => {
     expect(err.message).toMatch(/^create failed: POST \/domains NETWORK_ERROR — /);
     expect(err.message).toMatch(/my-shop\.com is not in the account's domains, so it was most likely not registered\. It was not sent again/);
     expect(err.message).toMatch(/DOMAIN_SAVE_PENDING/);
-    expect(err.message).toMatch(/add the resource option `import: "my-shop\.com"`/);
-    expect(calls(h)).toEqual(["POST /api/domains 0", "GET /api/domains 200"]);
+    expect(err.message).toMatch(/if my-shop\.com is listed, add `adoptId: "my-shop\.com"` and run `pulumi up`/);
+    expect(err.message).not.toMatch(/import/);
+    expect(calls(h)).toEqual(["GET /api/domains 200", "POST /api/domains 0", "GET /api/domains 200"]);
     expect(wallet(h)).toBe(SEEDED_WALLET);
     expect(domainRecords(h)).toEqual([]);
   });
@@ -203,16 +206,31 @@ describe("Domain create: lost answers and refunded failures", () => {
 });
 
 describe("Domain create: refusals at up (the account changed after preview)", () => {
-  test("DOMAIN_ALREADY_IN_ACCOUNT says how to import it", async () => {
+  test("a name registered in the account since preview stops the create with the adoptId line, before any registration call", async () => {
     const inputs = await checkedInputs({ name: NAME });
     await platformCall(h, "POST", "/domains", { name: NAME, period: 1 });
+    h.emu.control.clearRequests();
     const walletBefore = wallet(h);
 
     const err = await failure(h.host.create(T, inputs));
 
-    expect(err.message).toMatch(/^create failed: POST \/domains 409 DOMAIN_ALREADY_IN_ACCOUNT — /);
-    expect(err.message).toMatch(/add the resource option `import: "my-shop\.com"` \(the id is the domain name\), run `pulumi up`, then remove the option$/);
+    expect(err.message).toMatch(/^create failed: a domain named my-shop\.com, registered in this account, already exists \(id my-shop\.com\) and nothing shows it is this stack's\. /);
+    expect(err.message).toMatch(/add `adoptId: "my-shop\.com"` to this resource's arguments and run `pulumi up` again; otherwise choose another name/);
+    expect(err.message).not.toMatch(/import/);
+    expect(calls(h)).toEqual(["GET /api/domains 200"]);
     expect(wallet(h)).toBe(walletBefore);
+  });
+
+  test("DOMAIN_ALREADY_IN_ACCOUNT answered to the registration itself (registered between the look and the call) gives the adoptId line", async () => {
+    const inputs = await checkedInputs({ name: NAME });
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/domains", times: 1, status: 409, code: "DOMAIN_ALREADY_IN_ACCOUNT" });
+
+    const err = await failure(h.host.create(T, inputs));
+
+    expect(err.message).toMatch(/^create failed: POST \/domains 409 DOMAIN_ALREADY_IN_ACCOUNT — /);
+    expect(err.message).toMatch(/my-shop\.com is already registered in this account \(id my-shop\.com\): .*add `adoptId: "my-shop\.com"` to it \(nothing is registered or charged again\)$/);
+    expect(err.message).not.toMatch(/import/);
+    expect(wallet(h)).toBe(SEEDED_WALLET);
   });
 
   test("REGISTRANT_INCOMPLETE lists the missing owner fields and where to complete them", async () => {

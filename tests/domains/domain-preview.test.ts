@@ -90,7 +90,7 @@ describe("Domain check: the dry run refuses with the reason, charging nothing", 
       "a name already in the account",
       "mine.com",
       (h) => platformCall(h, "POST", "/domains", { name: "mine.com", period: 1 }),
-      [/409 DOMAIN_ALREADY_IN_ACCOUNT — /, /add the resource option `import: "mine\.com"` \(the id is the domain name\)/],
+      [/409 DOMAIN_ALREADY_IN_ACCOUNT — /, /mine\.com is already registered in this account \(id mine\.com\): .*add `adoptId: "mine\.com"` to it/],
     ],
     [
       "incomplete owner details",

@@ -19,6 +19,9 @@ export function emailWorld(h: ResourceHarness): { domains: DomainRec[]; template
   return { domains: email.domains ?? [], templates: email.templates ?? [], webhooks: email.webhooks ?? [] };
 }
 
+/** The account's wallet balance: adoption and repeated creates must leave it as it was. */
+export const wallet = (h: ResourceHarness): number => h.emu.control.state().account.wallet;
+
 /** Every request the emulator answered since the last clear, as `METHOD /path`. A 429 is left out:
  * the API refused it before acting and the client sends it again (timing jitter, not behaviour). */
 export function calls(h: ResourceHarness): string[] {

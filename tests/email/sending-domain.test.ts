@@ -1,11 +1,12 @@
 /**
  * SendingDomain through the real dynamic-provider host against the emulator (issue 4: acceptance 1,
- * 2, 3 and 5, DOMAIN_EXISTS, import, refresh of a deleted domain). DNS is "manual": a domain verifies
- * only after the test publishes its records, as a user would while `pulumi up` waits.
+ * 2, 3 and 5, DOMAIN_EXISTS, import, refresh of a deleted domain; issue 15: adoptId, repeated first
+ * creates, a lost answer). DNS is "manual": a domain verifies only after the test publishes its
+ * records, as a user would while `pulumi up` waits.
  */
 import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
 import { HostError, UNKNOWN } from "../support/provider-host";
-import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
+import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "SendingDomain";
 let h: ResourceHarness;
@@ -160,13 +161,103 @@ describe("SendingDomain errors", () => {
     expect(emailWorld(h).domains).toHaveLength(1);
   });
 
-  test("DOMAIN_EXISTS: the message says the domain already belongs to the project and how to import it", async () => {
+  test("a domain of that name already in the project: the create stops with its id and the adoptId line (no POST, never `import`)", async () => {
     const { domainId } = await emailCall(h, "POST", "/domains", { domain: "taken.example.com" });
+    h.emu.control.clearRequests();
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { domain: "Taken.Example.com", waitForVerification: false })));
     expect(err.initFailed).toBeUndefined();
-    expect(err.message).toContain("create failed: POST /domains 409 DOMAIN_EXISTS");
-    expect(err.message).toContain("already belongs to this project");
-    expect(err.message).toContain(`import: "${domainId}"`);
+    expect(err.message).toContain(`create failed: a sending domain taken.example.com already exists (id ${domainId})`);
+    expect(err.message).toContain(`adoptId: "${domainId}"`);
+    expect(err.message).not.toMatch(/import/);
+    expect(h.writes()).toEqual([]);
+    expect(emailWorld(h).domains).toHaveLength(1);
+  });
+
+  test("DOMAIN_EXISTS (added between the look and the create): the message names the id and the adoptId line, not `import`", async () => {
+    // The create is carried out, then answered 409: as if another run added the domain meanwhile.
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/domains", afterCommit: true, status: 409, code: "DOMAIN_EXISTS", times: 1 });
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { domain: "race.example.com", waitForVerification: false })));
+    const rec = emailWorld(h).domains.find((d) => d.domain === "race.example.com")!;
+    expect(err.initFailed).toBeUndefined();
+    expect(err.message).toMatch(/^create failed: POST \/domains 409 DOMAIN_EXISTS — /);
+    expect(err.message).toContain(`(id ${rec.id})`);
+    expect(err.message).toContain(`adoptId: "${rec.id}"`);
+    expect(err.message).not.toMatch(/import/);
+    expect(h.writes().filter((w) => w.method === "POST" && w.path === "/email/domains")).toHaveLength(1);
+  });
+});
+
+describe("SendingDomain adoption and repeated creates (issue 15)", () => {
+  test("adoptId: a domain added out of band is managed without adding it; waits for verification; diff follows the program", async () => {
+    const { domainId } = await emailCall(h, "POST", "/domains", { domain: "adopted.example.com" });
+    const before = wallet(h);
+    h.emu.control.clearRequests();
+    const inputs = await h.checked(T, { domain: "adopted.example.com", adoptId: domainId });
+    expect(inputs.adoptId).toBe(domainId);
+    const [created] = await Promise.all([h.host.create(T, inputs), publishWhenAdded("adopted.example.com")]);
+    const rec = domainRec(domainId)!;
+    expect(created.id).toBe(domainId);
+    expect(rec.status).toBe("verified");
+    expect(created.properties).toMatchObject({ domain: "adopted.example.com", adoptId: domainId, domainId, status: "verified", verifiedAt: rec.verifiedAt });
+    expect(created.properties.dnsRecords).toEqual(rec.dnsRecords);
+    // Nothing added (no POST /domains): only the DNS check that verification needs.
+    expect(h.writes().filter((w) => w.path === "/email/domains")).toEqual([]);
+    expect(calls(h)).toContain(`GET /email/domains/${domainId}`);
+    expect(emailWorld(h).domains).toHaveLength(1);
+    expect(wallet(h)).toBe(before);
+
+    // The next preview: no changes for the same program, nor when adoptId is changed or removed.
+    const olds = created.properties;
+    expect(await h.host.diff(T, domainId, olds, inputs)).toMatchObject({ changes: "none", replaces: [] });
+    expect(await h.host.diff(T, domainId, olds, await h.checked(T, { domain: "adopted.example.com" }))).toMatchObject({ changes: "none", replaces: [] });
+    expect(await h.host.diff(T, domainId, olds, await h.checked(T, { domain: "adopted.example.com", adoptId: "other" }))).toMatchObject({ changes: "none" });
+    // …an update where the settings differ, a replace for another domain.
+    expect(await h.host.diff(T, domainId, olds, await h.checked(T, { domain: "adopted.example.com", waitForVerification: false }))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await h.host.diff(T, domainId, olds, await h.checked(T, { domain: "other.example.com" }))).toMatchObject({ changes: "some", replaces: ["domain"] });
+    // A refresh keeps adoptId and answers the same.
+    expect((await h.host.read(T, domainId, olds)).properties).toEqual(olds);
+  });
+
+  test("adoptId errors: an unknown id is named; the id of another domain names both; an empty one fails in check", async () => {
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { domain: "mail.example.com", adoptId: unknown })));
+    expect(err.message).toMatch(new RegExp(`^create failed: GET /domains/${unknown} 404 DOMAIN_NOT_FOUND — .*adoptId "${unknown}": no sending domain with this id`));
+
+    const { domainId } = await emailCall(h, "POST", "/domains", { domain: "other.example.com" });
+    h.emu.control.clearRequests();
+    const other = await failure<HostError>(h.host.create(T, await h.checked(T, { domain: "mail.example.com", adoptId: domainId })));
+    expect(other.message).toContain(`create failed: adoptId "${domainId}" is the sending domain other.example.com, not mail.example.com`);
+    expect(h.writes()).toEqual([]);
+    expect(emailWorld(h).domains.map((d) => d.domain)).toEqual(["other.example.com"]);
+
+    const checked = await h.host.check(T, {}, await h.inputs(T, { domain: "mail.example.com", adoptId: "" }));
+    expect(checked.failures.map((f) => f.property)).toEqual(["adoptId"]);
+  });
+
+  test("repeated first create (the engine killed after the domain was added): the second stops with the id and adoptId line; with adoptId it converges", async () => {
+    const program = { domain: "again.example.com", waitForVerification: false };
+    // The first create's answer is lost with the killed engine: the next `up` checks with no olds and creates again.
+    const first = await h.host.create(T, await h.checked(T, program));
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, program)));
+    expect(err.initFailed).toBeUndefined();
+    expect(err.message).toContain(`(id ${first.id})`);
+    expect(err.message).toContain(`adoptId: "${first.id}"`);
+    expect(emailWorld(h).domains).toHaveLength(1);
+
+    const adopted = await h.host.create(T, await h.checked(T, { ...program, adoptId: first.id }));
+    expect(adopted.id).toBe(first.id);
+    expect(adopted.properties).toMatchObject({ domain: "again.example.com", domainId: first.id, dnsRecords: first.properties.dnsRecords });
+    expect(calls(h).filter((c) => c === "POST /email/domains")).toHaveLength(1);
+    expect(emailWorld(h).domains).toHaveLength(1);
+  });
+
+  test("an answer lost after the domain was added: found by its name and kept, one POST /domains", async () => {
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/domains", afterCommit: true, drop: true, times: 1 });
+    const created = await h.host.create(T, await h.checked(T, { domain: "lost.example.com", waitForVerification: false }));
+    const rec = emailWorld(h).domains.find((d) => d.domain === "lost.example.com")!;
+    expect(created.id).toBe(rec.id);
+    expect(created.properties).toMatchObject({ domainId: rec.id, dnsRecords: rec.dnsRecords });
+    expect(h.writes().filter((w) => w.path === "/email/domains")).toEqual([{ method: "POST", path: "/email/domains", status: 0 }]);
     expect(emailWorld(h).domains).toHaveLength(1);
   });
 });

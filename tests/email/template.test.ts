@@ -1,11 +1,12 @@
 /**
  * Template through the real dynamic-provider host against the emulator (issue 4: acceptance 1 and 3,
- * `variables`, out-of-band deletion, import, a failed create job).
+ * `variables`, out-of-band deletion, import, a failed create job; issue 15: the default name,
+ * adoptId, repeated first creates, a lost answer).
  */
 import { type ResourceHarness } from "../support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError, UNKNOWN } from "../support/provider-host";
-import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
+import { HostError, programRegistrations, UNKNOWN } from "../support/provider-host";
+import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "Template";
 let h: ResourceHarness;
@@ -145,6 +146,156 @@ describe("Template errors", () => {
     h.emu.control.emu.world.projects[0].email.plan!.templates = 0;
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { name: "one-too-many", textBody: "x" })));
     expect(err.message).toMatch(/^create failed: POST \/templates 402 TEMPLATE_LIMIT_REACHED — Your plan allows 0 templates/);
+  });
+});
+
+describe("Template naming, adoption and repeated creates (issue 15)", () => {
+  const posts = () => h.writes().filter((w) => w.method === "POST" && w.path === "/email/templates");
+  const BODY = { subject: "Hi {{name}}", textBody: "Hello {{name}}" };
+
+  test("the sdk passes a deterministic defaultName; check takes name, else the old name, else defaultName; diff ignores defaultName and adoptId", async () => {
+    const [registered] = await programRegistrations('new svc.Template("welcome", { textBody: "Hi" });');
+    const defaultName = registered.inputs.defaultName as string;
+    expect(defaultName).toMatch(/^welcome-[0-9a-f]{7}$/);
+    const [again] = await programRegistrations('new svc.Template("welcome", { textBody: "Hi" });');
+    expect(again.inputs.defaultName).toBe(defaultName);
+
+    expect((await h.checked(T, { ...BODY, defaultName })).name).toBe(defaultName);
+    expect((await h.checked(T, { ...BODY, name: "explicit", defaultName })).name).toBe("explicit");
+    // A name already chosen stays when `name` leaves the program (no replace).
+    const olds = { ...(await h.checked(T, { ...BODY, name: "chosen", defaultName })), templateId: "t-1" };
+    const kept = await h.checked(T, { ...BODY, defaultName }, olds);
+    expect(kept.name).toBe("chosen");
+    expect(await h.host.diff(T, "t-1", olds, kept)).toMatchObject({ changes: "none", replaces: [] });
+    // defaultName and adoptId never show as a change.
+    expect(await h.host.diff(T, "t-1", olds, await h.checked(T, { ...BODY, name: "chosen", defaultName: "other-1234567", adoptId: "x" }))).toMatchObject({
+      changes: "none",
+      replaces: [],
+    });
+    const bad = await h.host.check(T, {}, await h.inputs(T, { ...BODY, defaultName: "not valid" }));
+    expect(bad.failures.map((f) => f.property)).toContain("defaultName");
+    expect(h.emu.control.requests()).toEqual([]);
+  });
+
+  test("repeated first create with the default name: the second adopts the first's template, no second POST", async () => {
+    const program = { ...BODY, defaultName: "welcome-0a1b2c3" };
+    const before = wallet(h);
+    const first = await h.host.create(T, await h.checked(T, program));
+    // The engine was killed: its state never got `first`. The next `up` checks with no olds and creates again.
+    const second = await h.host.create(T, await h.checked(T, program));
+    expect(second.id).toBe(first.id);
+    expect(outputsOf(second.properties)).toEqual(outputsOf(first.properties));
+    expect(posts()).toHaveLength(1);
+    expect(emailWorld(h).templates).toHaveLength(1);
+    expect(wallet(h)).toBe(before);
+    expect(await h.host.diff(T, second.id, second.properties, await h.checked(T, program))).toMatchObject({ changes: "none" });
+  });
+
+  test("repeated first create after the program changed a body: adopted as it is, the next preview shows the update", async () => {
+    const first = await h.host.create(T, await h.checked(T, { ...BODY, defaultName: "welcome-0a1b2c3" }));
+    const news = await h.checked(T, { ...BODY, textBody: "Welcome {{name}}", defaultName: "welcome-0a1b2c3" });
+    const second = await h.host.create(T, news);
+    expect(second.id).toBe(first.id);
+    expect(second.properties.textBody).toBe("Hello {{name}}"); // the live value
+    expect(await h.host.diff(T, second.id, second.properties, news)).toMatchObject({ changes: "some", replaces: [] });
+    expect(posts()).toHaveLength(1);
+  });
+
+  test("two templates with the default name: the create stops naming both (nothing adopted, nothing created)", async () => {
+    const a = await emailCall(h, "POST", "/templates", { name: "welcome-0a1b2c3", textBody: "a" });
+    const b = await emailCall(h, "POST", "/templates", { name: "welcome-0a1b2c3", textBody: "b" });
+    h.emu.control.clearRequests();
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { ...BODY, defaultName: "welcome-0a1b2c3" })));
+    expect(err.message).toContain(`2 templates already answer to this resource`);
+    expect(err.message).toContain(a.templateId);
+    expect(err.message).toContain(b.templateId);
+    expect(err.message).toContain("adoptId");
+    expect(h.writes()).toEqual([]);
+  });
+
+  test("repeated first create with an explicit name: the second stops with the id and adoptId line; with adoptId it converges", async () => {
+    const program = { ...BODY, name: "order-shipped", defaultName: "t-0a1b2c3" };
+    const first = await h.host.create(T, await h.checked(T, program));
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, program)));
+    expect(err.initFailed).toBeUndefined();
+    expect(err.message).toContain(`create failed: a template named "order-shipped" already exists (id ${first.id})`);
+    expect(err.message).toContain(`adoptId: "${first.id}"`);
+    expect(posts()).toHaveLength(1);
+
+    const adopted = await h.host.create(T, await h.checked(T, { ...program, adoptId: first.id }));
+    expect(adopted.id).toBe(first.id);
+    expect(outputsOf(adopted.properties)).toEqual({ ...outputsOf(first.properties), adoptId: first.id });
+    expect(posts()).toHaveLength(1);
+    expect(emailWorld(h).templates).toHaveLength(1);
+  });
+
+  test("adoptId: a template made out of band is read, not created; outputs are the live values; diff shows where the program differs", async () => {
+    const { templateId } = await emailCall(h, "POST", "/templates", { name: "legacy", subject: "Old {{a}}", htmlBody: "<p>{{b}}</p>" });
+    const before = wallet(h);
+    h.emu.control.clearRequests();
+    const program = { name: "legacy", subject: "Old {{a}}", htmlBody: "<p>{{b}}</p>", defaultName: "t-0a1b2c3", adoptId: templateId };
+    const inputs = await h.checked(T, program);
+    const created = await h.host.create(T, inputs);
+    const rec = templateRec(templateId)!;
+    expect(created.id).toBe(templateId);
+    expect(outputsOf(created.properties)).toEqual({
+      ...program,
+      templateId,
+      variables: ["a", "b"],
+      createdAt: rec.createdAt,
+      updatedAt: rec.updatedAt,
+    });
+    expect(h.writes()).toEqual([]);
+    expect(wallet(h)).toBe(before);
+
+    const olds = created.properties;
+    expect(await h.host.diff(T, templateId, olds, inputs)).toMatchObject({ changes: "none", replaces: [] });
+    const { adoptId: _a, ...withoutAdopt } = program;
+    expect(await h.host.diff(T, templateId, olds, await h.checked(T, withoutAdopt))).toMatchObject({ changes: "none", replaces: [] });
+    expect(await h.host.diff(T, templateId, olds, await h.checked(T, { ...program, subject: "New" }))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await h.host.diff(T, templateId, olds, await h.checked(T, { ...program, name: "renamed" }))).toMatchObject({ changes: "some", replaces: ["name"] });
+  });
+
+  test("adoptId of a template that differs from the program: the live values are the outputs, so the next preview updates or replaces", async () => {
+    const { templateId } = await emailCall(h, "POST", "/templates", { name: "live-name", textBody: "live body" });
+    const inputs = await h.checked(T, { name: "program-name", textBody: "program body", adoptId: templateId });
+    const created = await h.host.create(T, inputs);
+    expect(created.properties).toMatchObject({ name: "live-name", textBody: "live body", adoptId: templateId });
+    expect(await h.host.diff(T, templateId, created.properties, inputs)).toMatchObject({ changes: "some", replaces: ["name"] });
+    const sameName = await h.checked(T, { name: "live-name", textBody: "program body", adoptId: templateId });
+    expect(await h.host.diff(T, templateId, created.properties, sameName)).toMatchObject({ changes: "some", replaces: [] });
+    expect(templateRec(templateId)).toMatchObject({ name: "live-name", textBody: "live body" }); // untouched
+  });
+
+  test("adoptId errors: an unknown id is named; a template whose create job fails while adopted is reported gone", async () => {
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { name: "x", textBody: "x", adoptId: unknown })));
+    expect(err.message).toMatch(new RegExp(`^create failed: GET /templates/${unknown} 404 TEMPLATE_NOT_FOUND — .*adoptId "${unknown}": no template with this id`));
+    expect(posts()).toEqual([]);
+
+    // Its create_template job still open when adopted (jobs take time here), then failing: the job
+    // removes the template. The adoption waits for the open job, so it says so now.
+    h.emu.control.setTransitions("time", 0.3);
+    let gone: HostError;
+    let templateId: string;
+    try {
+      await h.emu.ctl("POST", "/job-failures", { kind: "email.create_template", reason: "storage unavailable" });
+      ({ templateId } = await emailCall(h, "POST", "/templates", { name: "doomed", textBody: "x" }));
+      gone = await failure<HostError>(h.host.create(T, await h.checked(T, { name: "doomed", textBody: "x", adoptId: templateId })));
+    } finally {
+      h.emu.control.setTransitions("immediate");
+    }
+    expect(gone.initFailed).toBeUndefined();
+    expect(gone.message).toContain(`Template ${templateId} is gone`);
+    expect(emailWorld(h).templates).toEqual([]);
+  });
+
+  test("an answer lost after the template was made: found by its name and kept, one POST /templates", async () => {
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/templates", afterCommit: true, drop: true, times: 1 });
+    const created = await h.host.create(T, await h.checked(T, { ...BODY, name: "lost-answer" }));
+    expect(emailWorld(h).templates.map((t) => t.id)).toEqual([created.id]);
+    expect(created.properties).toMatchObject({ name: "lost-answer", ...BODY, templateId: created.id });
+    expect(posts()).toEqual([{ method: "POST", path: "/email/templates", status: 0 }]);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * Webhook through the real dynamic-provider host against the emulator (issue 4: acceptance 1, 2, 3
- * and 5, WEBHOOK_LIMIT_REACHED, API errors in the user's message, out-of-band deletion, import).
+ * and 5, WEBHOOK_LIMIT_REACHED, API errors in the user's message, out-of-band deletion, import;
+ * issue 15: adoptId, repeated first creates, lost answers — a webhook taken over is made anew).
  */
 import { type ResourceHarness } from "../support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
 import { HostError, UNKNOWN, providerFor } from "../support/provider-host";
-import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
+import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "Webhook";
 const URL_1 = "https://hooks.example.com/svc/events";
@@ -142,18 +143,34 @@ describe("Webhook errors", () => {
     expect(h.writes()).toEqual([{ method: "POST", path: "/email/webhooks", status: 402 }]); // not repeated
   });
 
-  test("answers lost twice (committed, then dropped): each lost webhook is removed, the third create is the one kept (issue 8 chaos)", async () => {
+  test("an answer lost after the webhook was made: it is made anew (deleted, created once more) so the stack holds a working secret", async () => {
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/webhooks", afterCommit: true, drop: true, times: 1 });
+    const hook = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] }));
+    expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([hook.id]);
+    expect(hookRec(hook.id)?.secret).toBe(hook.properties.secret);
+    const [lost, deleted, made] = h.writes();
+    expect(h.writes()).toHaveLength(3);
+    expect(lost).toEqual({ method: "POST", path: "/email/webhooks", status: 0 });
+    expect(deleted).toMatchObject({ method: "DELETE", status: 200 });
+    expect(deleted.path).not.toBe(`/email/webhooks/${hook.id}`);
+    expect(made).toEqual({ method: "POST", path: "/email/webhooks", status: 201 });
+  });
+
+  test("answers lost twice (the remaking create's too): its webhook is removed as well, the third create is the one kept (issue 8 chaos)", async () => {
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/webhooks", afterCommit: true, drop: true, times: 2 });
     const hook = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] }));
     expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([hook.id]);
     expect(hookRec(hook.id)?.secret).toBe(hook.properties.secret);
+    expect(h.writes().map((w) => `${w.method} ${w.status}`)).toEqual(["POST 0", "DELETE 200", "POST 0", "DELETE 200", "POST 201"]);
   });
 
-  test("answers lost on every attempt: the create fails (outcome unknown) and leaves no webhook behind", async () => {
+  test("answers lost on every attempt: the create fails saying so and leaves no webhook behind", async () => {
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/webhooks", afterCommit: true, drop: true, times: 3 });
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] })));
-    expect(err.message).toMatch(/^create failed: POST \/webhooks NETWORK_ERROR — .*outcome unknown/);
+    expect(err.initFailed).toBeUndefined();
+    expect(err.message).toMatch(/^create failed: POST \/webhooks NETWORK_ERROR — .*outcome unknown.*none is left for this resource/);
     expect(emailWorld(h).webhooks).toEqual([]);
+    expect(h.writes().filter((w) => w.method === "POST")).toHaveLength(3);
   });
 
   test("INVALID_URL from the API for a host only the API knows is not public", async () => {
@@ -161,6 +178,91 @@ describe("Webhook errors", () => {
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: "https://@hooks.example.com/in", events: ["email.sent"] })));
     expect(err.message).toMatch(/^create failed: POST \/webhooks 400 INVALID_URL — Webhook url .+\. The URL must be https with a public fully-qualified host/);
     expect(emailWorld(h).webhooks).toEqual([]);
+  });
+});
+
+describe("Webhook adoption and repeated creates (issue 15)", () => {
+  const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+
+  test("adoptId: the webhook is taken over by making it anew; the stack holds a working secret; diff clean, adoptId never a change", async () => {
+    const old = await emailCall(h, "POST", "/webhooks", { url: URL_1, events: ["email.opened", "email.clicked"] });
+    const before = wallet(h);
+    h.emu.control.clearRequests();
+    const inputs = await h.checked(T, { url: URL_1, events: ["email.clicked", "email.opened"], adoptId: old.id });
+    const created = await h.host.create(T, inputs);
+    const rec = hookRec(created.id)!;
+    expect(created.id).not.toBe(old.id);
+    expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([created.id]);
+    expect(outputsOf(created.properties)).toEqual({
+      url: URL_1,
+      events: ["email.clicked", "email.opened"],
+      adoptId: old.id,
+      webhookId: created.id,
+      secret: rec.secret,
+      enabled: true,
+      failCount: 0,
+      createdAt: rec.createdAt,
+    });
+    expect(h.writes()).toEqual([
+      { method: "DELETE", path: `/email/webhooks/${old.id}`, status: 200 },
+      { method: "POST", path: "/email/webhooks", status: 201 },
+    ]);
+    expect(wallet(h)).toBe(before);
+
+    const olds = created.properties;
+    expect(await h.host.diff(T, created.id, olds, inputs)).toMatchObject({ changes: "none", replaces: [] });
+    expect(await h.host.diff(T, created.id, olds, await h.checked(T, { url: URL_1, events: ["email.opened", "email.clicked"] }))).toMatchObject({ changes: "none" });
+    expect(await h.host.diff(T, created.id, olds, await h.checked(T, { url: URL_1, events: ["email.opened", "email.clicked"], adoptId: UNKNOWN_ID }))).toMatchObject({
+      changes: "none",
+    });
+    expect(await h.host.diff(T, created.id, olds, await h.checked(T, { url: URL_1, events: ["email.opened"] }))).toMatchObject({ changes: "some", replaces: ["events"] });
+    // A refresh keeps adoptId and the secret.
+    expect((await h.host.read(T, created.id, olds)).properties).toEqual(olds);
+  });
+
+  test("adoptId of a webhook with another url and events: made anew with the program's", async () => {
+    const old = await emailCall(h, "POST", "/webhooks", { url: "https://old.example.com/hook", events: ["email.bounced"] });
+    const created = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"], adoptId: old.id }));
+    expect(hookRec(old.id)).toBeUndefined();
+    expect(hookRec(created.id)).toMatchObject({ url: URL_1, events: ["email.sent"] });
+    expect(created.properties).toMatchObject({ url: URL_1, events: ["email.sent"], secret: hookRec(created.id)!.secret });
+  });
+
+  test("adoptId errors: an unknown id is named (nothing deleted or created); one that is not a UUID fails in check", async () => {
+    const kept = await emailCall(h, "POST", "/webhooks", { url: URL_1, events: ["email.sent"] });
+    h.emu.control.clearRequests();
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"], adoptId: UNKNOWN_ID })));
+    expect(err.message).toBe(`create failed: adoptId "${UNKNOWN_ID}": no webhook with this id in the project`);
+    expect(h.writes()).toEqual([]);
+    expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([kept.id]);
+
+    const checked = await h.host.check(T, {}, await h.inputs(T, { url: URL_1, events: ["email.sent"], adoptId: "wh-1" }));
+    expect(checked.failures.map((f) => f.property)).toEqual(["adoptId"]);
+    expect(checked.failures[0].reason).toContain("UUID");
+  });
+
+  test("repeated first create (the engine killed after the webhook was made): the second stops with the id and adoptId line; with adoptId it converges", async () => {
+    const program = { url: URL_1, events: ["email.sent", "email.bounced"] };
+    const first = await h.host.create(T, await h.checked(T, program));
+    // The engine was killed: its state never got `first` (nor its secret). The next `up` creates again.
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { ...program, events: ["email.bounced", "email.sent"] })));
+    expect(err.initFailed).toBeUndefined();
+    expect(err.message).toContain(`create failed: a webhook for ${URL_1} (email.bounced, email.sent) already exists (id ${first.id})`);
+    expect(err.message).toContain(`adoptId: "${first.id}"`);
+    expect(h.writes().filter((w) => w.method === "POST")).toHaveLength(1);
+    expect(emailWorld(h).webhooks).toHaveLength(1);
+
+    const taken = await h.host.create(T, await h.checked(T, { ...program, adoptId: first.id }));
+    expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([taken.id]);
+    expect(hookRec(taken.id)!.secret).toBe(taken.properties.secret);
+    expect(taken.properties.secret).not.toBe(first.properties.secret);
+    expect(h.writes().filter((w) => w.method === "POST")).toHaveLength(2);
+  });
+
+  test("a webhook with the same url but other events is not this resource's: created alongside", async () => {
+    const other = await emailCall(h, "POST", "/webhooks", { url: URL_1, events: ["email.opened"] });
+    const created = await h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] }));
+    expect(emailWorld(h).webhooks.map((w) => w.id).sort()).toEqual([other.id, created.id].sort());
   });
 });
 

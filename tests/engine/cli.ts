@@ -1,6 +1,6 @@
 /**
  * The test engine from the command line (a stand-in for the `pulumi` CLI on machines without it):
- *   npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev]
+ *   npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates]
  *   npm run engine -- config <project dir> <key> <value> [--secret] [--stack dev]
  * Secrets are encrypted with PULUMI_CONFIG_PASSPHRASE.
  */
@@ -10,12 +10,12 @@ import { runEngine, type Operation } from "./engine";
 import { setConfig } from "./state";
 
 const USAGE = [
-  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev]",
+  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)]",
   "       npm run engine -- config <project dir> <key> <value> [--secret] [--stack dev]",
 ].join("\n");
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { stack: { type: "string", default: "dev" }, secret: { type: "boolean", default: false } } });
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { stack: { type: "string", default: "dev" }, secret: { type: "boolean", default: false }, "clear-pending-creates": { type: "boolean", default: false } } });
   const [operation, dir, key, value] = positionals;
   const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE ?? "";
   if (operation === "config" && dir && key && value !== undefined) {
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     console.error(USAGE);
     process.exit(2);
   }
-  const result = await runEngine(operation as Operation, { projectDir: resolve(dir), stack: values.stack, print: (line) => console.log(line) });
+  const result = await runEngine(operation as Operation, { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], print: (line) => console.log(line) });
   process.exit(result.ok ? 0 : 1);
 }
 

@@ -7,6 +7,10 @@
  * delete-before-replace) / delete of removed resources in reverse dependency order; partial
  * failures kept with their id; protect, ignoreChanges, retainOnDelete, import; state in one JSON
  * file with secrets encrypted. It is a test and demo tool: users run the real `pulumi` CLI.
+ *
+ * It sends the provider exactly what the real engine sends in each situation, and nothing more:
+ * tests/engine/CONFORMANCE.md lists each situation with the pulumi/pulumi source it follows. A
+ * provider feature that works only because this engine helps it would be false under the CLI.
  */
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
@@ -52,6 +56,8 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** Called with the provider host once started (tests kill it to simulate the host crashing). */
   onProviderHost?: (host: ProviderHost) => void;
+  /** `pulumi refresh --clear-pending-creates`: drops the pending creates an interrupted run left. */
+  clearPendingCreates?: boolean;
 }
 
 /** The run was killed through `EngineOptions.signal`. */
@@ -62,8 +68,8 @@ export class EngineInterrupted extends Error {
   }
 }
 
-/** The property a resumed create carries to the provider (see provider/resume.ts). */
-export const RESUME_KEY = "__resumeCreate";
+/** The organization the CLI hands the language host for a stack of the local file backend. */
+export const ORGANIZATION = "organization";
 
 export interface RunResult {
   operation: Operation;
@@ -132,6 +138,16 @@ function wrapSecrets(props: Props, secrets: readonly string[]): Props {
   return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, secrets.includes(k) && v !== undefined ? { [SIG_KEY]: SECRET_SIG, value: v } : v]));
 }
 
+/** A Go duration ("40m", "1h30m", "90s", "2.5h") in seconds, as the engine turns customTimeouts into
+ * the requests' `timeout` (0 when not set). */
+export function timeoutSeconds(duration: string | undefined): number {
+  if (!duration) return 0;
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+  let total = 0;
+  for (const [, value, unit] of duration.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) total += Number(value) * units[unit];
+  return total;
+}
+
 function changedKeys(olds: Props, news: Props): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
   keys.delete("__provider");
@@ -167,7 +183,7 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
   if (options.signal?.aborted) throw new EngineInterrupted();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const provider = () =>
-    (hostStart ??= startProviderHost({ cwd: options.projectDir, project: project.name, stack, env: svcEnv() }).then(async (h) => {
+    (hostStart ??= startProviderHost({ cwd: options.projectDir, project: project.name, stack, env: svcEnv(), asEngine: true }).then(async (h) => {
       host = h;
       if (interrupted) h.kill();
       options.onProviderHost?.(h);
@@ -201,7 +217,8 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
   const deletedNow = new Set<ResourceState>();
   /** Originals of create-then-delete replacements, until their delete runs. */
   const replacedToDelete: ResourceState[] = [];
-  /** Creates started and not seen to end, and those an earlier run left (until resumed). */
+  /** Creates started and not seen to end, and those an earlier run left: the real engine keeps
+   * pending creates across `up` until `pulumi refresh` clears them (CONFORMANCE.md). */
   const pendingOps: PendingOperation[] = [...(old.pendingOperations ?? [])];
   /** The state as it stands now: what this run has done, then what it has not reached yet. */
   const snapshot = (): StackState => {
@@ -223,6 +240,18 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
     const i = pendingOps.indexOf(p);
     if (i >= 0) pendingOps.splice(i, 1);
   };
+  /** The real engine's warning for the pending operations of the previous deployment, on `up` only
+   * (pulumi/pulumi pkg/resource/deploy/deployment_executor.go, printPendingOperationsWarning, `!opts.DryRun`):
+   * it then deploys the program as if they were not there — a resource whose create was pending is
+   * checked with no olds and created again — and keeps the pending creates in the state
+   * (pkg/backend/snapshot.go, SnapshotManager.Snap). */
+  function warnPendingOperations(): void {
+    const previous = old.pendingOperations ?? [];
+    if (!previous.length) return;
+    print(`  warning: Attempting to deploy or update resources with ${previous.length} pending operations from previous deployment.`);
+    for (const p of previous) print(`      * ${p.urn}, interrupted while creating`);
+    print("    These resources are in an unknown state because the Pulumi CLI was interrupted while waiting for changes to these resources to complete.");
+  }
   let messages: string[] = [];
   try {
     if (operation === "refresh") await refresh(old, next);
@@ -239,8 +268,8 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
     if (operation !== "preview" && !interrupted) saveState(stateFile, { ...next, pendingOperations: pendingOps }, passphrase);
   }
   if (interrupted) throw new EngineInterrupted();
-  for (const p of pendingOps) {
-    print(`  warning: ${shortType(p.type)} ${p.name}: a create started ${p.startedAt} was interrupted; the next \`up\` resumes it, adopting what it made`);
+  for (const p of pendingOps.filter((x) => !(old.pendingOperations ?? []).includes(x))) {
+    print(`  warning: ${shortType(p.type)} ${p.name}: a create started ${p.startedAt} was interrupted and its outcome is unknown`);
   }
   if (messages.length) {
     print("Diagnostics:");
@@ -267,14 +296,23 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
 
   // ---- refresh: read every resource from the API ----
   async function refresh(prior: StackState, into: StackState): Promise<void> {
+    // `pulumi refresh --clear-pending-creates` drops them (pkg/cmd/pulumi/operations/refresh.go);
+    // without it, a non-interactive refresh keeps them.
+    if (options.clearPendingCreates && pendingOps.length) {
+      for (const p of [...pendingOps]) {
+        print(`    cleared the pending create of ${shortType(p.type)} ${p.name}`);
+        dropPending(p);
+      }
+    }
     for (const r of prior.resources) {
-      if (!r.custom || !r.id) {
+      // Not read: components, and a resource already deleted for its replacement (step.go RefreshStep.Apply).
+      if (!r.custom || !r.id || r.pendingReplacement) {
         into.resources.push(r);
         continue;
       }
       const h = await provider();
       try {
-        const read = await h.read(dynamicType(r.type), r.id, r.outputs, r.inputs);
+        const read = await h.read(dynamicType(r.type), r.id, r.outputs, r.inputs, { urn: r.urn });
         if (!read.id) {
           deletedNow.add(r);
           step({ op: "delete", urn: r.urn, type: r.type, name: r.name, diffs: [] });
@@ -282,7 +320,10 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
         }
         const outputs = read.properties;
         const inputs = Object.keys(read.inputs).length ? { ...read.inputs, __provider: r.inputs.__provider } : r.inputs;
-        const diffs = changedKeys(r.outputs, outputs);
+        // The refresh's diff, for display, as the real engine computes it: sides swapped, the refreshed
+        // state as the olds and the state's inputs as the news (step.go RefreshStep.Apply, diffResource).
+        const drift = await h.diff(dynamicType(r.type), read.id, outputs, r.inputs, { urn: r.urn, oldInputs: inputs, ignoreChanges: [] });
+        const diffs = drift.changes === "none" ? [] : changedKeys(r.outputs, outputs);
         into.resources.push({ ...r, id: read.id, inputs, outputs });
         step({ op: diffs.length ? "refresh" : "same", urn: r.urn, type: r.type, name: r.name, diffs });
       } catch (err) {
@@ -350,7 +391,7 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
     if (r.custom && r.id && !r.retainOnDelete) {
       try {
         const h = await provider();
-        await h.delete(dynamicType(r.type), r.id, r.outputs);
+        await h.delete(dynamicType(r.type), r.id, r.outputs, { urn: r.urn, oldInputs: r.inputs, timeout: timeoutSeconds(r.customTimeouts?.delete) });
       } catch (err) {
         if (interrupted) throw err;
         step({ op: "delete", urn: r.urn, type: r.type, name: r.name, diffs: [], error: String(err) });
@@ -368,8 +409,7 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
   async function deploy(dryRun: boolean): Promise<void> {
     const prior = new Map(old.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
     const seen = new Set<string>();
-    /** Creates an earlier run started and did not see end, by URN: resumed when the program declares them again. */
-    const interruptedCreates = new Map(pendingOps.map((p) => [p.urn, p]));
+    if (!dryRun) warnPendingOperations();
     // Originals of replacements a failed update left behind are deleted first, as the CLI does.
     for (const r of old.resources.filter((x) => x.pendingDelete)) {
       if (dryRun) step({ op: "delete", urn: r.urn, type: r.type, name: r.name, diffs: [] });
@@ -397,7 +437,8 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
       if (reg.type === STACK_TYPE) stackUrn = urn;
       seen.add(urn);
       const before = prior.get(urn);
-      const base = { urn, type: reg.type, name: reg.name, parent: reg.parent || undefined, dependencies: reg.dependencies, protect: reg.protect, retainOnDelete: reg.retainOnDelete };
+      const timeouts = reg.customTimeouts.create || reg.customTimeouts.update || reg.customTimeouts.delete ? reg.customTimeouts : undefined;
+      const base = { urn, type: reg.type, name: reg.name, parent: reg.parent || undefined, dependencies: reg.dependencies, protect: reg.protect, retainOnDelete: reg.retainOnDelete, customTimeouts: timeouts };
       if (!reg.custom) {
         keep({ ...base, custom: false, inputs: {}, outputs: before?.outputs ?? {}, secrets: [] });
         return { urn, object: {} };
@@ -406,6 +447,8 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
       const type = dynamicType(reg.type);
       const h = await provider();
       const { plain: news, secrets: secretInputs } = unwrapSecrets(reg.object);
+      // The program's inputs before ignoreChanges: a replacement is checked again with these.
+      const programInputs = { ...news };
       // ignoreChanges, before check as the CLI does: the old input stays (a new one stays absent).
       if (before) {
         for (const key of reg.ignoreChanges) {
@@ -417,25 +460,25 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
       const answer = (id: string | undefined, outputs: Props): RegisterAnswer => ({ urn, id, object: wrapSecrets(outputs, secrets) });
       const label = `${shortType(reg.type)} ${reg.name}`;
 
-      // import: adopt the live object instead of creating it.
+      // The `import` option: the real engine's import step calls Read with the id and no properties
+      // (pulumi/pulumi pkg/resource/deploy/step.go, ImportStep.Apply); the dynamic host finds no
+      // `__provider` there and fails (pulumi/pulumi#16175). Sent as the CLI sends it, failing as it fails.
       if (reg.importId && !before) {
-        const read = await h.read(type, reg.importId, news, news);
-        if (!read.id) throw new Error(`${label}: import failed: no object ${reg.importId}`);
-        const checked = await h.check(type, read.inputs, news);
-        if (checked.failures.length) throw new Error(`${label}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-        const diff = await h.diff(type, reg.importId, read.properties, checked.inputs);
-        if (diff.changes === "some") {
-          throw new Error(`${label}: import failed: the program's inputs do not match the existing object (${changedKeys(read.inputs, checked.inputs).join(", ")}); make them match, then import`);
+        try {
+          const read = await h.read(type, reg.importId, undefined, undefined, { urn });
+          if (!read.id) throw new Error(`resource '${reg.importId}' does not exist`);
+          throw new Error("the dynamic provider host answered a Read without its provider: not expected of @pulumi/pulumi");
+        } catch (err) {
+          step({ op: "import", urn, type: reg.type, name: reg.name, diffs: [], error: (err as Error).message });
+          const message = `${label}: reading resource ${reg.importId} to import failed: ${(err as Error).message}`;
+          fail(message);
+          throw new Error(message);
         }
-        keep({ ...base, custom: true, id: reg.importId, inputs: checked.inputs, outputs: read.properties, secrets });
-        step({ op: "import", urn, type: reg.type, name: reg.name, diffs: [] });
-        return answer(reg.importId, read.properties);
       }
 
-      // A create an earlier run left pending: its inputs are the olds of check (so a generated value
-      // such as a Vps's name stays the same), and the create is resumed (see `created`).
-      const resumed = interruptedCreates.get(urn);
-      const checked = await h.check(type, before?.inputs ?? resumed?.inputs ?? {}, news);
+      // A resource not in the state is checked with no olds, also when an earlier run left its create
+      // pending: the real engine does not resume it (see the warning in `deploy`).
+      const checked = await h.check(type, before?.inputs ?? {}, news, { urn });
       if (checked.failures.length) {
         const message = `${label}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`;
         if (before) keep(before);
@@ -444,19 +487,17 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
       }
       const inputs = checked.inputs;
 
-      const created = async (): Promise<RegisterAnswer> => {
+      const created = async (inputs = checked.inputs): Promise<RegisterAnswer> => {
         if (dryRun) {
           step({ op: before ? "replace" : "create", urn, type: reg.type, name: reg.name, diffs: before ? changedKeys(before.inputs, inputs) : [] });
           return answer(undefined, inputs);
         }
         // Recorded before the call (the CLI's pending operation), dropped once the provider answered.
-        if (resumed) dropPending(resumed);
-        const pending: PendingOperation = { op: "create", urn, type: reg.type, name: reg.name, inputs, secrets, startedAt: resumed?.startedAt ?? new Date().toISOString() };
+        const pending: PendingOperation = { op: "create", urn, type: reg.type, name: reg.name, inputs, secrets, startedAt: new Date().toISOString() };
         pendingOps.push(pending);
         checkpoint();
-        if (resumed) print(`    resuming the interrupted create of ${label} (started ${resumed.startedAt}): the provider adopts what it made`);
         try {
-          const res = await h.create(type, resumed ? { ...inputs, [RESUME_KEY]: resumed.startedAt } : inputs);
+          const res = await h.create(type, inputs, { urn, timeout: timeoutSeconds(reg.customTimeouts.create) });
           dropPending(pending);
           keep({ ...base, custom: true, id: res.id, inputs, outputs: res.properties, secrets });
           step({ op: before ? "replace" : "create", urn, type: reg.type, name: reg.name, diffs: before ? changedKeys(before.inputs, inputs) : [] });
@@ -467,11 +508,13 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
           return failed(err, before ? "replace" : "create");
         }
       };
+      /** What stays in the state for this resource when its step fails. */
+      let kept = before;
       const failed = (err: unknown, op: StepOp): never => {
         if (interrupted) throw new EngineInterrupted();
         const partial = err instanceof HostError ? err.initFailed : undefined;
         if (partial) keep({ ...base, custom: true, id: partial.id, inputs, outputs: partial.properties, secrets, initErrors: partial.reasons });
-        else if (before) keep(before);
+        else if (kept) keep(kept);
         step({ op, urn, type: reg.type, name: reg.name, diffs: [], error: (err as Error).message });
         const message = `${label}: ${(err as Error).message}`;
         fail(message);
@@ -480,33 +523,46 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
 
       if (!before || !before.id) return created();
 
-      const diff = await h.diff(type, before.id, before.outputs, inputs);
+      const diff = await h.diff(type, before.id, before.outputs, inputs, { urn, oldInputs: before.inputs, ignoreChanges: reg.ignoreChanges });
       const diffs = changedKeys(before.inputs, inputs);
-      if (diff.replaces.length > 0) {
-        if (before.protect || reg.protect) {
+      // A resource deleted by a delete-before-replace whose create then failed is replaced again, and
+      // not deleted again (step_generator.go continueStepsFromDiff: `|| old.PendingReplacement`).
+      if (diff.replaces.length > 0 || before.pendingReplacement) {
+        // As step_generator.go: refused only when protected before and still protected now; lifting
+        // `protect` and replacing may happen in one run.
+        if (before.protect && reg.protect) {
           const message = `${label}: resource is protected; it cannot be replaced (changes: ${diffs.join(", ")})`;
           keep(before);
           fail(message);
           throw new Error(message);
         }
-        if (dryRun) return created();
-        if (diff.deleteBeforeReplace || reg.deleteBeforeReplace) {
+        // A replacement is checked again as a new resource: no olds, and the program's inputs without
+        // ignoreChanges (step_generator.go continueStepsFromDiff: `prov.Check(ctx, plugin.CheckRequest{URN: urn,
+        // News: …goal.Properties…})` — a default name is then the new resource's, not the old one's).
+        const replacement = await h.check(type, {}, programInputs, { urn });
+        if (replacement.failures.length) {
+          const message = `${label}: ${replacement.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`;
+          keep(before);
+          fail(message);
+          throw new Error(message);
+        }
+        if (dryRun) return created(replacement.inputs);
+        if (before.pendingReplacement) {
+          markDeleted(before);
+        } else if (diff.deleteBeforeReplace || reg.deleteBeforeReplace) {
           try {
-            await h.delete(type, before.id, before.outputs);
+            await h.delete(type, before.id, before.outputs, { urn, oldInputs: before.inputs, timeout: timeoutSeconds(before.customTimeouts?.delete) });
             markDeleted(before);
+            // Deleted: until its replacement exists, the state keeps it as pending replacement (step.go
+            // DeleteStep.Apply: `s.old.PendingReplacement = true`).
+            kept = { ...before, pendingReplacement: true };
           } catch (err) {
             return failed(err, "replace");
           }
         } else {
           replacedToDelete.push(before);
         }
-        return created();
-      }
-      if (resumed && !dryRun) {
-        // An interrupted replacement the program no longer asks for: what its create made, if
-        // anything, is not the stack's. Said, not guessed at.
-        dropPending(resumed);
-        print(`  warning: ${label}: the interrupted create of a replacement (started ${resumed.startedAt}) is not needed any more; if it made an object, remove it by hand`);
+        return created(replacement.inputs);
       }
       if (diff.changes === "some" || before.initErrors) {
         if (dryRun) {
@@ -514,7 +570,7 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
           return answer(before.id, { ...before.outputs, ...inputs });
         }
         try {
-          const res = await h.update(type, before.id, before.outputs, inputs);
+          const res = await h.update(type, before.id, before.outputs, inputs, { urn, oldInputs: before.inputs, ignoreChanges: reg.ignoreChanges, timeout: timeoutSeconds(reg.customTimeouts.update) });
           keep({ ...base, custom: true, id: before.id, inputs, outputs: res.properties, secrets });
           step({ op: "update", urn, type: reg.type, name: reg.name, diffs });
           return answer(before.id, res.properties);
@@ -543,7 +599,7 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
       const typescript = existsSync(join(programDir, "index.ts"));
       const child = spawn(
         process.execPath,
-        [RUN_SCRIPT, `--monitor=${monitor.address}`, `--project=${project.name}`, `--stack=${stack}`, "--parallel=16", ...(dryRun ? ["--dry-run"] : []), programDir],
+        [RUN_SCRIPT, `--monitor=${monitor.address}`, `--organization=${ORGANIZATION}`, `--project=${project.name}`, `--stack=${stack}`, "--parallel=16", ...(dryRun ? ["--dry-run"] : []), programDir],
         {
           cwd: options.projectDir,
           env: {
@@ -568,13 +624,6 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
     }
     if (interrupted) throw new EngineInterrupted();
     if (exitCode !== 0 && errors.length === 0) fail(`the program failed (exit ${exitCode}):\n${programErr.trim()}`);
-    if (exitCode === 0 && !dryRun) {
-      // Interrupted creates of resources the program no longer declares: nothing to resume them for.
-      for (const p of [...interruptedCreates.values()].filter((x) => !seen.has(x.urn) && pendingOps.includes(x))) {
-        dropPending(p);
-        print(`  warning: ${shortType(p.type)} ${p.name}: a create started ${p.startedAt} was interrupted and the program no longer declares it; if it made an object, remove it by hand`);
-      }
-    }
     // Every resource the program no longer declares, newest first (reverse dependency order).
     const removed = old.resources.filter((r) => !r.pendingDelete && !seen.has(r.urn)).reverse();
     if (exitCode !== 0 || dryRun) {

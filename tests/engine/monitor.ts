@@ -23,6 +23,8 @@ export interface Registration {
   ignoreChanges: string[];
   additionalSecretOutputs: string[];
   importId: string;
+  /** The `customTimeouts` option as the SDK sends it (Go durations such as "40m"; "" when not set). */
+  customTimeouts: { create: string; update: string; delete: string };
 }
 
 export interface RegisterAnswer {
@@ -66,6 +68,11 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
         ignoreChanges: r.getIgnorechangesList(),
         additionalSecretOutputs: r.getAdditionalsecretoutputsList(),
         importId: r.getImportid(),
+        customTimeouts: {
+          create: r.getCustomtimeouts()?.getCreate() ?? "",
+          update: r.getCustomtimeouts()?.getUpdate() ?? "",
+          delete: r.getCustomtimeouts()?.getDelete() ?? "",
+        },
       };
       handlers.register(reg).then(
         (answer) => {

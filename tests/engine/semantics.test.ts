@@ -140,24 +140,40 @@ describe("resource options", () => {
   const f = fixture("options");
   type Template = { id: string; name: string; subject: string | null };
   const templates = (): Template[] => (f.s.world().email as { templates?: Template[] }).templates ?? [];
-  const OPTIONS = (withRetained: boolean) => `
+  /** `adopted` takes the existing template through the `import` option or through `adoptId`. */
+  const OPTIONS = (withRetained: boolean, adopt: "import" | "adoptId" = "adoptId") => `
 new svc.Template("kept-subject", { name: "kept-subject", subject: config.require("subject"), textBody: "Hello" }, { ignoreChanges: ["subject"] });
 ${withRetained ? 'new svc.Template("retained", { name: "retained", subject: "Hi", textBody: "Hello" }, { retainOnDelete: true });' : ""}
-new svc.Template("adopted", { name: "adopted", subject: "Hi", textBody: "Hello" }, { import: config.require("importId") });`;
+new svc.Template("adopted", { name: "adopted", subject: config.get("adoptedSubject") ?? "Hi", textBody: "Hello"${adopt === "adoptId" ? ', adoptId: config.require("importId")' : ""} }${adopt === "import" ? ', { import: config.require("importId") }' : ""});`;
 
-  test("import adopts the live object without a create call", async () => {
+  test("the import option fails as under the CLI (Read with the id alone); adoptId adopts with no create call; the next preview shows no change, then an update where the program differs", async () => {
     const made = await f.s.emu.call("POST", "/email/templates", { key: f.s.emu.keys.email, body: { name: "adopted", subject: "Hi", textBody: "Hello" } });
     expect(made.status).toBe(202);
     const adopted = templates().find((t) => t.name === "adopted")!;
     f.s.config("svc-engine-options:importId", adopted.id);
     f.s.config("svc-engine-options:subject", "First subject");
-    f.program(OPTIONS(true));
+
+    // The real engine's import step sends Read(id) with no properties: the dynamic host has no provider to run.
+    f.program(OPTIONS(true, "import"));
+    const imported = await f.s.run("preview", false);
+    // The host fails on the absent properties before any pulumi-svc code runs.
+    expect(imported.errors.join("\n")).toMatch(new RegExp(`svc:Template adopted: reading resource ${adopted.id} to import failed: Cannot read properties of undefined`));
+
+    f.program(OPTIONS(true, "adoptId"));
     f.s.clearRequests();
     const r = await f.s.run("up");
-    expect(changes(r).sort()).toEqual(["create kept-subject", "create retained", "import adopted"]);
+    expect(r.errors).toEqual([]);
+    expect(changes(r).sort()).toEqual(["create adopted", "create kept-subject", "create retained"]);
     expect(calls(f.s.writes())).toEqual(["POST /email/templates", "POST /email/templates"]); // kept-subject and retained only
     expect(templates()).toHaveLength(3);
     expect(f.s.state().resources.find((x) => x.name === "adopted")!.id).toBe(adopted.id);
+
+    f.s.clearRequests();
+    expect(changes(await f.s.run("preview"))).toEqual([]);
+    f.s.config("svc-engine-options:adoptedSubject", "Changed");
+    expect(changes(await f.s.run("preview"))).toEqual(["update adopted"]);
+    expect(f.s.writes()).toEqual([]);
+    f.s.config("svc-engine-options:adoptedSubject", "Hi");
   });
 
   test("ignoreChanges keeps the old input; retainOnDelete drops the resource from the stack but not the object", async () => {

@@ -121,6 +121,11 @@ export interface ResourceState {
   dependencies: string[];
   protect: boolean;
   retainOnDelete: boolean;
+  /** The `customTimeouts` option, kept for the delete's timeout (the CLI's state keeps it too). */
+  customTimeouts?: { create: string; update: string; delete: string };
+  /** Deleted by a delete-before-replace whose create did not succeed: the next `up` creates its
+   * replacement without deleting it again (the CLI's PendingReplacement). */
+  pendingReplacement?: boolean;
   /** A partial failure: the next `up` runs update even without a diff. */
   initErrors?: string[];
   /** The original of a create-then-delete replacement whose delete did not run (the update failed

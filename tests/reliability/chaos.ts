@@ -11,7 +11,7 @@
  * 2. Randomized groups: a random operation, a random set of resource types, each type's call given
  *    a random fault kind, repeated 1–2 times, firing with probability 0.5–1.
  * 3. Every kill point of tests/reliability/interrupt.ts, then again with the kill moved later by a
- *    random few hundred milliseconds.
+ *    random few hundred milliseconds; then the interrupted-create matrix (one point per type).
  * 4. The bad input catalogue (tests/reliability/catalogue.ts) through the provider host's check.
  * Exits non-zero when a duplicate, a double charge, a leaked secret, a bad input let through or a
  * run that did not converge is found. About 6–8 minutes on two cores.
@@ -22,7 +22,7 @@ import { engineStack, fixtureProject, ROOT } from "../support/engine-harness";
 import { startResourceHarness } from "../support/resource-harness";
 import { ALLOWED_READS, rows, SMALL_PLAN, type Props } from "./catalogue";
 import { PROGRAM, RESOURCE_TYPES, seeded } from "./harness";
-import { KILL_POINTS, runKillPoint } from "./interrupt";
+import { CREATE_MATRIX, KILL_POINTS, runKillPoint } from "./interrupt";
 import { allOn, FAULT_KINDS, FAULT_NAMES, OPS, ruleOf, runGroup, type Assignment } from "./matrix";
 
 const RANDOM_GROUPS = 6;
@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     // ---- 3: interrupted runs ----
     const kills = [...KILL_POINTS.map((p) => ({ p, delay: 0 })), ...KILL_POINTS.filter((p) => p.killWhen !== "pending").map((p) => ({ p, delay: Math.floor(random() * 400) }))];
     if (smoke) kills.splice(1);
+    else kills.push(...CREATE_MATRIX.map((p) => ({ p, delay: 0 })));
     for (const { p, delay } of kills) {
       const r = await runKillPoint(s, project.project, p, delay);
       t.scenarios++;

@@ -10,7 +10,7 @@ import type { RequestLogEntry, World } from "../../emulator";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
 import type { TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
 import type { DomainRec } from "../../emulator/domains/state";
-import { runEngine, type Operation, type RunResult } from "../engine/engine";
+import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import type { EngineStack } from "../support/engine-harness";
 import type { ProviderHost } from "../support/provider-host";
 
@@ -28,19 +28,24 @@ export const ROOT_PASSWORD = "Chaos!pass2026x";
 export const PROGRAM = `
 const declared = (config.get("declare") ?? "all").split(",");
 const has = (t) => declared.includes("all") || declared.includes(t);
+// adoptId per resource, set by a scenario after a create stopped and named the object to adopt.
+const adoptId = (name) => config.get("adopt_" + name) || undefined;
 if (has("SendingDomain")) {
-  const d = new svc.SendingDomain("sd", { domain: config.require("mailDomain"), verificationTimeoutSeconds: config.requireNumber("sdTimeout") });
+  const d = new svc.SendingDomain("sd", { domain: config.require("mailDomain"), verificationTimeoutSeconds: config.requireNumber("sdTimeout"), adoptId: adoptId("sd") });
   if (has("SendingDomainVerification")) new svc.SendingDomainVerification("sdv", { domainId: d.domainId, timeoutSeconds: config.requireNumber("sdvTimeout") });
 }
-if (has("Webhook")) new svc.Webhook("hook", { url: config.require("hookUrl"), events: ["email.delivered", "email.bounced"] });
-if (has("Template")) new svc.Template("tpl", { name: "chaos-template", subject: "Order {{id}}", textBody: config.require("tplBody") });
+if (has("Webhook")) new svc.Webhook("hook", { url: config.require("hookUrl"), events: ["email.delivered", "email.bounced"], adoptId: adoptId("hook") });
+if (has("Template")) new svc.Template("tpl", { name: "chaos-template", subject: "Order {{id}}", textBody: config.require("tplBody"), adoptId: adoptId("tpl") });
 if (has("Vps")) {
-  const srv = new svc.Vps("srv", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword"), powerState: config.get("power") ?? "running" });
-  if (has("VpsFirewallRule")) new svc.VpsFirewallRule("ssh", { vpsId: srv.id, protocol: "tcp", action: "allow", port: config.require("sshPort"), source: "0.0.0.0/0" });
-  if (has("VpsBackup")) new svc.VpsBackup("bak", { vpsId: srv.id, planCode: config.require("backupPlan") });
+  const srv = new svc.Vps("srv", { name: config.get("srvName") || undefined, planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword"), powerState: config.get("power") ?? "running", adoptId: adoptId("srv") });
+  if (has("VpsFirewallRule")) new svc.VpsFirewallRule("ssh", { vpsId: srv.id, protocol: "tcp", action: "allow", port: config.require("sshPort"), source: "0.0.0.0/0", adoptId: adoptId("ssh") });
+  if (has("VpsBackup")) new svc.VpsBackup("bak", { vpsId: srv.id, planCode: config.require("backupPlan"), adoptId: adoptId("bak") });
 }
-if (has("Domain")) new svc.Domain("dom", { name: config.require("domainName"), whoisProtection: config.requireBoolean("whois"), autoRenew: config.getBoolean("autoRenew") ?? true });
+if (has("Domain")) new svc.Domain("dom", { name: config.require("domainName"), whoisProtection: config.requireBoolean("whois"), autoRenew: config.getBoolean("autoRenew") ?? true, adoptId: adoptId("dom") });
 `;
+
+/** The resource names of PROGRAM. */
+export const RESOURCE_NAMES = ["sd", "sdv", "hook", "tpl", "srv", "ssh", "bak", "dom"] as const;
 
 /** The program's config values, as a scenario sets them (see `apply`). */
 export interface Declared {
@@ -57,6 +62,10 @@ export interface Declared {
   domainName: string;
   whois: boolean;
   autoRenew: boolean;
+  /** The server's explicit name (default: none, the Vps's deterministic default name). */
+  srvName?: string;
+  /** adoptId by resource name. */
+  adopt?: Partial<Record<(typeof RESOURCE_NAMES)[number], string>>;
 }
 
 export interface Plans {
@@ -116,6 +125,21 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
   set("domainName", d.domainName);
   set("whois", d.whois);
   set("autoRenew", d.autoRenew);
+  set("srvName", d.srvName ?? "");
+  for (const name of RESOURCE_NAMES) set(`adopt_${name}`, d.adopt?.[name] ?? "");
+}
+
+/**
+ * The `adoptId` lines the errors of a run ask for, by resource name: a create that found an object
+ * it cannot tell is this stack's stops with `… add \`adoptId: "<id>"\` …` (provider/create-once.ts).
+ */
+export function adoptIdsAsked(r: RunResult): Partial<Record<(typeof RESOURCE_NAMES)[number], string>> {
+  const asked: Partial<Record<(typeof RESOURCE_NAMES)[number], string>> = {};
+  for (const e of r.errors) {
+    const m = /^svc:\w+ (\w+): .*adoptId: "([^"]+)"/s.exec(e);
+    if (m && (RESOURCE_NAMES as readonly string[]).includes(m[1])) asked[m[1] as (typeof RESOURCE_NAMES)[number]] = m[2];
+  }
+  return asked;
 }
 
 /** Types declared, with their dependencies honoured (as the program does). */
@@ -262,10 +286,10 @@ export interface Run extends RunResult {
 }
 
 /** One engine operation, whatever its outcome. */
-export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: ProviderHost) => void): Promise<Run> {
+export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: ProviderHost) => void, extra: Partial<EngineOptions> = {}): Promise<Run> {
   const output: string[] = [];
   try {
-    const result = await runEngine(op, { ...s.options, print: (line) => output.push(line), signal, onProviderHost });
+    const result = await runEngine(op, { ...s.options, ...extra, print: (line) => output.push(line), signal, onProviderHost });
     return { ...result, output };
   } catch (err) {
     // What the run printed before it died is checked for secrets too.

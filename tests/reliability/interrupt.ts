@@ -6,11 +6,17 @@
  * A kill point holds the answers of chosen calls (fault rules `afterCommit` + `delayMs`: the API
  * has acted, the engine has no id yet) and kills once the request log shows those calls: the
  * window between the provider's API call and the engine's next checkpoint, where an id is lost.
+ *
+ * The next `up` is the real CLI's: it warns about the pending creates and runs a plain check (no
+ * olds) and create again (tests/engine/CONFORMANCE.md). Each create then adopts what the earlier
+ * attempt provably made, or stops with an error naming the object and the `adoptId` line; the
+ * scenario then adds that line, as the user would, and runs `up` once more. Last,
+ * `refresh --clear-pending-creates` drops the pending creates the CLI keeps until then.
  */
 import { EngineInterrupted } from "../engine/engine";
 import type { ProviderHost } from "../support/provider-host";
 import type { EngineStack } from "../support/engine-harness";
-import { apply, baseline, Charges, createCharges, duplicateCount, leaks, plansOf, run, worldProblems, type Declared, type Plans, type Run } from "./harness";
+import { adoptIdsAsked, type ResourceType, apply, baseline, Charges, createCharges, duplicateCount, leaks, plansOf, run, worldProblems, type Declared, type Plans, type Run } from "./harness";
 
 interface Held {
   method: string;
@@ -23,8 +29,9 @@ export interface KillPoint {
   /** Calls whose answers are held back (the API acts at once, the answer waits). */
   hold: Held[];
   /** Kill once the request log holds every one of these `METHOD /path` patterns ("pending": once
-   * the state file records a pending create, before its call may have left). */
-  killWhen: RegExp[] | "pending";
+   * the state file records a pending create, before its call may have left; a function: once it
+   * answers true for the log's `METHOD /path` lines). */
+  killWhen: RegExp[] | "pending" | ((log: string[]) => boolean);
   /** What dies: the whole engine (the CLI) or only the provider host. */
   kill: "engine" | "host";
   /** The stack is deployed first, then changed by `change` for the interrupted run. */
@@ -34,6 +41,8 @@ export interface KillPoint {
   refreshFirst?: boolean;
   /** Resources (by name) the interrupted run must leave as pending creates in the state. */
   pending: string[];
+  /** Declared (config) for this point, from the baseline: types, an explicit server name. */
+  declare?: (d: Declared) => Declared;
   /** Resources (by name) the checkpoints must have saved with their id before the kill. */
   saved: string[];
   /** Run by `npm run chaos` only (keeps `npm test` bounded). */
@@ -98,8 +107,63 @@ export const KILL_POINTS: KillPoint[] = [
   },
 ];
 
+const held = (method: string, path: string, skip?: number): Held => ({ method, path, ...(skip ? { skip } : {}) });
+const seen = (re: RegExp, times = 1) => (log: string[]) => log.filter((line) => re.test(line)).length >= times;
+const only = (...types: ResourceType[]) => (d: Declared): Declared => ({ ...d, types });
+
+/**
+ * Issue 15's matrix: for each type, the provider host is killed right after the type's create
+ * reached the emulator (the API acted, the answer is held), and `up` runs again as the real CLI
+ * runs it. Each ends with one object and one charge; `expect` says whether the create adopts on its
+ * own (a provably own object) or stops and names the `adoptId` to add.
+ */
+export const CREATE_MATRIX: (KillPoint & { expect: "adopts" | "asks adoptId" })[] = [
+  { name: "Vps, default name", expect: "adopts", declare: only("Vps"), hold: [held("POST", "/api/vps")], killWhen: [/^POST \/api\/vps$/], kill: "host", pending: ["srv"], saved: [] },
+  {
+    name: "Vps, explicit name",
+    expect: "asks adoptId",
+    declare: (d) => ({ ...d, types: ["Vps"], srvName: "chaos-named-server" }),
+    hold: [held("POST", "/api/vps")],
+    killWhen: [/^POST \/api\/vps$/],
+    kill: "host",
+    pending: ["srv"],
+    saved: [],
+  },
+  // check prices the name with a dry-run POST first: the registration is the second POST.
+  { name: "Domain", expect: "asks adoptId", declare: only("Domain"), hold: [held("POST", "/api/domains", 1)], killWhen: seen(/^POST \/api\/domains$/, 2), kill: "host", pending: ["dom"], saved: [] },
+  {
+    name: "VpsBackup",
+    expect: "adopts",
+    declare: only("Vps"),
+    deployedFirst: true,
+    change: only("Vps", "VpsBackup"),
+    hold: [held("POST", "/api/vps/*/backup")],
+    killWhen: [/^POST \/api\/vps\/[^/]+\/backup$/],
+    kill: "host",
+    pending: ["bak"],
+    saved: ["srv"],
+  },
+  {
+    name: "VpsFirewallRule",
+    expect: "adopts",
+    declare: only("Vps"),
+    deployedFirst: true,
+    change: only("Vps", "VpsFirewallRule"),
+    hold: [held("POST", "/api/vps/*/firewall")],
+    killWhen: [/^POST \/api\/vps\/[^/]+\/firewall$/],
+    kill: "host",
+    pending: ["ssh"],
+    saved: ["srv"],
+  },
+  { name: "SendingDomain", expect: "asks adoptId", declare: only("SendingDomain"), hold: [held("POST", "/email/domains")], killWhen: [/^POST \/email\/domains$/], kill: "host", pending: ["sd"], saved: [] },
+  { name: "Template, explicit name", expect: "asks adoptId", declare: only("Template"), hold: [held("POST", "/email/templates")], killWhen: [/^POST \/email\/templates$/], kill: "host", pending: ["tpl"], saved: [] },
+  { name: "Webhook", expect: "asks adoptId", declare: only("Webhook"), hold: [held("POST", "/email/webhooks")], killWhen: [/^POST \/email\/webhooks$/], kill: "host", pending: ["hook"], saved: [] },
+];
+
 export interface KillResult {
   point: KillPoint;
+  /** Resources whose next create stopped and asked for `adoptId` (the rest adopted on their own). */
+  askedAdoptId: string[];
   problems: string[];
   duplicates: number;
   leaks: string[];
@@ -116,7 +180,7 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   const charges = new Charges();
   const problems: string[] = [];
   const runs: Run[] = [];
-  let declared = baseline(plans);
+  let declared = point.declare ? point.declare(baseline(plans)) : baseline(plans);
   createCharges(charges, s.world(), declared, plans);
   apply(s, project, declared);
   if (point.deployedFirst) {
@@ -125,6 +189,9 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
     if (!first.ok) problems.push(`first up failed:\n${first.output.join("\n")}`);
     if (point.change) declared = point.change(declared);
     apply(s, project, declared);
+    // Nothing was charged but creates: the charges are those of what is declared now.
+    charges.items.length = 0;
+    createCharges(charges, s.world(), declared, plans);
   }
   for (const h of point.hold) await s.emu.ctl("POST", "/faults", { ...h, afterCommit: true, delayMs: HOLD_MS, times: 1 });
   s.clearRequests();
@@ -137,6 +204,7 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   const ready = () => {
     if (point.killWhen === "pending") return (s.state().pendingOperations ?? []).length > 0;
     const log = s.emu.control.requests().map((r) => `${r.method} ${r.path}`);
+    if (typeof point.killWhen === "function") return point.killWhen(log);
     return point.killWhen.every((re) => log.some((line) => re.test(line)));
   };
   let killedAt = Date.now();
@@ -194,16 +262,27 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
     runs.push(refreshed);
     if (!refreshed.ok) problems.push(`refresh failed:\n${refreshed.output.join("\n")}`);
   }
-  const next = await run(s, "up");
+  let next = await run(s, "up");
   runs.push(next);
+  const asked = adoptIdsAsked(next);
+  if (Object.keys(asked).length) {
+    // What a user does with the error: adds the `adoptId` line it names, and runs `up` again.
+    declared = { ...declared, adopt: { ...declared.adopt, ...asked } };
+    apply(s, project, declared);
+    next = await run(s, "up");
+    runs.push(next);
+  }
   if (!next.ok) problems.push(`the next up failed:\n${next.output.join("\n")}`);
-  if ((s.state().pendingOperations ?? []).length) problems.push("pending creates are still in the state after the next up");
-  const world = worldProblems(s, declared, charges, [declared.domainName]);
+  const cleared = await run(s, "refresh", undefined, undefined, { clearPendingCreates: true });
+  runs.push(cleared);
+  if (!cleared.ok) problems.push(`refresh --clear-pending-creates failed:\n${cleared.output.join("\n")}`);
+  if ((s.state().pendingOperations ?? []).length) problems.push("pending creates are still in the state after refresh --clear-pending-creates");
+  const world = worldProblems(s, declared, charges, []);
   problems.push(...world);
   const found = leaks(s, runs, output);
   // The held answers are still waiting in the emulator: let them go before the next scenario.
   const left = killedAt + HOLD_MS + 100 - Date.now();
   if (point.hold.length && left > 0) await new Promise((r) => setTimeout(r, left));
   problems.push(...found.map((l) => `secret leaked: ${l}`));
-  return { point, problems, duplicates: duplicateCount(s, declared), leaks: found, converged: next.ok && world.length === 0, ms: Date.now() - started };
+  return { point, askedAdoptId: Object.keys(asked).sort(), problems, duplicates: duplicateCount(s, declared), leaks: found, converged: next.ok && world.length === 0, ms: Date.now() - started };
 }

@@ -4,10 +4,12 @@
  * CLI, or of the provider host alone, ends it. Proven each time:
  * - the engine's checkpoints left a state that holds every resource finished before the kill (with
  *   its id) and a pending create for each create that was under way;
- * - the next `up` (after a `refresh` where the CLI would want one) resumes the pending creates and
- *   converges: the emulator holds exactly what the program declares, with no second server,
- *   registration, rule, add-on, webhook or template, and the wallet shows exactly one charge per
- *   paid action (server, backup plan, domain);
+ * - the next `up` runs as the real CLI runs it (a plain check and create, no resume): each create
+ *   adopts what the interrupted one provably made, or stops naming the object's id and the `adoptId`
+ *   line, which the scenario then adds; the run converges: the emulator holds exactly what the
+ *   program declares, with no second server, registration, rule, add-on, webhook or template, and
+ *   the wallet shows exactly one charge per paid action (server, backup plan, domain); then
+ *   `refresh --clear-pending-creates` drops the pending creates the CLI keeps until then;
  * - no secret (API keys, root password, webhook secrets) is in the state file, in what the engine
  *   and the provider host printed (the killed run's lines included) or in the request log.
  * Checkpointing itself (the state saved after every step, pending creates recorded before the call

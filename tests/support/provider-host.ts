@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -124,14 +125,32 @@ export interface DiffAnswer {
   deleteBeforeReplace: boolean;
 }
 
+/**
+ * What the engine adds to a request beyond the properties (pulumi/pulumi
+ * pkg/resource/plugin/provider_plugin.go: every request carries the URN, name and type; Diff, Update
+ * and Delete the old inputs; Create, Update and Delete the custom timeout in seconds; Diff and
+ * Update the ignoreChanges paths). The resource tests leave it out: the Node dynamic host reads
+ * none of these fields (see tests/engine/CONFORMANCE.md); the test engine sends them all.
+ */
+export interface CallContext {
+  /** The resource's URN (default: `urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/svc:<type>::r`). */
+  urn?: string;
+  oldInputs?: Props;
+  ignoreChanges?: string[];
+  /** customTimeouts of the operation, in seconds (0: none). */
+  timeout?: number;
+}
+
 export interface ProviderHost {
   configure(config: Record<string, string>): Promise<void>;
-  check(type: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
-  diff(type: string, id: string, olds: Props, news: Props): Promise<DiffAnswer>;
-  create(type: string, props: Props): Promise<{ id: string; properties: Props }>;
-  read(type: string, id: string, props: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs: Props }>;
-  update(type: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
-  delete(type: string, id: string, props: Props): Promise<void>;
+  check(type: string, olds: Props, news: Props, call?: CallContext): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
+  /** `olds` are the old outputs, as the engine sends them; the old inputs go in `call.oldInputs`. */
+  diff(type: string, id: string, olds: Props, news: Props, call?: CallContext): Promise<DiffAnswer>;
+  create(type: string, props: Props, call?: CallContext): Promise<{ id: string; properties: Props }>;
+  /** `props` undefined: no properties at all, as the import step sends (pulumi/pulumi step.go ImportStep.Apply). */
+  read(type: string, id: string, props: Props | undefined, inputs?: Props, call?: CallContext): Promise<{ id: string; properties: Props; inputs: Props }>;
+  update(type: string, id: string, olds: Props, news: Props, call?: CallContext): Promise<{ properties: Props }>;
+  delete(type: string, id: string, props: Props, call?: CallContext): Promise<void>;
   /** Everything the host printed on stderr (uncaught errors, logs). */
   stderr(): string;
   stop(): Promise<void>;
@@ -163,6 +182,10 @@ export interface HostOptions {
   stack?: string;
   /** Extra environment variables of the host (the test engine passes the user's `SVC_*`, as the CLI does). */
   env?: Record<string, string>;
+  /** Launched as the real engine launches a `pulumi-nodejs` provider plugin (the test engine): its
+   * environment gains PULUMI_NODEJS_PROJECT, PULUMI_PROJECT and PULUMI_CONFIG (the config of the
+   * `pulumi-nodejs` namespace: none) and no stack (pulumi/pulumi provider_plugin.go NewProvider). */
+  asEngine?: boolean;
 }
 
 export async function startProviderHost(options: HostOptions = {}): Promise<ProviderHost> {
@@ -171,10 +194,21 @@ export async function startProviderHost(options: HostOptions = {}): Promise<Prov
   const stack = options.stack ?? FIXTURE_STACK;
   if (!options.cwd) ensureFixture();
   const hostScript = join(ROOT, "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js");
-  const env = fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack });
+  const env = options.asEngine
+    ? fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: "{}" })
+    : fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack });
+  if (options.asEngine) delete env.PULUMI_NODEJS_STACK;
   // The host only needs an engine address argument; it never dials it for these calls.
   const child: ChildProcess = spawn(process.execPath, [hostScript, "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  const urn = (type: string, name = "r") => `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/svc:${type}::${name}`;
+  const urnOf = (type: string, call?: CallContext) => call?.urn ?? `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/svc:${type}::r`;
+  /** URN, name and type, as every request of the engine carries them. */
+  const address = <R extends { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }>(req: R, type: string, call?: CallContext): R => {
+    const urn = urnOf(type, call);
+    req.setUrn(urn);
+    req.setName(urn.slice(urn.lastIndexOf("::") + 2));
+    req.setType(urn.split("::")[2].split("$").pop()!);
+    return req;
+  };
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<number>((resolvePort, reject) => {
@@ -192,27 +226,34 @@ export async function startProviderHost(options: HostOptions = {}): Promise<Prov
 
   return {
     async configure(config) {
+      // As the engine configures a provider: the config both as `variables` and as `args`.
       const req = new provproto.ConfigureRequest();
+      for (const [key, value] of Object.entries(config)) req.getVariablesMap().set(`pulumi-nodejs:config:${key}`, value);
       req.setArgs(struct(config));
+      req.setAcceptsecrets(true);
+      req.setAcceptresources(true);
+      req.setSendsOldInputs(true);
+      req.setSendsOldInputsToDelete(true);
       await unary(client.configure, req);
     },
-    async check(type, olds, news) {
-      const req = new provproto.CheckRequest();
-      req.setUrn(urn(type));
+    async check(type, olds, news, call) {
+      const req = address(new provproto.CheckRequest(), type, call);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
+      req.setRandomseed(randomBytes(32));
       const res = await unary<provproto.CheckRequest, provproto.CheckResponse>(client.check, req);
       return {
         inputs: res.getInputs()?.toJavaScript() ?? {},
         failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
       };
     },
-    async diff(type, id, olds, news) {
-      const req = new provproto.DiffRequest();
+    async diff(type, id, olds, news, call) {
+      const req = address(new provproto.DiffRequest(), type, call);
       req.setId(id);
-      req.setUrn(urn(type));
       req.setOlds(struct(olds));
       req.setNews(struct(news));
+      if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
+      req.setIgnorechangesList(call?.ignoreChanges ?? []);
       const res = await unary<provproto.DiffRequest, provproto.DiffResponse>(client.diff, req);
       const changes = res.getChanges();
       const C = provproto.DiffResponse.DiffChanges;
@@ -222,36 +263,40 @@ export async function startProviderHost(options: HostOptions = {}): Promise<Prov
         deleteBeforeReplace: res.getDeletebeforereplace(),
       };
     },
-    async create(type, props) {
-      const req = new provproto.CreateRequest();
-      req.setUrn(urn(type));
+    async create(type, props, call) {
+      const req = address(new provproto.CreateRequest(), type, call);
       req.setProperties(struct(props));
+      req.setTimeout(call?.timeout ?? 0);
+      req.setPreview(false);
       const res = await unary<provproto.CreateRequest, provproto.CreateResponse>(client.create, req);
       return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
     },
-    async read(type, id, props, inputs) {
-      const req = new provproto.ReadRequest();
+    async read(type, id, props, inputs, call) {
+      const req = address(new provproto.ReadRequest(), type, call);
       req.setId(id);
-      req.setUrn(urn(type));
-      req.setProperties(struct(props));
+      if (props) req.setProperties(struct(props));
       if (inputs) req.setInputs(struct(inputs));
       const res = await unary<provproto.ReadRequest, provproto.ReadResponse>(client.read, req);
       return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() ?? {} };
     },
-    async update(type, id, olds, news) {
-      const req = new provproto.UpdateRequest();
+    async update(type, id, olds, news, call) {
+      const req = address(new provproto.UpdateRequest(), type, call);
       req.setId(id);
-      req.setUrn(urn(type));
       req.setOlds(struct(olds));
       req.setNews(struct(news));
+      if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
+      req.setIgnorechangesList(call?.ignoreChanges ?? []);
+      req.setTimeout(call?.timeout ?? 0);
+      req.setPreview(false);
       const res = await unary<provproto.UpdateRequest, provproto.UpdateResponse>(client.update, req);
       return { properties: res.getProperties()?.toJavaScript() ?? {} };
     },
-    async delete(type, id, props) {
-      const req = new provproto.DeleteRequest();
+    async delete(type, id, props, call) {
+      const req = address(new provproto.DeleteRequest(), type, call);
       req.setId(id);
-      req.setUrn(urn(type));
       req.setProperties(struct(props));
+      if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
+      req.setTimeout(call?.timeout ?? 0);
       await unary(client.delete, req);
     },
     stderr: () => stderr,

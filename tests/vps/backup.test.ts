@@ -126,12 +126,17 @@ describe("VpsBackup: paid create never sent twice", () => {
     expect(w0 - wallet(h)).toBe(backupPlan("backup-10").price);
   });
 
-  test("ALREADY_SUBSCRIBED says how to import the add-on; nothing charged", async () => {
+  test("an add-on already on the stack's server (an interrupted create bought it) is adopted as it is: no activation, nothing charged; the next diff shows the plan change", async () => {
     await api(h, "POST", `/vps/${vpsId}/backup`, { planCode: "backup-10" });
     const w0 = wallet(h);
-    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { vpsId, planCode: "backup-50" })));
-    expect(err.message).toMatch(/^create failed: POST \/vps\/[0-9a-f-]+\/backup 409 ALREADY_SUBSCRIBED — .*`import: "[0-9a-f-]+"`/);
+    h.emu.control.clearRequests();
+    const inputs = await h.checked(T, { vpsId, planCode: "backup-50" });
+    const created = await h.host.create(T, inputs);
+    expect(created.id).toBe(vpsId);
+    expect(writes(h)).toEqual([]);
     expect(wallet(h)).toBe(w0);
+    expect(outputsOf(created.properties)).toMatchObject({ vpsId, planCode: "backup-10", status: "active" });
+    expect(await h.host.diff(T, vpsId, created.properties, inputs)).toMatchObject({ changes: "some", replaces: [] });
   });
 
   test("a failed setup is refunded and reported; no add-on is left", async () => {

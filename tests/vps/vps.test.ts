@@ -5,7 +5,7 @@
  * INSUFFICIENT_BALANCE / INSTANCE_NOT_RUNNING messages.
  */
 import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { HostError, providerFor } from "../support/provider-host";
+import { HostError, programRegistrations, providerFor } from "../support/provider-host";
 import {
   answeredAt,
   api,
@@ -62,14 +62,22 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
     expect(calls(h)).toEqual(["GET /api/vps/plans 200"]);
   });
 
-  test("auto-naming: the resource name plus a random suffix, kept on later checks", async () => {
+  test("auto-naming: the default name the sdk derived (the same on every first check), kept on later checks", async () => {
     const { name: _n, ...unnamed } = args();
-    const first = await h.checked(T, { ...unnamed, resourceName: "web" });
-    expect(first.name).toMatch(/^web-[0-9a-f]{7}$/);
-    const again = await h.checked(T, { ...unnamed, resourceName: "web" }, first);
+    // What the sdk class passes: sdk/naming.ts derives it from organization, project, stack and name.
+    const [registered] = await programRegistrations('new svc.Vps("web", { planId: "p", osType: "ubuntu", osVersion: "24.04", rootPassword: "Sup3rSecret!23" });');
+    const defaultName = registered.inputs.defaultName as string;
+    expect(defaultName).toMatch(/^web-[0-9a-f]{7}$/);
+    const first = await h.checked(T, { ...unnamed, resourceName: "web", defaultName });
+    expect(first.name).toBe(defaultName);
+    const again = await h.checked(T, { ...unnamed, resourceName: "web", defaultName }, first);
     expect(again.name).toBe(first.name);
-    const other = await h.checked(T, { ...unnamed, resourceName: "web" });
-    expect(other.name).not.toBe(first.name);
+    // A repeated first check (no olds, as after an interrupted create) names it the same.
+    expect((await h.checked(T, { ...unnamed, resourceName: "web", defaultName })).name).toBe(first.name);
+    // A state of 0.1.0 (a random suffix, no defaultName) keeps its name.
+    const old: Props = { ...first, name: "web-1a2b3c4" };
+    delete old.defaultName;
+    expect((await h.checked(T, { ...unnamed, resourceName: "web", defaultName }, old)).name).toBe("web-1a2b3c4");
   });
 
   test("create: one POST /vps, waits for running, answers publicIp and username; the wallet drops by the plan price once", async () => {
@@ -274,9 +282,10 @@ describe("Vps create: outcome unknown and failures", () => {
 
   test("an answer dropped after commit and the list failing too: the error says the server may exist and how not to pay twice", async () => {
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/vps", drop: true, afterCommit: true, times: 1 });
-    await h.emu.ctl("POST", "/faults", { method: "GET", path: "/api/vps", status: 403, code: "SCOPE_NOT_ALLOWED", times: 1 });
+    // The first list (before the create is sent) answers; the one after the dropped answer does not.
+    await h.emu.ctl("POST", "/faults", { method: "GET", path: "/api/vps", status: 403, code: "SCOPE_NOT_ALLOWED", skip: 1, times: 1 });
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, args())));
-    expect(err.message).toMatch(/^create failed: POST \/vps NETWORK_ERROR — .*outcome unknown.*list failed: GET \/vps 403 SCOPE_NOT_ALLOWED — .*look for a server named web-1/);
+    expect(err.message).toMatch(/^create failed: POST \/vps NETWORK_ERROR — .*outcome unknown.*list failed: GET \/vps 403 SCOPE_NOT_ALLOWED — .*look for the server and add its id as `adoptId`/);
     expect(servers(h)).toHaveLength(1); // it was created: the message was right to warn
     expect(writes(h)).toEqual([{ method: "POST", path: "/api/vps", status: 0 }]);
   });
@@ -286,7 +295,7 @@ describe("Vps create: outcome unknown and failures", () => {
     const before = wallet(h);
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, args())));
     expect(err.initFailed).toBeUndefined();
-    expect(err.message).toMatch(/^create failed: POST \/vps NETWORK_ERROR — .*No server with this name was created, so nothing was charged/);
+    expect(err.message).toMatch(/^create failed: POST \/vps NETWORK_ERROR — .*No server was made, so nothing was charged/);
     expect(servers(h)).toEqual([]);
     expect(wallet(h)).toBe(before);
   });

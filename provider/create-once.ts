@@ -1,0 +1,108 @@
+/**
+ * Creates that are safe to run again, with no help from the engine (issue 15).
+ *
+ * The real `pulumi up`, after a run killed during a create, does not resume it: it warns about the
+ * pending operation and runs a plain Check (no olds) and Create again (pulumi/pulumi,
+ * tests/engine/CONFORMANCE.md). Whatever the first attempt made at the API is then unknown to the
+ * stack. So every create goes through `createOnce`, which, before anything is sent:
+ *
+ * 1. adopts the object `adoptId` names, when the program gives one (no create call, nothing paid);
+ * 2. looks for what an earlier attempt may have made — each resource says how to find its own
+ *    (a server by its default name, the server's one backup add-on, a firewall rule by value…) and
+ *    whether what it finds is provably this stack's:
+ *    - provably this stack's (a name derived from organization, project, stack and resource name;
+ *      an object of a server that is this stack's and can hold only one such object): adopted;
+ *    - only perhaps (an explicit name, which anyone may have used): the create stops with an error
+ *      that names the object's id and the `adoptId` line to add — never a silent take-over;
+ * 3. sends the create once. An answer lost on the way (OutcomeUnknownError) is settled by looking
+ *    again: what appeared since is what this create made; it is never sent blindly a second time.
+ */
+import { OutcomeUnknownError } from "./client/errors";
+import { isUnknown, operationError, type Props } from "./resource";
+
+export const ADOPT_KEY = "adoptId";
+
+export interface Found<T> {
+  /** Objects that answer to this resource's identity (its name, its value, its server). */
+  objects: T[];
+  /** True when such an object can only be this stack's (see above): it is adopted silently. */
+  provablyMine: boolean;
+}
+
+export interface CreateOnceSpec<T> {
+  /** What the object is, for messages: "server", "sending domain". */
+  noun: string;
+  idOf(object: T): string;
+  /** How the object is named in messages: `named "web-1"`, `for https://…`. */
+  describe(object: T): string;
+  /** Reads the object `adoptId` names. Throws a clear error when there is none, or when it cannot
+   * be managed (a terminated server, a domain of another account). */
+  adopt(adoptId: string): Promise<T>;
+  /** What already exists with this resource's identity. */
+  find(): Promise<Found<T>>;
+  /** Sends the create, once. */
+  send(): Promise<T>;
+  /** Turns an object found (adopted, or made by a lost answer) into this resource's; by default as
+   * it is. A webhook, whose secret is never answered again, is made anew here. */
+  take?(object: T): Promise<T>;
+  /** What to do instead when the object is not this stack's (ends the conflict error). */
+  otherwise: string;
+}
+
+export interface CreateOnceResult<T> {
+  object: T;
+  /** Found and taken over (adoptId, or an earlier attempt's), not created by this call. */
+  adopted: boolean;
+}
+
+/** `adoptId` as the program gave it, or undefined (an unknown value is not known in preview). */
+export function adoptIdOf(inputs: Props): string | undefined {
+  const value = inputs[ADOPT_KEY];
+  return typeof value === "string" && value !== "" && !isUnknown(value) ? value : undefined;
+}
+
+export async function createOnce<T>(inputs: Props, spec: CreateOnceSpec<T>): Promise<CreateOnceResult<T>> {
+  const take = (object: T) => (spec.take ? spec.take(object) : Promise.resolve(object));
+  const adoptId = adoptIdOf(inputs);
+  if (adoptId !== undefined) return { object: await take(await spec.adopt(adoptId)), adopted: true };
+
+  // A failed look (the raw API error, for the resource to word) has created nothing.
+  const before = await spec.find();
+  if (before.objects.length === 1 && before.provablyMine) return { object: await take(before.objects[0]), adopted: true };
+  if (before.objects.length > 0) throw conflict(spec, before.objects);
+
+  try {
+    return { object: await spec.send(), adopted: false };
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) throw err;
+    // The request may have been carried out: what appeared since is this create's (nothing was
+    // there a moment ago). It is looked for, never sent again.
+    const after = await spec.find().catch((listErr) => {
+      throw operationError(
+        "create",
+        err,
+        `Looking for what it made failed too (${operationError("list", listErr).message}): before the next \`pulumi up\`, look for the ${spec.noun} and add its id as \`adoptId\``,
+      );
+    });
+    if (after.objects.length === 1) return { object: await take(after.objects[0]), adopted: true };
+    if (after.objects.length === 0) throw operationError("create", err, `No ${spec.noun} was made, so nothing was charged; \`pulumi up\` may try again`);
+    throw conflict(spec, after.objects);
+  }
+}
+
+/** The error for objects that may not be this stack's: names each id and the `adoptId` line. */
+function conflict<T>(spec: CreateOnceSpec<T>, objects: T[]): Error {
+  const ids = objects.map((o) => spec.idOf(o));
+  const listed = objects.map((o) => `${spec.idOf(o)} (${spec.describe(o)})`).join(", ");
+  const lead =
+    objects.length === 1
+      ? `a ${spec.noun} ${spec.describe(objects[0])} already exists (id ${ids[0]}) and nothing shows it is this stack's`
+      : `${objects.length} ${spec.noun}s already answer to this resource: ${listed}`;
+  return Object.assign(
+    new Error(
+      `create failed: ${lead}. If an interrupted \`pulumi up\` made it, add \`adoptId: "${ids[0]}"\` to this resource's arguments and run \`pulumi up\` again; ` +
+        `otherwise ${spec.otherwise}`,
+    ),
+    { code: "ALREADY_EXISTS", ids },
+  );
+}

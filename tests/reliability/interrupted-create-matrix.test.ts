@@ -1,0 +1,35 @@
+/**
+ * Issue 15, acceptance 3: for every resource type, the provider host is killed right after the
+ * type's create reached the emulator (the API acted; its answer never reached the engine), then
+ * `up` runs again the way the real CLI runs it — a plain check with no olds and a create, no resume
+ * marker (tests/engine/CONFORMANCE.md). Proven for each: one object and one charge in the end, the
+ * state naming the live object, no secret shown; a create that cannot tell the object is this
+ * stack's stops with an error naming its id and the `adoptId` line, and after that line is added
+ * `up` converges. `refresh --clear-pending-creates` then leaves no pending create.
+ */
+import { engineStack, fixtureProject, type EngineStack } from "../support/engine-harness";
+import { PROGRAM } from "./harness";
+import { CREATE_MATRIX, runKillPoint } from "./interrupt";
+
+jest.setTimeout(120_000);
+
+const project = fixtureProject("create-matrix");
+let s: EngineStack;
+
+beforeAll(async () => {
+  project.program(PROGRAM);
+  s = await engineStack({ projectDir: project.dir, stack: "reliability-create-matrix", removeProject: true });
+});
+afterAll(() => s?.close());
+
+const figures: string[] = [];
+afterAll(() => console.log(`interrupted-create matrix:\n${figures.join("\n")}`));
+
+test.each(CREATE_MATRIX.map((p) => [p.name, p.expect, p] as const))("host killed after the %s create reached the API → next up %s → one object, one charge", async (name, expected, point) => {
+  const result = await runKillPoint(s, project.project, point);
+  figures.push(`  ${name}: ${result.askedAdoptId.length ? `asked adoptId (${result.askedAdoptId.join(", ")}), then converged` : "adopted on its own"}; duplicates ${result.duplicates}; problems ${result.problems.length} (${(result.ms / 1000).toFixed(1)} s)`);
+  expect(result.problems).toEqual([]);
+  expect(result.duplicates).toBe(0);
+  expect(result.converged).toBe(true);
+  expect(result.askedAdoptId).toEqual(expected === "adopts" ? [] : point.pending);
+});
