@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerShim } from "../shim";
 
-const provider = providerShim("SendingDomainVerification");
+// The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
+import provider = require("../dynamic/SendingDomainVerification");
 
 export interface SendingDomainVerificationArgs {
   /** `SendingDomain.domainId`. Changing it replaces the resource. */

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { defaultName } from "../naming";
-import { providerShim } from "../shim";
 
-const provider = providerShim("Template");
+// The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
+import provider = require("../dynamic/Template");
 
 export interface TemplateArgs {
   /** 1 to 63 letters, digits, `_` or `-`. Changing it replaces the template. Default: the resource name and a

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerShim } from "../shim";
 
-const provider = providerShim("Webhook");
+// The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
+import provider = require("../dynamic/Webhook");
 
 export type WebhookEvent =
   | "email.sent"

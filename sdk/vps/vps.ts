@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { defaultName } from "../naming";
-import { providerShim } from "../shim";
 
-const provider = providerShim("Vps");
+// The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
+import provider = require("../dynamic/Vps");
 
 export type BillingPeriod = "monthly" | "3month" | "6month" | "yearly";
 
