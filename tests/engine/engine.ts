@@ -15,12 +15,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { HostError, packageRoot, startProviderHost, type ProviderHost } from "../support/provider-host";
+import { HostError, packageRoot, pulumiScript, startProviderHost, type ProviderHost } from "../support/provider-host";
 import { startMonitor, type Registration, type RegisterAnswer } from "./monitor";
 import { loadState, readConfig, readProject, saveState, SECRET_SIG, SIG_KEY, UNKNOWN, type PendingOperation, type Props, type ResourceState, type StackState } from "./state";
 
 const ROOT = packageRoot(__dirname);
-const RUN_SCRIPT = join(ROOT, "node_modules/@pulumi/pulumi/cmd/run/index.js");
 const STACK_TYPE = "pulumi:pulumi:Stack";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
@@ -54,6 +53,9 @@ export interface EngineOptions {
    * provider host are killed at once, nothing more is saved, and `runEngine` rejects with
    * `EngineInterrupted`. What the checkpoints saved so far is what the next run finds. */
   signal?: AbortSignal;
+  /** Called with the bytes of each checkpoint written (the benchmark adds them up: the CLI's file and
+   * object-store backends write the whole checkpoint after every step too). */
+  onCheckpoint?: (bytes: number) => void;
   /** Called with the provider host once started (tests kill it to simulate the host crashing). */
   onProviderHost?: (host: ProviderHost) => void;
   /** `pulumi refresh --clear-pending-creates`: drops the pending creates an interrupted run left. */
@@ -229,7 +231,9 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
   };
   function checkpoint(): void {
     if (operation === "preview" || interrupted) return;
-    saveState(stateFile, snapshot(), passphrase);
+    // Saved first: `onCheckpoint?.(saveState(…))` would skip the save when there is no callback.
+    const bytes = saveState(stateFile, snapshot(), passphrase);
+    options.onCheckpoint?.(bytes);
   }
   /** `r` may be a copy (protect lifted) of a resource of the old state or a replaced original. */
   const markDeleted = (r: ResourceState) => {
@@ -265,7 +269,10 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
     await hostStart?.catch(() => undefined);
     messages = (host?.stderr() ?? "").split("\n").filter((line) => line.trim());
     await host?.stop();
-    if (operation !== "preview" && !interrupted) saveState(stateFile, { ...next, pendingOperations: pendingOps }, passphrase);
+    if (operation !== "preview" && !interrupted) {
+      const bytes = saveState(stateFile, { ...next, pendingOperations: pendingOps }, passphrase);
+      options.onCheckpoint?.(bytes);
+    }
   }
   if (interrupted) throw new EngineInterrupted();
   for (const p of pendingOps.filter((x) => !(old.pendingOperations ?? []).includes(x))) {
@@ -599,7 +606,7 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
       const typescript = existsSync(join(programDir, "index.ts"));
       const child = spawn(
         process.execPath,
-        [RUN_SCRIPT, `--monitor=${monitor.address}`, `--organization=${ORGANIZATION}`, `--project=${project.name}`, `--stack=${stack}`, "--parallel=16", ...(dryRun ? ["--dry-run"] : []), programDir],
+        [pulumiScript(programDir, "cmd/run"), `--monitor=${monitor.address}`, `--organization=${ORGANIZATION}`, `--project=${project.name}`, `--stack=${stack}`, "--parallel=16", ...(dryRun ? ["--dry-run"] : []), programDir],
         {
           cwd: options.projectDir,
           env: {

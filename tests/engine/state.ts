@@ -202,7 +202,8 @@ export function loadState(file: string, passphrase: string): StackState {
   };
 }
 
-export function saveState(file: string, state: StackState, passphrase: string): void {
+/** Writes the state (atomically) and answers the bytes written. */
+export function saveState(file: string, state: StackState, passphrase: string): number {
   const crypter = crypterFor(passphrase, state.salt);
   const pending = (state.pendingOperations ?? []).map((p) => ({ ...p, inputs: seal(p.inputs, p.secrets, crypter) }));
   const stored: StackState = {
@@ -213,6 +214,8 @@ export function saveState(file: string, state: StackState, passphrase: string): 
     ...(pending.length ? { pendingOperations: pending } : {}),
   };
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(stored, null, 2));
+  const text = JSON.stringify(stored, null, 2);
+  writeFileSync(tmp, text);
   renameSync(tmp, file);
+  return Buffer.byteLength(text);
 }

@@ -33,6 +33,17 @@ export function packageRoot(from: string): string {
   }
 }
 
+/**
+ * A script of `@pulumi/pulumi` as the Pulumi CLI finds it for a project: resolved from the project's
+ * directory, so the project's own installation runs (the `pulumi-resource-pulumi-nodejs` plugin runs
+ * `node -e "require.resolve('@pulumi/pulumi/cmd/dynamic-provider')"` in it; the Node language host
+ * resolves `@pulumi/pulumi/cmd/run` from the program directory). A project with none of its own
+ * (the repository's fixtures) gets the repository's.
+ */
+export function pulumiScript(projectDir: string, script: "cmd/run" | "cmd/dynamic-provider"): string {
+  return require.resolve(`@pulumi/pulumi/${script}`, { paths: [projectDir, ROOT] });
+}
+
 export const FIXTURE_DIR = join(ROOT, "tests/fixtures/project");
 export const FIXTURE_PROJECT = "svc-fixture";
 export const FIXTURE_STACK = "test";
@@ -62,10 +73,11 @@ export interface Registration {
 
 /**
  * Runs `program` (JavaScript, with `svc` = require("pulumi-svc") and `pulumi` in scope) in the
- * fixture project under mocks, in a child process, and answers its registrations.
+ * fixture project (or `cwd`, a project whose node_modules has pulumi-svc) under mocks, in a child
+ * process, and answers its registrations.
  */
-export async function programRegistrations(program: string): Promise<Registration[]> {
-  ensureFixture();
+export async function programRegistrations(program: string, cwd?: string): Promise<Registration[]> {
+  if (!cwd) ensureFixture();
   const script = `
     const pulumi = require("@pulumi/pulumi");
     const mocks = require("@pulumi/pulumi/runtime/mocks");
@@ -87,7 +99,7 @@ export async function programRegistrations(program: string): Promise<Registratio
       process.stdout.write(JSON.stringify(out));
     }, 500);
   `;
-  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: FIXTURE_DIR, env: fixtureEnv() });
+  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: cwd ?? FIXTURE_DIR, env: fixtureEnv() });
   return JSON.parse(stdout) as Registration[];
 }
 
@@ -193,7 +205,7 @@ export async function startProviderHost(options: HostOptions = {}): Promise<Prov
   const project = options.project ?? FIXTURE_PROJECT;
   const stack = options.stack ?? FIXTURE_STACK;
   if (!options.cwd) ensureFixture();
-  const hostScript = join(ROOT, "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js");
+  const hostScript = pulumiScript(cwd, "cmd/dynamic-provider");
   const env = options.asEngine
     ? fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: "{}" })
     : fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack });
