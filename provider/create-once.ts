@@ -16,6 +16,11 @@
  *      that names the object's id and the `adoptId` line to add — never a silent take-over;
  * 3. sends the create once. An answer lost on the way (OutcomeUnknownError) is settled by looking
  *    again: what appeared since is what this create made; it is never sent blindly a second time.
+ *
+ * Where the API itself refuses a second object with a stable code (a server's backup add-on:
+ * ALREADY_SUBSCRIBED; a sending domain: DOMAIN_EXISTS), step 2 waits for that refusal instead of
+ * looking first: the create is sent at once, and only a refusal is followed by the look. The answer
+ * carries what the look would: one call less per create, nothing made or charged twice.
  */
 import { OutcomeUnknownError } from "./client/errors";
 import { isUnknown, operationError, type Props } from "./resource";
@@ -38,10 +43,15 @@ export interface CreateOnceSpec<T> {
   /** Reads the object `adoptId` names. Throws a clear error when there is none, or when it cannot
    * be managed (a terminated server, a domain of another account). */
   adopt(adoptId: string): Promise<T>;
-  /** What already exists with this resource's identity. */
-  find(): Promise<Found<T>>;
+  /** What already exists with this resource's identity. `joinInFlight`: a read already under way
+   * will do (ApiClient.callShared) — true for the look before sending, false for the looks that
+   * must see the world after a call (a lost answer, a refusal). */
+  find(joinInFlight: boolean): Promise<Found<T>>;
   /** Sends the create, once. */
   send(): Promise<T>;
+  /** The API's own refusal of a second object (its stable code), when it has one: then nothing is
+   * looked for before sending (see above). */
+  refusedAsDuplicate?(err: unknown): boolean;
   /** Turns an object found (adopted, or made by a lost answer) into this resource's; by default as
    * it is. A webhook, whose secret is never answered again, is made anew here. */
   take?(object: T): Promise<T>;
@@ -67,17 +77,30 @@ export async function createOnce<T>(inputs: Props, spec: CreateOnceSpec<T>): Pro
   if (adoptId !== undefined) return { object: await take(await spec.adopt(adoptId)), adopted: true };
 
   // A failed look (the raw API error, for the resource to word) has created nothing.
-  const before = await spec.find();
-  if (before.objects.length === 1 && before.provablyMine) return { object: await take(before.objects[0]), adopted: true };
-  if (before.objects.length > 0) throw conflict(spec, before.objects);
+  const adoptExisting = async (joinInFlight: boolean): Promise<CreateOnceResult<T> | undefined> => {
+    const existing = await spec.find(joinInFlight);
+    if (existing.objects.length === 1 && existing.provablyMine) return { object: await take(existing.objects[0]), adopted: true };
+    if (existing.objects.length > 0) throw conflict(spec, existing.objects);
+    return undefined;
+  };
+  if (!spec.refusedAsDuplicate) {
+    const adopted = await adoptExisting(true);
+    if (adopted) return adopted;
+  }
 
   try {
     return { object: await spec.send(), adopted: false };
   } catch (err) {
+    if (spec.refusedAsDuplicate?.(err)) {
+      // Refused because one exists: the look the create skipped. (Gone again meanwhile: the refusal stands.)
+      const adopted = await adoptExisting(false);
+      if (adopted) return adopted;
+      throw err;
+    }
     if (!(err instanceof OutcomeUnknownError)) throw err;
     // The request may have been carried out: what appeared since is this create's (nothing was
     // there a moment ago). It is looked for, never sent again.
-    const after = await spec.find().catch((listErr) => {
+    const after = await spec.find(false).catch((listErr) => {
       throw operationError(
         "create",
         err,

@@ -119,6 +119,25 @@ export class ApiClient {
     return (await this.request(id, options)).data;
   }
 
+  private readonly readsInFlight = new Map<string, Promise<unknown>>();
+
+  /**
+   * A read that joins the same read already in flight on this client, if any (issue 16: a fleet's
+   * creates each look for an earlier attempt's object, and one list serves them all). Only for a
+   * caller to whom an answer from any moment since it began is good enough: never for a look that
+   * must come after a given call (an answer lost on the way is settled with `call`).
+   */
+  callShared<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>): Promise<RouteResponse<K>> {
+    if (routes[id].method !== "GET") throw new Error(`callShared is for reads: ${id} is ${routes[id].method}`);
+    const key = `${id} ${JSON.stringify(options)}`;
+    let answer = this.readsInFlight.get(key) as Promise<RouteResponse<K>> | undefined;
+    if (!answer) {
+      answer = this.call(id, options).finally(() => this.readsInFlight.delete(key));
+      this.readsInFlight.set(key, answer);
+    }
+    return answer;
+  }
+
   /** Calls a route and answers the whole success envelope. */
   async request<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>): Promise<ApiResult<RouteResponse<K>>> {
     const route: RouteDef = routes[id];

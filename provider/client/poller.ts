@@ -5,6 +5,11 @@
  * from the list. The tick adapts: 0.5 s, growing ×1.5 (with jitter) to 5 s, back to 0.5 s when a
  * new waiter arrives or a tick finds some waiters done. Every call goes through the client, so
  * through the key's rate-limit bucket.
+ *
+ * A waiter that knows how long its transition usually takes (`expectedMs`: a server create, a
+ * termination) is not polled through it (issue 16): the answer that started it already said it is
+ * under way, so its first read comes 0.5 s later (a fast transition is seen there), its second
+ * shortly before the usual end, and only then does it follow the tick.
  */
 import { isApiError } from "./errors";
 import type { ApiClient } from "./http";
@@ -32,6 +37,9 @@ interface Waiter<T> {
   what: string;
   describe(item: T | undefined): string;
   last?: T;
+  expectedMs?: number;
+  /** Not read before this time (epoch ms; 0: whenever the tick comes). */
+  dueAt: number;
 }
 
 const FIRST_MS = 500;
@@ -55,22 +63,30 @@ export class Poller<T> {
    * Resolves with the object (undefined once it is gone, 404) when `isDone` says so; rejects with
    * WaitTimeoutError naming what it waited for, the last state and how long.
    */
-  waitFor(id: string, isDone: (item: T | undefined) => boolean, options: { what: string; timeoutMs: number; describe?: (item: T | undefined) => string }): Promise<T | undefined> {
+  waitFor(
+    id: string,
+    isDone: (item: T | undefined) => boolean,
+    options: { what: string; timeoutMs: number; describe?: (item: T | undefined) => string; expectedMs?: number },
+  ): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
+      const started = Date.now();
+      const dueAt = options.expectedMs ? started + FIRST_MS : 0;
       this.waiters.push({
         id,
         isDone,
         resolve,
         reject,
-        started: Date.now(),
+        started,
         seen: false,
+        expectedMs: options.expectedMs,
+        dueAt,
         timeoutMs: options.timeoutMs,
         what: options.what,
         describe: options.describe ?? ((item) => JSON.stringify(item ?? "gone")),
       });
-      // A new waiter is read at once (within this macrotask, together with its siblings).
+      // A new waiter is read at once (within this macrotask, together with its siblings), or when due.
       this.intervalMs = FIRST_MS;
-      this.schedule(0);
+      this.schedule(Math.max(0, dueAt - started));
     });
   }
 
@@ -105,6 +121,7 @@ export class Poller<T> {
   private async tick(): Promise<void> {
     this.nextAt = Infinity;
     this.ticking = true;
+    // Waiters not due yet are not a reason to tick, but a list read now answers them too.
     const round = [...this.waiters];
     let arrived = 0;
     try {
@@ -113,6 +130,8 @@ export class Poller<T> {
       for (const w of round) {
         const item = items.get(w.id);
         w.last = item;
+        // Under way at its first read: the next read shortly before its transition usually ends.
+        if (!w.seen && w.expectedMs) w.dueAt = w.started + 0.95 * w.expectedMs;
         w.seen = true;
         if (w.isDone(item)) {
           arrived++;
@@ -128,15 +147,20 @@ export class Poller<T> {
     } finally {
       this.ticking = false;
     }
-    if (this.waiters.some((w) => !w.seen)) this.schedule(0);
+    const now = Date.now();
+    const unseen = this.waiters.filter((w) => !w.seen);
+    if (unseen.length) this.schedule(Math.max(0, Math.min(...unseen.map((w) => w.dueAt)) - now));
     else if (this.waiters.length > 0) {
       // Some waited-for objects just got there: the others, started about when they did, are
       // likely close behind. Back to the short tick (one call serves them all) rather than leaving
       // them up to 5 s late.
       if (arrived > 0) this.intervalMs = FIRST_MS;
-      const wait = this.intervalMs * (0.8 + 0.4 * Math.random());
+      const jittered = this.intervalMs * (0.8 + 0.4 * Math.random());
       this.intervalMs = Math.min(this.intervalMs * 1.5, MAX_MS);
-      this.schedule(wait);
+      // Every waiter still inside its usual transition time: nothing to read until the first is due.
+      const earliestDue = Math.min(...this.waiters.map((w) => w.dueAt));
+      if (earliestDue - now > jittered) this.intervalMs = FIRST_MS;
+      this.schedule(Math.max(jittered, earliestDue - now));
     }
   }
 

@@ -17,6 +17,10 @@ export interface WaitOptions<T> {
   maxDelayMs?: number;
   /** The caller has just seen the state (in a call's answer): the first read waits this long. */
   initialDelayMs?: number;
+  /** How long the awaited transition usually takes, from the wait's start: when the first read
+   * shows it not done, the next one waits until about then instead of polling through it (the
+   * schedule above resumes from there). A faster transition is still seen by the first read. */
+  expectedMs?: number;
 }
 
 export class WaitTimeoutError<T = unknown> extends Error {
@@ -43,13 +47,16 @@ export async function waitFor<T>(
   let delay = options.firstDelayMs ?? 500;
   const maxDelay = options.maxDelayMs ?? 5_000;
   if (options.initialDelayMs) await clock.sleep(Math.min(options.initialDelayMs, options.timeoutMs), options.signal);
+  let reads = 0;
   for (;;) {
     const state = await read(options.signal);
     if (isDone(state)) return state;
     const waited = clock.now() - started;
     if (waited >= options.timeoutMs) throw new WaitTimeoutError(options.what, state, waited, describe);
     // ±20 % jitter so that many waiters do not poll in step.
-    const jittered = delay * (0.8 + 0.4 * random());
+    let jittered = delay * (0.8 + 0.4 * random());
+    // Not done at the first read: the next one comes shortly before the transition usually ends.
+    if (++reads === 1 && options.expectedMs) jittered = Math.max(jittered, 0.95 * options.expectedMs - waited);
     await clock.sleep(Math.min(jittered, options.timeoutMs - waited), options.signal);
     delay = Math.min(delay * 1.5, maxDelay);
   }

@@ -115,12 +115,14 @@ async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: str
         provablyMine: false,
       }),
       send: () => api.call("email.domains.create", { body: { domain } }),
+      refusedAsDuplicate: (err) => isApiError(err, "DOMAIN_EXISTS"),
       otherwise: "remove it from the project first, or send from another domain",
     });
     return object;
   } catch (err) {
     if (!isApiError(err, "DOMAIN_EXISTS")) throw operationError("create", err);
-    // Added meanwhile (the look before the create found none): name it, as the look would have.
+    // Refused as a duplicate, yet the look after the refusal found none (removed meanwhile, or the list
+    // failed): name it if a second look finds it.
     const existing = await api
       .call("email.domains.list")
       .then((all) => all.find((d) => d.domain.toLowerCase() === domain))

@@ -42,7 +42,8 @@ export function templateVariables(...texts: (string | null | undefined)[]): stri
 
 function outputs(inputs: Props, t: EmailTemplate): Props {
   return {
-    ...pick(inputs, INPUTS),
+    // `defaultName` is the program's every time: not repeated in the state.
+    ...pick(inputs, INPUTS.filter((n) => n !== "defaultName")),
     templateId: t.id,
     variables: templateVariables(t.subject, t.htmlBody, t.textBody),
     createdAt: t.createdAt,
@@ -65,8 +66,8 @@ async function createTemplate(api: ApiClient, inputs: Props): Promise<{ template
           throw operationError("create", err, isNotFound(err) ? `adoptId "${adoptId}": no template with this id in the project of this key` : undefined);
         }
       },
-      find: async () => ({
-        objects: (await api.call("email.templates.list")).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
+      find: async (joinInFlight) => ({
+        objects: (await (joinInFlight ? api.callShared("email.templates.list") : api.call("email.templates.list"))).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("email.templates.create", { body }),
@@ -123,6 +124,21 @@ export const template: ResourceImpl = {
         throw partial(err);
       });
       if (job.status === "failed") throw new Error(`create failed: job ${job.jobId} (create_template) failed: ${job.errorMessage ?? "no reason given"}`);
+      if (!adopted) {
+        // Made by this call from the program's values: the answers already carry the template, so it
+        // is not read back (issue 16). Its timestamps are the job's creation, which is the template's
+        // (the POST made both); a later refresh reads the API's own.
+        const made: EmailTemplate = {
+          id: templateId,
+          name: inputs.name as string,
+          subject: (inputs.subject as string | undefined) ?? null,
+          htmlBody: (inputs.htmlBody as string | undefined) ?? null,
+          textBody: (inputs.textBody as string | undefined) ?? null,
+          createdAt: job.createdAt,
+          updatedAt: job.createdAt,
+        };
+        return { id: templateId, outs: outputs(inputs, made) };
+      }
     }
     // A template taken over may still be in its create_template job (an interrupted create's), and a
     // failed job removes it. Jobs name their template only once done, so the open ones are waited for.

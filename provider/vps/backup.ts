@@ -15,7 +15,7 @@ import { systemClock } from "../client/rate-limit";
 import { waitFor } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { platformApi } from "../runtime";
-import { busyUntil, retryWhileBusy, SERVER_TIMEOUT_MS } from "./settle";
+import { busyUntil, retryWhileBusy, SERVER_TIMEOUT_MS, USUAL_MS } from "./settle";
 
 const fields = {
   vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
@@ -72,6 +72,10 @@ async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?
     what: `the backup add-on of server ${vpsId} to be active on ${planCode}`,
     timeoutMs: SERVER_TIMEOUT_MS,
     describe: (a) => (a ? `${a.planCode} ${a.status}` : "none"),
+    // A setup is not polled through: one read at 0.5 s (a fast setup), the next shortly before it
+    // usually ends, then every 0.5 s growing to 2 s at most, so the end is seen soon after it comes.
+    expectedMs: seen?.status === "setting_up" ? USUAL_MS.backupSetup : undefined,
+    maxDelayMs: 2_000,
     // The same reads as from a first read at once (0.5 s, then ×1.5), without that first read.
     ...(seen ? { initialDelayMs: 500, firstDelayMs: 750 } : {}),
   });
@@ -163,6 +167,7 @@ export const vpsBackup: ResourceImpl = {
             return { objects: live ? [live] : [], provablyMine: true };
           },
           send: () => paidCall(api, vpsId, activate),
+          refusedAsDuplicate: (err) => isApiError(err, "ALREADY_SUBSCRIBED"),
           otherwise: "cancel it",
         });
       } catch (err) {

@@ -77,7 +77,9 @@ export const vpsFirewallRule: ResourceImpl = {
     const api = platformApi();
     const vpsId = inputs.vpsId as string;
     const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
-    const rules = () => api.call("vps.firewall.list", { params: { id: vpsId } });
+    // A server's rules are created together: their looks before sending share one list.
+    const rules = (joinInFlight = false) =>
+      joinInFlight ? api.callShared("vps.firewall.list", { params: { id: vpsId } }) : api.call("vps.firewall.list", { params: { id: vpsId } });
     try {
       const { object, adopted } = await createOnce<FirewallRule>(inputs, {
         noun: "firewall rule",
@@ -88,7 +90,7 @@ export const vpsFirewallRule: ResourceImpl = {
           if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
           return found;
         },
-        find: async () => ({ objects: (await rules()).filter((r) => sameRule(r, inputs)), provablyMine: true }),
+        find: async (joinInFlight) => ({ objects: (await rules(joinInFlight)).filter((r) => sameRule(r, inputs)), provablyMine: true }),
         send: async () => (await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } })))[0],
         otherwise: "remove it from the server",
       });

@@ -13,11 +13,21 @@ export const SETTLED_STATUSES = new Set(["running", "stopped", "error", "termina
 
 export const SERVER_TIMEOUT_MS = 20 * 60_000;
 
-/** Waits until the server rests; all servers waiting in this process share one list call per tick. */
-export async function waitSettled(_api: ApiClient, vpsId: string, timeoutMs = SERVER_TIMEOUT_MS): Promise<Vps> {
+/**
+ * How long the platform's transitions usually take: a server create about 8 s, a termination 5 s,
+ * a backup setup 10 s (the emulator's time mode models them; the API documents no figure). They
+ * only pace the polling (client/poller.ts, expectedMs): a faster transition is seen by the read
+ * 0.5 s after the call's answer, a slower one polled as before. Decision of issue 16.
+ */
+export const USUAL_MS = { create: 8_000, terminate: 5_000, backupSetup: 10_000 } as const;
+
+/** Waits until the server rests; all servers waiting in this process share one list call per tick.
+ * `expectedMs`: the transition just started and usually takes this long (USUAL_MS). */
+export async function waitSettled(_api: ApiClient, vpsId: string, timeoutMs = SERVER_TIMEOUT_MS, expectedMs?: number): Promise<Vps> {
   const server = await serverPoller().waitFor(vpsId, (s) => s === undefined || SETTLED_STATUSES.has(s.status), {
     what: `server ${vpsId} to settle`,
     timeoutMs,
+    expectedMs,
     describe: (s) => (s ? `status ${s.status}` : "gone"),
   });
   if (!server) throw serverGone(vpsId);
@@ -29,6 +39,8 @@ export async function waitTerminated(vpsId: string, timeoutMs = SERVER_TIMEOUT_M
   await serverPoller().waitFor(vpsId, (s) => s === undefined || s.status === "terminated", {
     what: `server ${vpsId} to be terminated`,
     timeoutMs,
+    // Called right after the terminate was accepted.
+    expectedMs: USUAL_MS.terminate,
     describe: (s) => (s ? `status ${s.status}` : "gone"),
   });
 }

@@ -16,14 +16,12 @@ import { billingPeriods, type Vps, type VpsPlan } from "../client/schemas";
 import { waitFor } from "../client/wait";
 import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import { currentSettings, platformApi } from "../runtime";
-import { retryWhileBusy, SERVER_TIMEOUT_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
+import { retryWhileBusy, SERVER_TIMEOUT_MS, USUAL_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
 
 const fields = {
   projectId: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),
   planId: z.string().min(1, "must not be empty"),
   name: z.string().trim().min(3, "at least 3 characters").max(63, "at most 63 characters").regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, "letters, digits, dots and hyphens, starting with a letter or digit").optional(),
-  /** The program's resource name, set by the sdk class: the base of a generated `name`. */
-  resourceName: z.string().min(1).optional(),
   /** The name a new server gets when `name` is not given, set by the sdk class (sdk/naming.ts). */
   defaultName: z.string().min(3).optional(),
   /** An existing server to manage instead of creating one. */
@@ -36,6 +34,9 @@ const fields = {
   powerState: z.enum(["running", "stopped"]).default("running"),
 };
 const INPUTS = Object.keys(fields);
+/** The inputs the outputs repeat: the server's own values, not how pulumi-svc names or finds it
+ * (`defaultName` is the program's every time; kept out, the state is smaller by its bytes). */
+const OUTPUT_INPUTS = INPUTS.filter((n) => n !== "defaultName");
 /** Inputs that are the program's choices about the server (not how pulumi-svc finds it). */
 const SERVER_INPUTS = ["projectId", "planId", "name", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState"];
 
@@ -91,7 +92,7 @@ async function planRules(inputs: Props, olds: Props): Promise<CheckFailure[]> {
  */
 function outputs(inputs: Props, server: Vps, username: unknown, otherSecrets: string[] = []): Props {
   const outs: Props = {
-    ...pick(inputs, INPUTS),
+    ...pick(inputs, OUTPUT_INPUTS),
     status: server.status,
     publicIp: server.publicIp,
     expiresAt: server.expiresAt,
@@ -146,8 +147,9 @@ async function createServer(api: ApiClient, inputs: Props): Promise<{ server: Vp
       idOf: (s) => s.id,
       describe: (s) => `named "${s.name}"`,
       adopt: (adoptId) => adoptServer(api, adoptId, inputs),
-      find: async () => ({
-        objects: sameName(await api.call("vps.list"), body.name, body.projectId),
+      // A fleet's creates look at once: one list (ApiClient.callShared) serves those that join it.
+      find: async (joinInFlight) => ({
+        objects: sameName(await (joinInFlight ? api.callShared("vps.list") : api.call("vps.list")), body.name, body.projectId),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("vps.create", { body }),
@@ -183,10 +185,10 @@ async function adoptedOutputs(api: ApiClient, server: Vps, inputs: Props): Promi
 }
 
 /** Waits for the server to settle; a server in `error` is a partial failure (id kept). */
-async function settle(api: ApiClient, vpsId: string, inputs: Props, operation: string): Promise<Vps> {
+async function settle(api: ApiClient, vpsId: string, inputs: Props, operation: string, expectedMs?: number): Promise<Vps> {
   let server: Vps;
   try {
-    server = await waitSettled(api, vpsId);
+    server = await waitSettled(api, vpsId, undefined, expectedMs);
   } catch (err) {
     throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS) }, inputs, fail(operation, err, inputs).message);
   }
@@ -281,8 +283,9 @@ export const vps: ResourceImpl = {
     if (news.name === undefined) {
       // Auto-naming: keep the name already chosen, else the default name the sdk derived (the same on
       // every try, so a repeated first create finds the server an interrupted one made). A state of
-      // 0.1.0 has no defaultName: its random suffix is kept with the name.
-      if (olds.name && olds.resourceName === inputs.resourceName) inputs.name = olds.name;
+      // 0.1.0 has no defaultName: its random suffix is kept with the name. (A name that was given
+      // and is then left out is kept too: no replace.)
+      if (olds.name) inputs.name = olds.name;
       else if (inputs.defaultName && !isUnknown(inputs.defaultName)) inputs.name = inputs.defaultName;
       else if (isUnknown(inputs.defaultName)) inputs.name = inputs.defaultName;
       else result.failures.push({ property: "name", reason: "name is required (at least 3 characters)" });
@@ -296,7 +299,7 @@ export const vps: ResourceImpl = {
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
     const changed = (name: string) => isUnknown(news[name]) || JSON.stringify(olds[name]) !== JSON.stringify(news[name]);
     const replaces = ["name", "projectId"].filter(changed);
-    const updates = ["planId", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState", "resourceName"].filter(changed);
+    const updates = ["planId", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState"].filter(changed);
     return { changes: replaces.length + updates.length > 0, replaces };
   },
 
@@ -310,8 +313,8 @@ export const vps: ResourceImpl = {
       return { id: server.id, outs: await adoptedOutputs(api, server, inputs) };
     }
     // Made by this create, or by an interrupted earlier one (adopted by its default name): the
-    // create's own steps are finished.
-    let server = await settle(api, created.id, inputs, "create");
+    // create's own steps are finished. A server just made is not polled through its provisioning.
+    let server = await settle(api, created.id, inputs, "create", adopted ? undefined : USUAL_MS.create);
     if (inputs.autoRenew === false && server.autoRenew) {
       server = await retryWhileBusy(api, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
         throw new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
@@ -375,7 +378,7 @@ export const vps: ResourceImpl = {
     if (server.status === "terminated" || server.status === "terminating") return { id: "", props: {} };
     // Live values come back as inputs, so drift shows in the next preview.
     const inputs: Props = {
-      ...pick(props, ["resourceName", "defaultName", "adoptId", "rootPassword"]),
+      ...pick(props, ["adoptId", "rootPassword"]),
       projectId: server.projectId,
       planId: server.planId,
       name: server.name,

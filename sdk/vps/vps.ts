@@ -61,8 +61,6 @@ export class Vps extends pulumi.dynamic.Resource {
       {
         status: undefined, publicIp: undefined, expiresAt: undefined, lastJobStatus: undefined, lastJobError: undefined, username: undefined,
         ...args,
-        // Base of the generated name when `name` is not given.
-        resourceName: name,
         // The name a new server gets when `name` is not given (see ../naming.ts).
         defaultName: defaultName("Vps", name),
       },

@@ -41,6 +41,33 @@ test("the first read is immediate; done at once means no sleep at all", async ()
   expect(clock.sleeps).toEqual([]);
 });
 
+test("expectedMs: one early read, the next shortly before the transition usually ends, then the schedule (issue 16)", async () => {
+  const clock = new SteppingClock();
+  const { read, reads } = poller(["setting_up", "setting_up", "setting_up", "active"], clock);
+
+  const state = await waitFor(read, (s) => s.status === "active", {
+    what: "the backup add-on to be active",
+    timeoutMs: 60_000,
+    clock,
+    random: () => 0.5,
+    initialDelayMs: 500,
+    firstDelayMs: 750,
+    maxDelayMs: 2_000,
+    expectedMs: 10_000,
+  });
+
+  expect(state.poll).toBe(4);
+  // 0.5 s after the answer, then at 9.5 s (0.95 × 10 s), then 1.125 s and 1.69 s on.
+  expect(reads.map((r) => r.at)).toEqual([500, 9500, 10625, 12312.5]);
+});
+
+test("expectedMs: a transition done by the first read costs one read", async () => {
+  const clock = new SteppingClock();
+  const { read, reads } = poller(["active"], clock);
+  await waitFor(read, (s) => s.status === "active", { what: "x", timeoutMs: 60_000, clock, initialDelayMs: 500, expectedMs: 10_000 });
+  expect(reads.map((r) => r.at)).toEqual([500]);
+});
+
 test("polls with a delay growing x1.5 from 0.5 s up to the cap", async () => {
   const clock = new SteppingClock();
   const { read, reads } = poller(["provisioning", "provisioning", "provisioning", "provisioning", "provisioning", "provisioning", "running"], clock);

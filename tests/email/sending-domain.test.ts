@@ -161,7 +161,7 @@ describe("SendingDomain errors", () => {
     expect(emailWorld(h).domains).toHaveLength(1);
   });
 
-  test("a domain of that name already in the project: the create stops with its id and the adoptId line (no POST, never `import`)", async () => {
+  test("a domain of that name already in the project: the API refuses the add (DOMAIN_EXISTS, nothing made); the create stops with its id and the adoptId line, never `import`", async () => {
     const { domainId } = await emailCall(h, "POST", "/domains", { domain: "taken.example.com" });
     h.emu.control.clearRequests();
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { domain: "Taken.Example.com", waitForVerification: false })));
@@ -169,17 +169,18 @@ describe("SendingDomain errors", () => {
     expect(err.message).toContain(`create failed: a sending domain taken.example.com already exists (id ${domainId})`);
     expect(err.message).toContain(`adoptId: "${domainId}"`);
     expect(err.message).not.toMatch(/import/);
-    expect(h.writes()).toEqual([]);
+    // No look before the add: the API's refusal carries the same news (provider/create-once.ts).
+    expect(h.writes()).toEqual([{ method: "POST", path: "/email/domains", status: 409 }]);
     expect(emailWorld(h).domains).toHaveLength(1);
   });
 
-  test("DOMAIN_EXISTS (added between the look and the create): the message names the id and the adoptId line, not `import`", async () => {
+  test("DOMAIN_EXISTS answered to an add that was carried out: the message names the id and the adoptId line, not `import`", async () => {
     // The create is carried out, then answered 409: as if another run added the domain meanwhile.
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/domains", afterCommit: true, status: 409, code: "DOMAIN_EXISTS", times: 1 });
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { domain: "race.example.com", waitForVerification: false })));
     const rec = emailWorld(h).domains.find((d) => d.domain === "race.example.com")!;
     expect(err.initFailed).toBeUndefined();
-    expect(err.message).toMatch(/^create failed: POST \/domains 409 DOMAIN_EXISTS — /);
+    expect(err.message).toMatch(/^create failed: a sending domain race.example.com already exists /);
     expect(err.message).toContain(`(id ${rec.id})`);
     expect(err.message).toContain(`adoptId: "${rec.id}"`);
     expect(err.message).not.toMatch(/import/);
@@ -247,7 +248,8 @@ describe("SendingDomain adoption and repeated creates (issue 15)", () => {
     const adopted = await h.host.create(T, await h.checked(T, { ...program, adoptId: first.id }));
     expect(adopted.id).toBe(first.id);
     expect(adopted.properties).toMatchObject({ domain: "again.example.com", domainId: first.id, dnsRecords: first.properties.dnsRecords });
-    expect(calls(h).filter((c) => c === "POST /email/domains")).toHaveLength(1);
+    // The second create's add was refused (409, nothing made): one add carried out.
+    expect(h.writes().filter((w) => w.method === "POST" && w.path === "/email/domains").map((w) => w.status)).toEqual([202, 409]);
     expect(emailWorld(h).domains).toHaveLength(1);
   });
 

@@ -195,26 +195,55 @@ export function loadState(file: string, passphrase: string): StackState {
   const pending = (stored.pendingOperations ?? []).map((p) => ({ ...p, inputs: unseal(p.inputs, crypter) }));
   return {
     salt: stored.salt,
-    resources: stored.resources.map((r) => ({ ...r, inputs: unseal(r.inputs, crypter), outputs: unseal(r.outputs, crypter) })),
+    resources: stored.resources.map((r) => ({
+      ...r,
+      // Fields left out when at their defaults (see saveState).
+      secrets: r.secrets ?? [],
+      dependencies: r.dependencies ?? [],
+      protect: r.protect ?? false,
+      retainOnDelete: r.retainOnDelete ?? false,
+      inputs: unseal(r.inputs ?? {}, crypter),
+      outputs: unseal(r.outputs ?? {}, crypter),
+    })),
     outputs: unseal(stored.outputs, crypter),
     secretOutputs: stored.secretOutputs ?? [],
     ...(pending.length ? { pendingOperations: pending } : {}),
   };
 }
 
-/** Writes the state (atomically) and answers the bytes written. */
+/** A resource as stored: fields at their defaults left out, as the CLI's checkpoint does (pulumi/pulumi
+ * sdk/go/common/apitype/core.go, ResourceV3: `protect`, `retainOnDelete`, `dependencies`… are
+ * `omitempty`). */
+function stored(r: ResourceState, crypter: Crypter): Partial<ResourceState> {
+  const { secrets, dependencies, protect, retainOnDelete, ...rest } = r;
+  return {
+    ...rest,
+    inputs: seal(r.inputs, secrets, crypter),
+    outputs: seal(r.outputs, secrets, crypter),
+    ...(secrets.length ? { secrets } : {}),
+    ...(dependencies.length ? { dependencies } : {}),
+    ...(protect ? { protect } : {}),
+    ...(retainOnDelete ? { retainOnDelete } : {}),
+  };
+}
+
+/**
+ * Writes the state (atomically) and answers the bytes written. Compact JSON, as the CLI's file and
+ * object-store backends write their checkpoints (pulumi/pulumi pkg/backend/diy/state.go,
+ * `compactJSONMarshaler`: a json.Encoder with no indent).
+ */
 export function saveState(file: string, state: StackState, passphrase: string): number {
   const crypter = crypterFor(passphrase, state.salt);
   const pending = (state.pendingOperations ?? []).map((p) => ({ ...p, inputs: seal(p.inputs, p.secrets, crypter) }));
-  const stored: StackState = {
+  const written = {
     salt: state.salt,
-    resources: state.resources.map((r) => ({ ...r, inputs: seal(r.inputs, r.secrets, crypter), outputs: seal(r.outputs, r.secrets, crypter) })),
+    resources: state.resources.map((r) => stored(r, crypter)),
     outputs: seal(state.outputs, state.secretOutputs, crypter),
     secretOutputs: state.secretOutputs,
     ...(pending.length ? { pendingOperations: pending } : {}),
   };
   const tmp = `${file}.tmp`;
-  const text = JSON.stringify(stored, null, 2);
+  const text = JSON.stringify(written);
   writeFileSync(tmp, text);
   renameSync(tmp, file);
   return Buffer.byteLength(text);

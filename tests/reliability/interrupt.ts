@@ -67,12 +67,11 @@ export const KILL_POINTS: KillPoint[] = [
     saved: [],
   },
   {
-    name: "server ready and saved, its firewall rule and paid backup sent, no answer yet",
-    hold: [
-      { method: "POST", path: "/api/vps/*/firewall" },
-      { method: "POST", path: "/api/vps/*/backup" },
-    ],
-    killWhen: [/^POST \/api\/vps\/[^/]+\/firewall$/, /^POST \/api\/vps\/[^/]+\/backup$/],
+    // The activation goes first (nothing is read before it, provider/create-once.ts) and keeps the
+    // server busy: the firewall rule's create is under way, waiting for the setup to end.
+    name: "server ready and saved, its paid backup sent (its firewall rule waiting for the setup), no answer yet",
+    hold: [{ method: "POST", path: "/api/vps/*/backup" }],
+    killWhen: [/^POST \/api\/vps\/[^/]+\/backup$/],
     kill: "engine",
     refreshFirst: true,
     pending: ["ssh", "bak"],

@@ -86,7 +86,7 @@ describe("Vps adoptId", () => {
   test("with no name in the program, the adopted server keeps its own name (no replacement)", async () => {
     const rec = await runningServer(h, plan(PLAN.small).id, "legacy-box");
     const { name: _n, ...unnamed } = vpsArgs();
-    const program = { ...unnamed, resourceName: "web", defaultName: "web-0a1b2c3", adoptId: rec.id };
+    const program = { ...unnamed, defaultName: "web-0a1b2c3", adoptId: rec.id };
     const created = await h.host.create("Vps", await h.checked("Vps", program));
     expect(created.properties.name).toBe("legacy-box");
     const news = await h.checked("Vps", program, created.properties);
@@ -150,7 +150,7 @@ describe("Vps: a repeated first create (the engine after a kill runs check({}) a
 
   test("auto-named: the second create adopts the server of the default name: one server, one POST, one charge", async () => {
     const { name: _n, ...unnamed } = vpsArgs();
-    const program = { ...unnamed, resourceName: "web", defaultName: "web-0a1b2c3" };
+    const program = { ...unnamed, defaultName: "web-0a1b2c3" };
     const w0 = wallet(h);
     const first = await h.host.create("Vps", await h.checked("Vps", program)); // its answer is lost
     const second = await h.host.create("Vps", await h.checked("Vps", program));
@@ -165,7 +165,7 @@ describe("Vps: a repeated first create (the engine after a kill runs check({}) a
 
   test("auto-named, killed while the server was provisioning: the next create waits for it, adopts it and finishes the create's steps (auto-renew off)", async () => {
     const { name: _n, ...unnamed } = vpsArgs();
-    const program = { ...unnamed, resourceName: "web", defaultName: "web-0a1b2c3", autoRenew: false };
+    const program = { ...unnamed, defaultName: "web-0a1b2c3", autoRenew: false };
     // What the killed create's POST left: the server, provisioning, paid.
     const made = await api(h, "POST", "/vps", { ...vpsArgs({ name: "web-0a1b2c3" }), projectId: h.emu.projects[0], billingPeriod: "monthly" });
     const w0 = wallet(h);
@@ -308,7 +308,8 @@ describe("VpsBackup adoptId and a repeated first create", () => {
     const first = await h.host.create("VpsBackup", await h.checked("VpsBackup", { vpsId, planCode: "backup-10" }));
     const second = await h.host.create("VpsBackup", await h.checked("VpsBackup", { vpsId, planCode: "backup-10" }));
     expect(second.id).toBe(first.id);
-    expect(activations()).toHaveLength(1);
+    // The second activation is refused (ALREADY_SUBSCRIBED, nothing charged) and the add-on adopted.
+    expect(activations().map((a) => a.status)).toEqual([201, 409]);
     expect(w0 - wallet(h)).toBe(backupPlan("backup-10").price);
     expect(outputsOf(second.properties)).toMatchObject({ vpsId, planCode: "backup-10", status: "active" });
   });

@@ -133,7 +133,8 @@ describe("VpsBackup: paid create never sent twice", () => {
     const inputs = await h.checked(T, { vpsId, planCode: "backup-50" });
     const created = await h.host.create(T, inputs);
     expect(created.id).toBe(vpsId);
-    expect(writes(h)).toEqual([]);
+    // Sent at once and refused (ALREADY_SUBSCRIBED): nothing charged, the add-on adopted.
+    expect(writes(h)).toEqual([{ method: "POST", path: `/api/vps/${vpsId}/backup`, status: 409 }]);
     expect(wallet(h)).toBe(w0);
     expect(outputsOf(created.properties)).toMatchObject({ vpsId, planCode: "backup-10", status: "active" });
     expect(await h.host.diff(T, vpsId, created.properties, inputs)).toMatchObject({ changes: "some", replaces: [] });

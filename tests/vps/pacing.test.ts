@@ -24,7 +24,7 @@ test("ten servers checked at once read the plan catalogue once", async () => {
   const host = await startProviderHost();
   try {
     await host.configure(stackConfig({ apiUrl: h.emu.urls.api, emailUrl: h.emu.urls.email, apiKey: h.emu.keys.account, projectId: h.emu.projects[0] }));
-    const inputs = await h.inputs("Vps", { planId: smallPlan, osType: "ubuntu", osVersion: "24.04", rootPassword: PASSWORD, resourceName: "web", defaultName: "web-0a1b2c3" });
+    const inputs = await h.inputs("Vps", { planId: smallPlan, osType: "ubuntu", osVersion: "24.04", rootPassword: PASSWORD, defaultName: "web-0a1b2c3" });
     const results = await Promise.all(Array.from({ length: 10 }, () => host.check("Vps", {}, inputs)));
     expect(results.every((r) => r.failures.length === 0)).toBe(true);
     expect(calls(h).filter((c) => c.startsWith("GET /api/vps/plans"))).toEqual(["GET /api/vps/plans 200"]);
@@ -60,9 +60,10 @@ test("the backup create does not read at once the add-on its activation just ans
   h.emu.control.clearRequests();
   await h.host.create("VpsBackup", await h.checked("VpsBackup", { vpsId, planCode: "backup-10" }));
   const log = h.emu.control.requests().filter((r) => r.status !== 429 && r.path === `/api/vps/${vpsId}/backup`);
-  // Before the paid call: is there an add-on already (an earlier, interrupted attempt's)? None.
-  expect(log[0]).toMatchObject({ method: "GET", status: 404 });
-  expect(log[1]).toMatchObject({ method: "POST", status: 201 });
+  // The paid call goes first: the API refuses a second add-on (ALREADY_SUBSCRIBED), so nothing is
+  // read before it (provider/create-once.ts, refusedAsDuplicate).
+  expect(log[0]).toMatchObject({ method: "POST", status: 201 });
   // The first read after it comes after a pause (0.5 s), not right after the answer.
-  expect(Date.parse(log[2].time) - Date.parse(log[1].time)).toBeGreaterThanOrEqual(400);
+  expect(log[1]).toMatchObject({ method: "GET" });
+  expect(Date.parse(log[1].time) - Date.parse(log[0].time)).toBeGreaterThanOrEqual(400);
 });

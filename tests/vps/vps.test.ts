@@ -68,16 +68,16 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
     const [registered] = await programRegistrations('new svc.Vps("web", { planId: "p", osType: "ubuntu", osVersion: "24.04", rootPassword: "Sup3rSecret!23" });');
     const defaultName = registered.inputs.defaultName as string;
     expect(defaultName).toMatch(/^web-[0-9a-f]{7}$/);
-    const first = await h.checked(T, { ...unnamed, resourceName: "web", defaultName });
+    const first = await h.checked(T, { ...unnamed, defaultName });
     expect(first.name).toBe(defaultName);
-    const again = await h.checked(T, { ...unnamed, resourceName: "web", defaultName }, first);
+    const again = await h.checked(T, { ...unnamed, defaultName }, first);
     expect(again.name).toBe(first.name);
     // A repeated first check (no olds, as after an interrupted create) names it the same.
-    expect((await h.checked(T, { ...unnamed, resourceName: "web", defaultName })).name).toBe(first.name);
+    expect((await h.checked(T, { ...unnamed, defaultName })).name).toBe(first.name);
     // A state of 0.1.0 (a random suffix, no defaultName) keeps its name.
     const old: Props = { ...first, name: "web-1a2b3c4" };
     delete old.defaultName;
-    expect((await h.checked(T, { ...unnamed, resourceName: "web", defaultName }, old)).name).toBe("web-1a2b3c4");
+    expect((await h.checked(T, { ...unnamed, defaultName }, old)).name).toBe("web-1a2b3c4");
   });
 
   test("create: one POST /vps, waits for running, answers publicIp and username; the wallet drops by the plan price once", async () => {
