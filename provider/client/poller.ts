@@ -9,7 +9,7 @@
  * A waiter that knows how long its transition usually takes (`expectedMs`: a server create, a
  * termination) is not polled through it (issue 16): the answer that started it already said it is
  * under way, so its first read comes 0.5 s later (a fast transition is seen there), its second
- * shortly before the usual end, and only then does it follow the tick.
+ * at the usual end, and only then does it follow the tick.
  */
 import { isApiError } from "./errors";
 import type { ApiClient } from "./http";
@@ -130,8 +130,8 @@ export class Poller<T> {
       for (const w of round) {
         const item = items.get(w.id);
         w.last = item;
-        // Under way at its first read: the next read shortly before its transition usually ends.
-        if (!w.seen && w.expectedMs) w.dueAt = w.started + 0.95 * w.expectedMs;
+        // Under way at its first read: the next read when its transition usually has ended.
+        if (!w.seen && w.expectedMs) w.dueAt = w.started + w.expectedMs;
         w.seen = true;
         if (w.isDone(item)) {
           arrived++;

@@ -55,8 +55,9 @@ export async function waitFor<T>(
     if (waited >= options.timeoutMs) throw new WaitTimeoutError(options.what, state, waited, describe);
     // ±20 % jitter so that many waiters do not poll in step.
     let jittered = delay * (0.8 + 0.4 * random());
-    // Not done at the first read: the next one comes shortly before the transition usually ends.
-    if (++reads === 1 && options.expectedMs) jittered = Math.max(jittered, 0.95 * options.expectedMs - waited);
+    // Not done at the first read: the next one comes when the transition usually has ended (the wait
+    // starts at the answer, a moment after the transition began).
+    if (++reads === 1 && options.expectedMs) jittered = Math.max(jittered, options.expectedMs - waited);
     await clock.sleep(Math.min(jittered, options.timeoutMs - waited), options.signal);
     delay = Math.min(delay * 1.5, maxDelay);
   }

@@ -72,8 +72,8 @@ async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?
     what: `the backup add-on of server ${vpsId} to be active on ${planCode}`,
     timeoutMs: SERVER_TIMEOUT_MS,
     describe: (a) => (a ? `${a.planCode} ${a.status}` : "none"),
-    // A setup is not polled through: one read at 0.5 s (a fast setup), the next shortly before it
-    // usually ends, then every 0.5 s growing to 2 s at most, so the end is seen soon after it comes.
+    // A setup is not polled through: one read at 0.5 s (a fast setup), the next when it usually has
+    // ended, then every 0.75 s growing to 2 s at most, so a late end is seen soon after it comes.
     expectedMs: seen?.status === "setting_up" ? USUAL_MS.backupSetup : undefined,
     maxDelayMs: 2_000,
     // The same reads as from a first read at once (0.5 s, then ×1.5), without that first read.

@@ -37,8 +37,16 @@ export class Template extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      // `defaultName`: the name a new template gets when `name` is not given (see ../naming.ts).
-      { templateId: undefined, variables: undefined, createdAt: undefined, updatedAt: undefined, ...args, defaultName: defaultName("Template", name) },
+      // `defaultName`: the name a new template gets when `name` is not given (see ../naming.ts); not
+      // sent beside a name given as a plain value (it would only take room in the state).
+      {
+        templateId: undefined,
+        variables: undefined,
+        createdAt: undefined,
+        updatedAt: undefined,
+        ...args,
+        defaultName: typeof args.name === "string" ? undefined : defaultName("Template", name),
+      },
       opts,
       "svc",
       "Template",

@@ -61,8 +61,9 @@ export class Vps extends pulumi.dynamic.Resource {
       {
         status: undefined, publicIp: undefined, expiresAt: undefined, lastJobStatus: undefined, lastJobError: undefined, username: undefined,
         ...args,
-        // The name a new server gets when `name` is not given (see ../naming.ts).
-        defaultName: defaultName("Vps", name),
+        // The name a new server gets when `name` is not given (see ../naming.ts); not sent beside a
+        // name given as a plain value (it would only take room in the state).
+        defaultName: typeof args.name === "string" ? undefined : defaultName("Vps", name),
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["rootPassword"] }),
       "svc",

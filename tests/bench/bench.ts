@@ -583,7 +583,7 @@ async function main(): Promise<void> {
     table(["type", "__provider bytes"], [...providers].map(([type, bytes]) => [type, String(bytes)]));
   }
   if (stateSizes.length) {
-    console.log("\nScenario 5: state file after up (bytes, as the engine writes it: indented JSON; each resource stores `__provider` twice, in inputs and outputs;");
+    console.log("\nScenario 5: state file after up (bytes, as the engine writes it: compact JSON as the CLI's file backend; each resource stores `__provider` twice, in inputs and outputs;");
     console.log("  the package installed from its tarball)");
     table(
       ["stack", "resources", "file bytes", "state bytes/resource", "__provider share", "checkpoint bytes written by up", "state bytes/resource by type"],

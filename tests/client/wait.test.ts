@@ -41,7 +41,7 @@ test("the first read is immediate; done at once means no sleep at all", async ()
   expect(clock.sleeps).toEqual([]);
 });
 
-test("expectedMs: one early read, the next shortly before the transition usually ends, then the schedule (issue 16)", async () => {
+test("expectedMs: one early read, the next when the transition usually has ended, then the schedule (issue 16)", async () => {
   const clock = new SteppingClock();
   const { read, reads } = poller(["setting_up", "setting_up", "setting_up", "active"], clock);
 
@@ -57,8 +57,8 @@ test("expectedMs: one early read, the next shortly before the transition usually
   });
 
   expect(state.poll).toBe(4);
-  // 0.5 s after the answer, then at 9.5 s (0.95 × 10 s), then 1.125 s and 1.69 s on.
-  expect(reads.map((r) => r.at)).toEqual([500, 9500, 10625, 12312.5]);
+  // 0.5 s after the answer, then at 10 s (the usual end), then 1.125 s and 1.69 s on.
+  expect(reads.map((r) => r.at)).toEqual([500, 10000, 11125, 12812.5]);
 });
 
 test("expectedMs: a transition done by the first read costs one read", async () => {
