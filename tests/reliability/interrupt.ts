@@ -74,7 +74,9 @@ export const KILL_POINTS: KillPoint[] = [
     killWhen: [/^POST \/api\/vps\/[^/]+\/backup$/],
     kill: "engine",
     refreshFirst: true,
-    pending: ["ssh", "bak"],
+    // The rule's create may or may not have been recorded yet (it waits for the setup in the
+    // provider): only the backup's is certain.
+    pending: ["bak"],
     saved: ["srv"],
   },
   {
