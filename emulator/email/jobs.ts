@@ -45,7 +45,8 @@ export function jobView(job: JobRec) {
 }
 
 /** Queues a job of the caller's project; it starts after a short wait. */
-export function enqueueJob(ctx: Ctx, type: JobType, targetId: string): JobRec {
+/** `at`: the request's own time, when it also stamps what it made (one request, one instant). */
+export function enqueueJob(ctx: Ctx, type: JobType, targetId: string, at: string = ctx.emu.nowIso()): JobRec {
   const job: JobRec = {
     jobId: `job_${ctx.emu.hex(24)}`,
     projectId: callerProject(ctx).id,
@@ -54,7 +55,7 @@ export function enqueueJob(ctx: Ctx, type: JobType, targetId: string): JobRec {
     result: {},
     errorMessage: null,
     attempts: 0,
-    createdAt: ctx.emu.nowIso(),
+    createdAt: at,
     startedAt: null,
     completedAt: null,
     targetId,

@@ -104,7 +104,7 @@ export const templateHandlers: Record<
       updatedAt: now,
     };
     state.templates.push(template);
-    const job = enqueueJob(ctx, "create_template", template.id);
+    const job = enqueueJob(ctx, "create_template", template.id, now);
     recordUserActivity(ctx, "email.template.created", ENTITY, template.id, template.name);
     return { jobId: job.jobId, templateId: template.id };
   },
