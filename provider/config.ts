@@ -23,11 +23,55 @@ export const settingDefs = {
 export type SettingName = keyof typeof settingDefs;
 export type Settings = Partial<Record<SettingName, string>>;
 
-export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env, profile?: string): Settings {
   const settings: Settings = {};
   for (const [name, d] of Object.entries(settingDefs) as [SettingName, (typeof settingDefs)[SettingName]][]) {
     const value = config?.get(d.config) || env[d.env];
     if (value) settings[name] = value;
+  }
+  return profile === undefined ? settings : profileSettings(profile, settings, config, env);
+}
+
+/**
+ * Named profiles (issue 17): stack config `svc:profiles` holds, per name, any of the settings above
+ * (`pulumi config set --path --secret 'svc:profiles.staging.apiKey' …`); the environment adds
+ * `SVC_PROFILE_<NAME>_<SETTING>` (the name upper-cased, other characters as `_`; SETTING as in the
+ * table: API_KEY, EMAIL_API_KEY, PROJECT_ID, API_URL…). A profile's keys and project are its own —
+ * never taken from the top-level settings, so an object can't land in the default account by a
+ * missing entry; the base URLs and the request timeout fall back to the top-level ones (one platform).
+ */
+const PROFILE_FALLBACK: SettingName[] = ["apiUrl", "emailUrl", "aiUrl", "requestTimeoutSeconds"];
+
+/** The profiles the config defines (their raw settings), or an error naming what is wrong. */
+export function configuredProfiles(config?: ConfigSource): Record<string, Record<string, unknown>> {
+  const raw = config?.get("svc:profiles");
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error("stack config svc:profiles is not an object: set its entries with `pulumi config set --path 'svc:profiles.<name>.<setting>' <value>`");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("stack config svc:profiles must be an object of named profiles");
+  return parsed as Record<string, Record<string, unknown>>;
+}
+
+const envPrefix = (profile: string) => `SVC_PROFILE_${profile.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
+
+/** Whether the profile is defined at all (in stack config or the environment). */
+export function profileExists(profile: string, config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (Object.prototype.hasOwnProperty.call(configuredProfiles(config), profile)) return true;
+  const prefix = envPrefix(profile);
+  return Object.keys(env).some((k) => k.startsWith(prefix) && env[k]);
+}
+
+function profileSettings(profile: string, base: Settings, config: ConfigSource | undefined, env: NodeJS.ProcessEnv): Settings {
+  const own = configuredProfiles(config)[profile] ?? {};
+  const settings: Settings = {};
+  for (const [name, d] of Object.entries(settingDefs) as [SettingName, (typeof settingDefs)[SettingName]][]) {
+    const value = own[name] ?? env[envPrefix(profile) + d.env.slice("SVC_".length)];
+    if (value !== undefined && value !== null && value !== "") settings[name] = String(value);
+    else if (PROFILE_FALLBACK.includes(name) && base[name]) settings[name] = base[name];
   }
   return settings;
 }

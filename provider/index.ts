@@ -3,6 +3,7 @@
  * `require` this module by package name at call time, so the provider host always runs the
  * installed version and no closure captures code or credentials.
  */
+import { dispatch } from "./common-inputs";
 import type { ConfigSource } from "./config";
 import { sendingDomain } from "./email/sending-domain";
 import { sendingDomainVerification } from "./email/sending-domain-verification";
@@ -41,5 +42,6 @@ export async function run(type: string, method: Method, args: unknown[]): Promis
   }
   const impl = resources[type];
   if (!impl) throw new Error(`pulumi-svc has no resource type ${type}: the installed pulumi-svc is older than the program that declared it`);
-  return (impl[method] as (...a: unknown[]) => Promise<unknown>).apply(impl, args);
+  // Every resource's `profile` and `timeouts` are handled around its own method (common-inputs.ts).
+  return dispatch(type, impl, method, args);
 }

@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ApiClient, CallOptions } from "../provider/client/http";
 import type { RouteId, RouteResponse } from "../provider/client/routes";
 import type * as s from "../provider/client/schemas";
-import { aiClient, emailClient, platformClient, resolveSettings, type ConfigSource } from "../provider/config";
+import { aiClient, emailClient, platformClient, profileExists, resolveSettings, type ConfigSource } from "../provider/config";
 import { operationError } from "../provider/resource";
 
 export type VpsPlan = s.VpsPlan;
@@ -23,7 +23,13 @@ export type Notification = s.Notification;
 export type ActivityEntry = s.ActivityEntry;
 export type AiModel = s.AiModel;
 
-export interface GetNotificationsArgs {
+/** Every data function takes the profile whose account it reads (issue 17): a key of stack config
+ * `svc:profiles`; default the top-level settings. */
+export interface ProfileOption {
+  profile?: string;
+}
+
+export interface GetNotificationsArgs extends ProfileOption {
   /** Only the notifications not yet read. */
   unreadOnly?: boolean;
 }
@@ -36,8 +42,11 @@ const makers = { platform: platformClient, email: emailClient, ai: aiClient } as
 /** One client per API and settings for the program's life: all calls share its rate-limit bucket. */
 const clients = new Map<string, ApiClient>();
 
-function client(api: Api): ApiClient {
-  const settings = resolveSettings(programConfig);
+function client(api: Api, profile?: string): ApiClient {
+  if (profile !== undefined && !profileExists(profile, programConfig)) {
+    throw new Error(`profile "${profile}" is not configured: set stack config svc:profiles.${profile} (pulumi config set --path --secret 'svc:profiles.${profile}.apiKey' <key>)`);
+  }
+  const settings = resolveSettings(programConfig, process.env, profile);
   const cacheKey = `${api}\n${JSON.stringify(settings)}`;
   let c = clients.get(cacheKey);
   if (!c) {
@@ -48,59 +57,59 @@ function client(api: Api): ApiClient {
 }
 
 /** One call: settings problems and API errors both name the function, like a resource operation's. */
-async function lookup<K extends RouteId>(name: string, api: Api, id: K, options?: CallOptions<K>): Promise<RouteResponse<K>> {
+async function lookup<K extends RouteId>(name: string, api: Api, id: K, options?: CallOptions<K>, profile?: string): Promise<RouteResponse<K>> {
   try {
-    return await client(api).call(id, options);
+    return await client(api, profile).call(id, options);
   } catch (err) {
     throw operationError(name, err);
   }
 }
 
 /** Server plans (id, name, family, region, size, prices per billing period, OS templates). */
-export function getVpsPlans(): Promise<VpsPlan[]> {
-  return lookup("getVpsPlans", "platform", "vps.plans.list");
+export function getVpsPlans(opts: ProfileOption = {}): Promise<VpsPlan[]> {
+  return lookup("getVpsPlans", "platform", "vps.plans.list", undefined, opts.profile);
 }
 
 /** Backup add-on plans; `retired` plans cannot be chosen for a new add-on. */
-export function getBackupPlans(): Promise<BackupPlan[]> {
-  return lookup("getBackupPlans", "platform", "backup.plans.list");
+export function getBackupPlans(opts: ProfileOption = {}): Promise<BackupPlan[]> {
+  return lookup("getBackupPlans", "platform", "backup.plans.list", undefined, opts.profile);
 }
 
 /** What renewing a server costs for each billing period. */
-export function getVpsRenewalOptions(vpsId: string): Promise<RenewalOption[]> {
+export function getVpsRenewalOptions(vpsId: string, opts: ProfileOption = {}): Promise<RenewalOption[]> {
   if (!vpsId) return Promise.reject(new Error("getVpsRenewalOptions: vpsId is required"));
-  return lookup("getVpsRenewalOptions", "platform", "vps.renewalOptions", { params: { id: vpsId } });
+  return lookup("getVpsRenewalOptions", "platform", "vps.renewalOptions", { params: { id: vpsId } }, opts.profile);
 }
 
 /** The email plan and its limits, and `platformPaused` (sending paused for every project). Works without a plan. */
-export function getEmailStatus(): Promise<EmailStatus> {
-  return lookup("getEmailStatus", "email", "email.status");
+export function getEmailStatus(opts: ProfileOption = {}): Promise<EmailStatus> {
+  return lookup("getEmailStatus", "email", "email.status", undefined, opts.profile);
 }
 
 /** Sending analytics of the project, with `limits`: the bounce and complaint rates that suspend sending. */
-export function getEmailAnalytics(): Promise<EmailAnalytics> {
-  return lookup("getEmailAnalytics", "email", "email.analytics");
+export function getEmailAnalytics(opts: ProfileOption = {}): Promise<EmailAnalytics> {
+  return lookup("getEmailAnalytics", "email", "email.analytics", undefined, opts.profile);
 }
 
 /** Account notifications, newest first. */
 export function getNotifications(args: GetNotificationsArgs = {}): Promise<Notification[]> {
   const query = args.unreadOnly === undefined ? undefined : { unreadOnly: args.unreadOnly ? ("true" as const) : ("false" as const) };
-  return lookup("getNotifications", "platform", "account.notifications.list", { query });
+  return lookup("getNotifications", "platform", "account.notifications.list", { query }, args.profile);
 }
 
 /**
  * The activity feed of a project, newest first. Without `projectId`, the configured project
  * (`svc:projectId` / `SVC_PROJECT_ID`).
  */
-export function getProjectActivity(projectId?: string): Promise<ActivityEntry[]> {
-  const id = projectId || resolveSettings(programConfig).projectId;
+export function getProjectActivity(projectId?: string, opts: ProfileOption = {}): Promise<ActivityEntry[]> {
+  const id = projectId || resolveSettings(programConfig, process.env, opts.profile).projectId;
   if (!id) return Promise.reject(new Error("getProjectActivity: no projectId given and svc:projectId / SVC_PROJECT_ID is not set"));
-  return lookup("getProjectActivity", "platform", "account.activity", { params: { projectId: id } });
+  return lookup("getProjectActivity", "platform", "account.activity", { params: { projectId: id } }, opts.profile);
 }
 
 /** The AI models the key may use (`GET /v1/models` of the AI gateway). */
-export async function getAiModels(): Promise<AiModel[]> {
-  return (await lookup("getAiModels", "ai", "ai.models")).data;
+export async function getAiModels(opts: ProfileOption = {}): Promise<AiModel[]> {
+  return (await lookup("getAiModels", "ai", "ai.models", undefined, opts.profile)).data;
 }
 
 // ---- Output forms: take Pulumi inputs, answer an Output (unknown during preview while an input is) ----
@@ -110,27 +119,27 @@ function plain<T>(value: Promise<T>): pulumi.Output<T> {
   return pulumi.output(value) as unknown as pulumi.Output<T>;
 }
 
-export function getVpsPlansOutput(): pulumi.Output<VpsPlan[]> {
-  return plain(getVpsPlans());
+export function getVpsPlansOutput(opts: ProfileOption = {}): pulumi.Output<VpsPlan[]> {
+  return plain(getVpsPlans(opts));
 }
-export function getBackupPlansOutput(): pulumi.Output<BackupPlan[]> {
-  return plain(getBackupPlans());
+export function getBackupPlansOutput(opts: ProfileOption = {}): pulumi.Output<BackupPlan[]> {
+  return plain(getBackupPlans(opts));
 }
-export function getVpsRenewalOptionsOutput(vpsId: pulumi.Input<string>): pulumi.Output<RenewalOption[]> {
-  return pulumi.output(vpsId).apply((id) => plain(getVpsRenewalOptions(id)));
+export function getVpsRenewalOptionsOutput(vpsId: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<RenewalOption[]> {
+  return pulumi.output(vpsId).apply((id) => plain(getVpsRenewalOptions(id, opts)));
 }
-export function getEmailStatusOutput(): pulumi.Output<EmailStatus> {
-  return plain(getEmailStatus());
+export function getEmailStatusOutput(opts: ProfileOption = {}): pulumi.Output<EmailStatus> {
+  return plain(getEmailStatus(opts));
 }
-export function getEmailAnalyticsOutput(): pulumi.Output<EmailAnalytics> {
-  return plain(getEmailAnalytics());
+export function getEmailAnalyticsOutput(opts: ProfileOption = {}): pulumi.Output<EmailAnalytics> {
+  return plain(getEmailAnalytics(opts));
 }
-export function getNotificationsOutput(args: pulumi.Input<{ unreadOnly?: pulumi.Input<boolean> }> = {}): pulumi.Output<Notification[]> {
+export function getNotificationsOutput(args: pulumi.Input<{ unreadOnly?: pulumi.Input<boolean>; profile?: string }> = {}): pulumi.Output<Notification[]> {
   return pulumi.output(args).apply((a) => plain(getNotifications(a)));
 }
-export function getProjectActivityOutput(projectId?: pulumi.Input<string>): pulumi.Output<ActivityEntry[]> {
-  return pulumi.output(projectId).apply((id) => plain(getProjectActivity(id)));
+export function getProjectActivityOutput(projectId?: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<ActivityEntry[]> {
+  return pulumi.output(projectId).apply((id) => plain(getProjectActivity(id, opts)));
 }
-export function getAiModelsOutput(): pulumi.Output<AiModel[]> {
-  return plain(getAiModels());
+export function getAiModelsOutput(opts: ProfileOption = {}): pulumi.Output<AiModel[]> {
+  return plain(getAiModels(opts));
 }

@@ -131,7 +131,7 @@ export class Poller<T> {
         const item = items.get(w.id);
         w.last = item;
         // Under way at its first read: the next read when its transition usually has ended.
-        if (!w.seen && w.expectedMs) w.dueAt = w.started + w.expectedMs;
+        if (!w.seen && w.expectedMs) w.dueAt = w.started + Math.min(w.expectedMs, w.timeoutMs);
         w.seen = true;
         if (w.isDone(item)) {
           arrived++;

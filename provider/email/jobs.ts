@@ -4,12 +4,12 @@
  */
 import { ApiError } from "../client/errors";
 import type { EmailJob } from "../client/schemas";
-import { emailJobPoller } from "../runtime";
+import { emailJobPoller, operationTimeoutMs } from "../runtime";
 
 export const JOB_TIMEOUT_MS = 120_000;
 
 /** Waits for a job to end; answers it (completed or failed). */
-export async function waitForJob(jobId: string, what: string, timeoutMs = JOB_TIMEOUT_MS): Promise<EmailJob> {
+export async function waitForJob(jobId: string, what: string, timeoutMs = operationTimeoutMs(JOB_TIMEOUT_MS)): Promise<EmailJob> {
   const job = await emailJobPoller().waitFor(jobId, (j) => j === undefined || j.status === "completed" || j.status === "failed", {
     what: `job ${jobId} (${what}) to finish`,
     timeoutMs,

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { EmailDomain } from "../client/schemas";
 import { WaitTimeoutError } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
-import { emailApi } from "../runtime";
+import { emailApi, operationTimeoutMs } from "../runtime";
 import { formatDnsRecords, waitUntilVerified } from "./sending-domain";
 
 const fields = {
@@ -23,7 +23,8 @@ function outputs(inputs: Props, domain: EmailDomain): Props {
 
 async function verify(operation: string, inputs: Props): Promise<Props> {
   const domainId = inputs.domainId as string;
-  const seconds = inputs.timeoutSeconds as number;
+  // customTimeouts bounds the whole operation: the shorter of it and timeoutSeconds wins.
+  const seconds = Math.min(inputs.timeoutSeconds as number, operationTimeoutMs(Infinity) / 1000);
   try {
     return outputs(inputs, await waitUntilVerified(emailApi(), domainId, seconds * 1000));
   } catch (err) {

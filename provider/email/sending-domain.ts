@@ -16,7 +16,7 @@ import type { EmailDomain } from "../client/schemas";
 import { systemClock } from "../client/rate-limit";
 import { WaitTimeoutError } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
-import { emailApi, sendingDomainPoller } from "../runtime";
+import { emailApi, operationTimeoutMs, sendingDomainPoller } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";
 import { waitForJob } from "./jobs";
 
@@ -146,7 +146,8 @@ async function settle(api: ApiClient, inputs: Props, domain: EmailDomain, operat
     }
     return outputs(inputs, domain);
   }
-  const seconds = inputs.verificationTimeoutSeconds as number;
+  // customTimeouts bounds the whole operation: the shorter of it and verificationTimeoutSeconds wins.
+  const seconds = Math.min(inputs.verificationTimeoutSeconds as number, operationTimeoutMs(Infinity) / 1000);
   try {
     return outputs(inputs, await waitUntilVerified(api, domain.id, seconds * 1000, domain));
   } catch (err) {

@@ -15,7 +15,7 @@ import { systemClock } from "../client/rate-limit";
 import { waitFor } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { platformApi } from "../runtime";
-import { busyUntil, retryWhileBusy, SERVER_TIMEOUT_MS, USUAL_MS } from "./settle";
+import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./settle";
 
 const fields = {
   vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
@@ -47,7 +47,7 @@ async function readAddon(api: ApiClient, vpsId: string): Promise<BackupAddon | u
 
 /** Runs a paid backup call, waiting out NODE_NOT_READY / AGENT_OFFLINE and VPS_BUSY refusals. */
 async function paidCall<T>(api: ApiClient, vpsId: string, call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + SERVER_TIMEOUT_MS;
+  const deadline = Date.now() + serverTimeoutMs();
   let pauseMs = 1_000;
   for (;;) {
     try {
@@ -70,7 +70,7 @@ async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?
   if (seen && isDone(seen)) return seen;
   return waitFor(() => readAddon(api, vpsId), isDone, {
     what: `the backup add-on of server ${vpsId} to be active on ${planCode}`,
-    timeoutMs: SERVER_TIMEOUT_MS,
+    timeoutMs: serverTimeoutMs(),
     describe: (a) => (a ? `${a.planCode} ${a.status}` : "none"),
     // A setup is not polled through: one read at 0.5 s (a fast setup), the next when it usually has
     // ended, then every 0.75 s growing to 2 s at most, so a late end is seen soon after it comes.

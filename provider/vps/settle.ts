@@ -6,12 +6,15 @@ import { ApiError, isApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import type { Vps, VpsPlan } from "../client/schemas";
 import { systemClock } from "../client/rate-limit";
-import { serverPoller } from "../runtime";
+import { operationTimeoutMs, serverPoller } from "../runtime";
 
 /** Statuses a server rests in; every other status is a transition in progress. */
 export const SETTLED_STATUSES = new Set(["running", "stopped", "error", "terminated"]);
 
 export const SERVER_TIMEOUT_MS = 20 * 60_000;
+
+/** A server wait's limit: the resource's customTimeouts for the operation, else 20 minutes. */
+export const serverTimeoutMs = () => operationTimeoutMs(SERVER_TIMEOUT_MS);
 
 /**
  * How long the platform's transitions usually take: a server create about 8 s, a termination 5 s,
@@ -23,7 +26,7 @@ export const USUAL_MS = { create: 8_000, terminate: 5_000, backupSetup: 10_000 }
 
 /** Waits until the server rests; all servers waiting in this process share one list call per tick.
  * `expectedMs`: the transition just started and usually takes this long (USUAL_MS). */
-export async function waitSettled(_api: ApiClient, vpsId: string, timeoutMs = SERVER_TIMEOUT_MS, expectedMs?: number): Promise<Vps> {
+export async function waitSettled(_api: ApiClient, vpsId: string, timeoutMs = serverTimeoutMs(), expectedMs?: number): Promise<Vps> {
   const server = await serverPoller().waitFor(vpsId, (s) => s === undefined || SETTLED_STATUSES.has(s.status), {
     what: `server ${vpsId} to settle`,
     timeoutMs,
@@ -35,7 +38,7 @@ export async function waitSettled(_api: ApiClient, vpsId: string, timeoutMs = SE
 }
 
 /** Waits until the server is terminated (or gone altogether). */
-export async function waitTerminated(vpsId: string, timeoutMs = SERVER_TIMEOUT_MS): Promise<void> {
+export async function waitTerminated(vpsId: string, timeoutMs = serverTimeoutMs()): Promise<void> {
   await serverPoller().waitFor(vpsId, (s) => s === undefined || s.status === "terminated", {
     what: `server ${vpsId} to be terminated`,
     timeoutMs,
@@ -80,7 +83,7 @@ export async function retryWhileBusy<T>(
   api: ApiClient,
   vpsId: string,
   action: () => Promise<T>,
-  deadline = Date.now() + SERVER_TIMEOUT_MS,
+  deadline = Date.now() + serverTimeoutMs(),
   waitForBusyWork = true,
 ): Promise<T> {
   let pauseMs = 500;

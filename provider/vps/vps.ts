@@ -16,7 +16,7 @@ import { billingPeriods, type Vps, type VpsPlan } from "../client/schemas";
 import { waitFor } from "../client/wait";
 import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import { currentSettings, platformApi } from "../runtime";
-import { retryWhileBusy, SERVER_TIMEOUT_MS, USUAL_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
+import { retryWhileBusy, serverTimeoutMs, USUAL_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
 
 const fields = {
   projectId: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),
@@ -240,7 +240,7 @@ async function resetPassword(api: ApiClient, vpsId: string, inputs: Props): Prom
       return { done: false, failed: failed ? server : undefined };
     },
     (o) => o.done || o.failed !== undefined,
-    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: SERVER_TIMEOUT_MS, describe: () => "old password still active" },
+    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: serverTimeoutMs(), describe: () => "old password still active" },
   );
   if (outcome.failed) throw jobFailed(`the password reset of server ${vpsId}`, outcome.failed, "the old password stays valid");
 }

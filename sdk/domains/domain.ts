@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Domain");
+import { commonInputs, type CommonArgs } from "../common";
 
 /** What a registration cost, in the wallet's currency (Rupiah). */
 export interface DomainBilling {
@@ -11,7 +12,7 @@ export interface DomainBilling {
   depositCharged: number;
 }
 
-export interface DomainArgs {
+export interface DomainArgs extends CommonArgs {
   /** The registrable domain, e.g. `example.com` (not a subdomain). Lower-cased; changing it registers
    * the new name (paid) and leaves the old one registered. */
   name: pulumi.Input<string>;
@@ -57,7 +58,7 @@ export class Domain extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { domainId: undefined, status: undefined, statusLabel: undefined, expiresAt: undefined, billing: undefined, savePending: undefined, ...args },
+      { domainId: undefined, status: undefined, statusLabel: undefined, expiresAt: undefined, billing: undefined, savePending: undefined, ...args, ...commonInputs(opts) },
       opts,
       "svc",
       "Domain",

@@ -2,8 +2,9 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/SendingDomainVerification");
+import { commonInputs, type CommonArgs } from "../common";
 
-export interface SendingDomainVerificationArgs {
+export interface SendingDomainVerificationArgs extends CommonArgs {
   /** `SendingDomain.domainId`. Changing it replaces the resource. */
   domainId: pulumi.Input<string>;
   /** How long to wait for verification (default 600 s). */
@@ -23,6 +24,6 @@ export class SendingDomainVerification extends pulumi.dynamic.Resource {
   declare readonly verifiedAt: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: SendingDomainVerificationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { domain: undefined, status: undefined, verifiedAt: undefined, ...args }, opts, "svc", "SendingDomainVerification");
+    super(provider, name, { domain: undefined, status: undefined, verifiedAt: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomainVerification");
   }
 }

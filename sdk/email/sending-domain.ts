@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/SendingDomain");
+import { commonInputs, type CommonArgs } from "../common";
 
 export interface DnsRecord {
   type: string;
@@ -10,7 +11,7 @@ export interface DnsRecord {
   priority?: number;
 }
 
-export interface SendingDomainArgs {
+export interface SendingDomainArgs extends CommonArgs {
   /** The domain to send from, e.g. `mail.example.com`. Lower-cased; changing it replaces the resource. */
   domain: pulumi.Input<string>;
   /** Wait in `up` until the domain is verified (default true). Set false when the same program
@@ -37,6 +38,6 @@ export class SendingDomain extends pulumi.dynamic.Resource {
   declare readonly verifiedAt: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: SendingDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { domainId: undefined, status: undefined, dnsRecords: undefined, verifiedAt: undefined, ...args }, opts, "svc", "SendingDomain");
+    super(provider, name, { domainId: undefined, status: undefined, dnsRecords: undefined, verifiedAt: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomain");
   }
 }

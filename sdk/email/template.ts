@@ -3,8 +3,9 @@ import { defaultName } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Template");
+import { commonInputs, type CommonArgs } from "../common";
 
-export interface TemplateArgs {
+export interface TemplateArgs extends CommonArgs {
   /** 1 to 63 letters, digits, `_` or `-`. Changing it replaces the template. Default: the resource name and a
    * suffix derived from organization, project, stack and resource name (a repeated first create then finds the
    * template an interrupted one made; an explicit name that already exists stops the create with an error). */
@@ -45,6 +46,7 @@ export class Template extends pulumi.dynamic.Resource {
         createdAt: undefined,
         updatedAt: undefined,
         ...args,
+        ...commonInputs(opts),
         defaultName: typeof args.name === "string" ? undefined : defaultName("Template", name),
       },
       opts,

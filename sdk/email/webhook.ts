@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Webhook");
+import { commonInputs, type CommonArgs } from "../common";
 
 export type WebhookEvent =
   | "email.sent"
@@ -14,7 +15,7 @@ export type WebhookEvent =
   | "email.failed"
   | "email.received";
 
-export interface WebhookArgs {
+export interface WebhookArgs extends CommonArgs {
   /** https URL with a public fully-qualified host and no credentials, at most 2,000 characters. */
   url: pulumi.Input<string>;
   /** 1 to 20 event names; order and duplicates do not matter. */
@@ -45,7 +46,7 @@ export class Webhook extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { webhookId: undefined, secret: undefined, enabled: undefined, failCount: undefined, createdAt: undefined, ...args },
+      { webhookId: undefined, secret: undefined, enabled: undefined, failCount: undefined, createdAt: undefined, ...args, ...commonInputs(opts) },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
       "svc",
       "Webhook",

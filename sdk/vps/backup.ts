@@ -2,8 +2,9 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsBackup");
+import { commonInputs, type CommonArgs } from "../common";
 
-export interface VpsBackupArgs {
+export interface VpsBackupArgs extends CommonArgs {
   /** The server (`Vps.id`); one add-on per server. Changing it replaces the add-on. */
   vpsId: pulumi.Input<string>;
   /** A backup plan code from `GET /backup/plans`. Changes in place; a larger plan is charged prorated. */
@@ -24,6 +25,6 @@ export class VpsBackup extends pulumi.dynamic.Resource {
   declare readonly expiresAt: pulumi.Output<string>;
 
   constructor(name: string, args: VpsBackupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { status: undefined, quotaGb: undefined, usedGb: undefined, expiresAt: undefined, ...args }, opts, "svc", "VpsBackup");
+    super(provider, name, { status: undefined, quotaGb: undefined, usedGb: undefined, expiresAt: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "VpsBackup");
   }
 }

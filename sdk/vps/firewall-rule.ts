@@ -2,8 +2,9 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsFirewallRule");
+import { commonInputs, type CommonArgs } from "../common";
 
-export interface VpsFirewallRuleArgs {
+export interface VpsFirewallRuleArgs extends CommonArgs {
   /** The server (`Vps.id`). */
   vpsId: pulumi.Input<string>;
   protocol: pulumi.Input<"tcp" | "udp" | "icmp">;
@@ -28,6 +29,6 @@ export class VpsFirewallRule extends pulumi.dynamic.Resource {
   declare readonly ruleId: pulumi.Output<string>;
 
   constructor(name: string, args: VpsFirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ruleId: undefined, ...args }, opts, "svc", "VpsFirewallRule");
+    super(provider, name, { ruleId: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "VpsFirewallRule");
   }
 }

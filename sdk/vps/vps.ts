@@ -3,10 +3,11 @@ import { defaultName } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Vps");
+import { commonInputs, type CommonArgs } from "../common";
 
 export type BillingPeriod = "monthly" | "3month" | "6month" | "yearly";
 
-export interface VpsArgs {
+export interface VpsArgs extends CommonArgs {
   /** Project of the server (default: stack config svc:projectId). Changing it replaces the server. */
   projectId?: pulumi.Input<string>;
   /** A plan id from `GET /vps/plans`. A larger plan of the same family and region upgrades in place
@@ -61,6 +62,7 @@ export class Vps extends pulumi.dynamic.Resource {
       {
         status: undefined, publicIp: undefined, expiresAt: undefined, lastJobStatus: undefined, lastJobError: undefined, username: undefined,
         ...args,
+        ...commonInputs(opts),
         // The name a new server gets when `name` is not given (see ../naming.ts); not sent beside a
         // name given as a plain value (it would only take room in the state).
         defaultName: typeof args.name === "string" ? undefined : defaultName("Vps", name),

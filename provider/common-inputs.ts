@@ -1,0 +1,187 @@
+/**
+ * The inputs every resource takes besides its own (issue 17), handled once, around each resource
+ * method, by the dispatcher (index.ts):
+ *
+ * - `profile`: the name of a set of settings in stack config `svc:profiles` (keys, project, URLs), so
+ *   one program reaches several accounts. Dynamic resources cannot take the `provider` resource
+ *   option, and the dynamic host configures one process-wide provider: the resource carries the
+ *   profile's name instead (never a key), and its calls run with that profile's clients (runtime.ts).
+ *   Checked before any call: a profile that does not exist, or lacks the key the resource needs,
+ *   fails at preview naming both. A different profile replaces the resource (an object cannot move
+ *   between accounts) — except a Domain, refused: a replace would register the name again in the
+ *   other account (paid) while the first registration stays.
+ * - `timeouts`: the resource's `customTimeouts` (create / update / delete), which the sdk classes
+ *   copy into the inputs because the Node dynamic host drops the request's timeout. The operation's
+ *   waits use it instead of their defaults; a timeout change alone is no diff and makes no call.
+ *
+ * Both are kept in the outputs too: read and delete get only the outputs.
+ */
+import { profileExists, resolveSettings } from "./config";
+import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
+import { currentConfig, inScope, type CallScope } from "./runtime";
+
+const COMMON = ["profile", "timeouts"] as const;
+
+/** The API each type calls, so the key its profile must hold. */
+const SERVICE: Record<string, "platform" | "email"> = {
+  Vps: "platform",
+  VpsFirewallRule: "platform",
+  VpsBackup: "platform",
+  Domain: "platform",
+  SendingDomain: "email",
+  SendingDomainVerification: "email",
+  Webhook: "email",
+  Template: "email",
+};
+
+/** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */
+const NO_MOVE: Record<string, string> = {
+  Domain:
+    "a registered domain cannot move to another account: a replace would register the name again in the new account (paid) while the registration in the old one stays. Keep the profile, or move the domain outside pulumi-svc and adopt it there (adoptId)",
+};
+
+type Method = keyof ResourceImpl;
+
+function common(props: Props | undefined): Props {
+  const out: Props = {};
+  for (const k of COMMON) if (props?.[k] !== undefined) out[k] = props[k];
+  return out;
+}
+
+function without(props: Props): Props {
+  const out = { ...props };
+  for (const k of COMMON) delete out[k];
+  return out;
+}
+
+const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" && !isUnknown(props.profile) ? (props.profile as string) : undefined);
+
+/** A Go duration as Pulumi's customTimeouts takes it ("30s", "40m", "1h30m") in ms, or undefined. */
+export function durationMs(text: unknown): number | undefined {
+  if (typeof text !== "string" || !/^(\d+(\.\d+)?(h|m|s|ms))+$/.test(text)) return undefined;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
+  let ms = 0;
+  for (const [, n, , u] of text.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g)) ms += Number(n) * unit[u];
+  return ms;
+}
+
+function profileFailures(type: string, olds: Props, news: Props): CheckFailure[] {
+  const profile = profileOf(news);
+  const failures: CheckFailure[] = [];
+  if (news.profile !== undefined && !isUnknown(news.profile) && (typeof news.profile !== "string" || news.profile === "")) {
+    return [{ property: "profile", reason: "a profile name: a key of stack config svc:profiles" }];
+  }
+  if (profile !== undefined) {
+    let exists: boolean;
+    try {
+      exists = profileExists(profile, currentConfig());
+    } catch (err) {
+      return [{ property: "profile", reason: (err as Error).message }];
+    }
+    if (!exists) {
+      return [{ property: "profile", reason: `profile "${profile}" is not configured: set stack config svc:profiles.${profile} (pulumi config set --path --secret 'svc:profiles.${profile}.apiKey' <key>) or SVC_PROFILE_${profile.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY` }];
+    }
+    const settings = resolveSettings(currentConfig(), process.env, profile);
+    const needs = SERVICE[type] === "email" ? (settings.emailApiKey || settings.apiKey ? undefined : "emailApiKey (or apiKey)") : settings.apiKey ? undefined : "apiKey";
+    if (needs) failures.push({ property: "profile", reason: `profile "${profile}" has no ${needs}: set it with pulumi config set --path --secret 'svc:profiles.${profile}.${needs.split(" ")[0]}' <key>` });
+  }
+  // A resource already in the state (olds) moving to another account.
+  if (NO_MOVE[type] && Object.keys(olds).length > 0 && !isUnknown(news.profile) && profileOf(olds) !== profile) {
+    failures.push({ property: "profile", reason: `changing the profile (${profileOf(olds) ?? "default"} → ${profile ?? "default"}) is refused: ${NO_MOVE[type]}` });
+  }
+  return failures;
+}
+
+function timeoutFailures(news: Props): CheckFailure[] {
+  const t = news.timeouts;
+  if (t === undefined || isUnknown(t)) return [];
+  if (typeof t !== "object" || t === null || Array.isArray(t)) return [{ property: "timeouts", reason: "set by the resource option customTimeouts" }];
+  return Object.entries(t as Props)
+    .filter(([k, v]) => !["create", "update", "delete"].includes(k) || (v !== undefined && v !== "" && durationMs(v) === undefined))
+    .map(([k, v]) => ({ property: "timeouts", reason: `customTimeouts.${k} "${String(v)}": a duration such as "30s", "40m" or "1h30m"` }));
+}
+
+function scopeFor(props: Props, operation: "create" | "update" | "delete" | undefined): CallScope {
+  const text = operation ? (props.timeouts as Record<string, string> | undefined)?.[operation] : undefined;
+  return { profile: profileOf(props), operation, timeoutText: text || undefined, timeoutMs: durationMs(text) };
+}
+
+/** A wait that ran out: names the limit that applied and how to change it. */
+function withTimeoutHint(err: unknown, s: CallScope): unknown {
+  if (!(err instanceof Error) || !/timed out after/.test(err.message) || !s.operation) return err;
+  err.message += s.timeoutText
+    ? `. The limit was customTimeouts.${s.operation} "${s.timeoutText}": raise it in the resource options, e.g. customTimeouts: { ${s.operation}: "30m" }`
+    : `. The limit was the default for this wait: set it with the resource option customTimeouts: { ${s.operation}: "40m" }`;
+  return err;
+}
+
+/** Runs a resource method with the common inputs handled (see above). */
+export async function dispatch(type: string, impl: ResourceImpl, method: Method, args: unknown[]): Promise<unknown> {
+  switch (method) {
+    case "check": {
+      const [olds, news] = args as [Props, Props];
+      const failures = [...profileFailures(type, olds ?? {}, news), ...timeoutFailures(news)];
+      // Nothing is called for a profile that cannot serve the resource.
+      if (failures.length) return { inputs: news, failures } satisfies CheckResult;
+      const result = await inScope(scopeFor(news, undefined), () => impl.check(without(olds ?? {}), without(news)));
+      return { ...result, inputs: { ...result.inputs, ...common(news) } };
+    }
+    case "diff": {
+      const [id, olds, news] = args as [string, Props, Props];
+      const result: DiffResult = await inScope(scopeFor(news, undefined), () => impl.diff(id, without(olds), without(news)));
+      if (isUnknown(news.profile) || profileOf(olds) !== profileOf(news)) return { ...result, changes: true, replaces: [...(result.replaces ?? []), "profile"] };
+      return result;
+    }
+    case "create": {
+      const [inputs] = args as [Props];
+      const s = scopeFor(inputs, "create");
+      return inScope(s, async () => {
+        try {
+          const r = await impl.create(without(inputs));
+          return { ...r, outs: { ...r.outs, ...common(inputs) } };
+        } catch (err) {
+          throw keepCommon(withTimeoutHint(err, s), inputs);
+        }
+      });
+    }
+    case "update": {
+      const [id, olds, news] = args as [string, Props, Props];
+      const s = scopeFor(news, "update");
+      return inScope(s, async () => {
+        try {
+          const r = await impl.update(id, without(olds), without(news));
+          return { ...r, outs: { ...r.outs, ...common(news) } };
+        } catch (err) {
+          throw keepCommon(withTimeoutHint(err, s), news);
+        }
+      });
+    }
+    case "read": {
+      const [id, props] = args as [string, Props];
+      return inScope(scopeFor(props, undefined), async () => {
+        const r = await impl.read(id, without(props));
+        if (!r.id) return r;
+        return { ...r, props: { ...r.props, ...common(props) }, ...(r.inputs ? { inputs: { ...r.inputs, ...common(props) } } : {}) };
+      });
+    }
+    case "delete": {
+      const [id, props] = args as [string, Props];
+      const s = scopeFor(props, "delete");
+      return inScope(s, async () => {
+        try {
+          return await impl.delete(id, without(props));
+        } catch (err) {
+          throw withTimeoutHint(err, s);
+        }
+      });
+    }
+  }
+}
+
+/** A partial failure keeps the profile and timeouts in what the state records. */
+function keepCommon(err: unknown, inputs: Props): unknown {
+  if (err && typeof err === "object" && "properties" in err && (err as { properties: unknown }).properties) {
+    Object.assign((err as { properties: Props }).properties, JSON.parse(JSON.stringify(common(inputs))));
+  }
+  return err;
+}
