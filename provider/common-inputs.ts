@@ -16,7 +16,7 @@
  *
  * Both are kept in the outputs too: read and delete get only the outputs.
  */
-import { profileExists, resolveSettings } from "./config";
+import { missingProfile, resolveSettings } from "./config";
 import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import { currentConfig, inScope, type CallScope } from "./runtime";
 
@@ -72,15 +72,13 @@ function profileFailures(type: string, olds: Props, news: Props): CheckFailure[]
     return [{ property: "profile", reason: "a profile name: a key of stack config svc:profiles" }];
   }
   if (profile !== undefined) {
-    let exists: boolean;
+    let missing: string | undefined;
     try {
-      exists = profileExists(profile, currentConfig());
+      missing = missingProfile(profile, currentConfig());
     } catch (err) {
       return [{ property: "profile", reason: (err as Error).message }];
     }
-    if (!exists) {
-      return [{ property: "profile", reason: `profile "${profile}" is not configured: set stack config svc:profiles.${profile} (pulumi config set --path --secret 'svc:profiles.${profile}.apiKey' <key>) or SVC_PROFILE_${profile.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY` }];
-    }
+    if (missing) return [{ property: "profile", reason: missing }];
     const settings = resolveSettings(currentConfig(), process.env, profile);
     const needs = SERVICE[type] === "email" ? (settings.emailApiKey || settings.apiKey ? undefined : "emailApiKey (or apiKey)") : settings.apiKey ? undefined : "apiKey";
     if (needs) failures.push({ property: "profile", reason: `profile "${profile}" has no ${needs}: set it with pulumi config set --path --secret 'svc:profiles.${profile}.${needs.split(" ")[0]}' <key>` });

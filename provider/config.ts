@@ -58,6 +58,12 @@ export function configuredProfiles(config?: ConfigSource): Record<string, Record
 
 const envPrefix = (profile: string) => `SVC_PROFILE_${profile.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
 
+/** Why a profile cannot be used because it is not defined, or undefined when it is defined. */
+export function missingProfile(profile: string, config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (profileExists(profile, config, env)) return undefined;
+  return `profile "${profile}" is not configured: set stack config svc:profiles.${profile} (pulumi config set --path --secret 'svc:profiles.${profile}.apiKey' <key>) or ${envPrefix(profile)}API_KEY`;
+}
+
 /** Whether the profile is defined at all (in stack config or the environment). */
 export function profileExists(profile: string, config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): boolean {
   if (Object.prototype.hasOwnProperty.call(configuredProfiles(config), profile)) return true;

@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ApiClient, CallOptions } from "../provider/client/http";
 import type { RouteId, RouteResponse } from "../provider/client/routes";
 import type * as s from "../provider/client/schemas";
-import { aiClient, emailClient, platformClient, profileExists, resolveSettings, type ConfigSource } from "../provider/config";
+import { aiClient, emailClient, platformClient, missingProfile, resolveSettings, type ConfigSource } from "../provider/config";
 import { operationError } from "../provider/resource";
 
 export type VpsPlan = s.VpsPlan;
@@ -43,9 +43,8 @@ const makers = { platform: platformClient, email: emailClient, ai: aiClient } as
 const clients = new Map<string, ApiClient>();
 
 function client(api: Api, profile?: string): ApiClient {
-  if (profile !== undefined && !profileExists(profile, programConfig)) {
-    throw new Error(`profile "${profile}" is not configured: set stack config svc:profiles.${profile} (pulumi config set --path --secret 'svc:profiles.${profile}.apiKey' <key>)`);
-  }
+  const missing = profile === undefined ? undefined : missingProfile(profile, programConfig);
+  if (missing) throw new Error(missing);
   const settings = resolveSettings(programConfig, process.env, profile);
   const cacheKey = `${api}\n${JSON.stringify(settings)}`;
   let c = clients.get(cacheKey);
