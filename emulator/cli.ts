@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     seed: Number(values.seed),
     allowLocalWebhooks: values["allow-local-webhooks"] === true,
   });
-  const { urls, keys, projects } = emulator;
+  const { urls, keys, projects, secondAccountProject } = emulator;
   const lines = [
     `# svc emulator listening; control API: ${urls.control}`,
     `export SVC_API_URL=${urls.api}`,
@@ -61,6 +61,10 @@ async function main(): Promise<void> {
     `export SVC_REVOKED_KEY=${keys.revoked}`,
     `export SVC_EMAIL_API_KEY_NO_PLAN=${keys.emailNoPlan}`,
     `export SVC_PROJECT_ID_NO_PLAN=${projects[1]}`,
+    `# a second account (its own wallet, project and keys), reached through the profile "client"`,
+    `export SVC_PROFILE_CLIENT_API_KEY=${keys.secondAccount}`,
+    `export SVC_PROFILE_CLIENT_EMAIL_API_KEY=${keys.secondEmail}`,
+    `export SVC_PROFILE_CLIENT_PROJECT_ID=${secondAccountProject}`,
   ];
   console.log(lines.join("\n"));
   const stop = () => {

@@ -7,7 +7,7 @@ import { buildApp, type ServiceModule } from "./core/app";
 import { Emu, type DnsMode, type TransitionMode } from "./core/emu";
 import type { FaultRuleInput, RequestLogEntry } from "./core/faults";
 import { seededKeys, type SeededKeys } from "./core/seed";
-import type { World } from "./core/world";
+import { projectsOfAccount, type World } from "./core/world";
 import { accountModule } from "./account";
 import { aiModule } from "./ai";
 import { domainsModule } from "./domains";
@@ -63,8 +63,10 @@ export interface EmulatorControl {
 export interface RunningEmulator {
   urls: EmulatorUrls;
   keys: SeededKeys;
-  /** Ids of the seeded projects: `[0]` has email on the free plan, `[1]` has email without a plan. */
+  /** Ids of the first account's projects: `[0]` has email on the free plan, `[1]` has email without a plan. */
   projects: string[];
+  /** The second account's one project (email on the free plan); its keys are `keys.secondAccount` and `keys.secondEmail`. */
+  secondAccountProject: string;
   control: EmulatorControl;
   close(): Promise<void>;
 }
@@ -89,7 +91,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     urls: { api: `${origin}/api`, email: `${origin}/email`, ai: `${origin}/ai`, control: `${origin}/_emulator` },
     keys: seededKeys(emu.world),
-    projects: emu.world.projects.map((p) => p.id),
+    projects: projectsOfAccount(emu.world, emu.world.account).map((p) => p.id),
+    secondAccountProject: projectsOfAccount(emu.world, emu.world.otherAccounts![0]).map((p) => p.id)[0],
     control: {
       emu,
       reset: () => {

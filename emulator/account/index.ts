@@ -1,18 +1,22 @@
 /**
  * Account routes: wallet, notifications, project activity. A project-limited key sees only its
- * project's notifications and activity; a whole-account key sees all (spec rule 1).
+ * project's notifications and activity; a whole-account key sees all of its account's (spec rule 1).
  */
 import type { Ctx, ServiceModule } from "../core/app";
 import { EmuError } from "../core/errors";
-import type { NotificationRec } from "../core/world";
+import { accountById, type NotificationRec } from "../core/world";
 
+/** A project's notifications to keys reaching the project; account-wide ones (no project) to the account's whole-account keys. */
 function visibleNotifications(ctx: Ctx): NotificationRec[] {
-  return ctx.world.notifications.filter((n) => ctx.caller.wholeAccount || (n.projectId !== null && ctx.caller.reach.includes(n.projectId)));
+  const { caller, world } = ctx;
+  return world.notifications.filter((n) =>
+    n.projectId !== null ? caller.reach.includes(n.projectId) : caller.wholeAccount && accountById(world, n.accountId) === caller.account,
+  );
 }
 
 export const accountModule: ServiceModule = {
   handlers: {
-    "account.wallet": ({ world }) => ({ balance: world.account.wallet, currency: world.account.currency }),
+    "account.wallet": ({ caller }) => ({ balance: caller.account.wallet, currency: caller.account.currency }),
 
     "account.notifications.list": (ctx) => {
       const unreadOnly = ctx.query.unreadOnly === "true";

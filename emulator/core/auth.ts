@@ -5,10 +5,12 @@
 import type { RouteDef, RouteId } from "../../provider/client/routes";
 import { EmuError } from "./errors";
 import type { Emu } from "./emu";
-import type { KeyRecord, Product, Project } from "./world";
+import { accountById, projectsOfAccount, type Account, type KeyRecord, type Product, type Project } from "./world";
 
 export interface Caller {
   key: KeyRecord;
+  /** The key's account: what it pays with and the only projects it can ever reach. */
+  account: Account;
   /** Email routes: the one project the call acts on. Platform routes: the key's project or null. */
   projectId: string | null;
   /** Projects the call may see: one for a project-limited key or an email route, all otherwise. */
@@ -45,9 +47,10 @@ export function authenticate(
   if (!key || key.revoked) throw new EmuError(401, "INVALID_API_KEY", "Invalid API key");
   if (key.expiresAt && Date.parse(key.expiresAt) <= emu.nowMs()) throw new EmuError(401, "API_KEY_EXPIRED", "API key expired");
 
-  const allProjects = emu.world.projects.map((p) => p.id);
+  const account = accountById(emu.world, key.accountId);
+  const accountProjects = projectsOfAccount(emu.world, account);
   if (route.service === "email") {
-    const caller = emailCaller(emu, key, headers["x-svc-project"]);
+    const caller = emailCaller(key, account, accountProjects, headers["x-svc-project"]);
     const project = emu.world.projects.find((p) => p.id === caller.projectId)!;
     // Reading status (and plan purchase, not emulated) works without a plan.
     if (!project.email.plan && routeId !== "email.status") {
@@ -64,24 +67,26 @@ export function authenticate(
   if (product === "domain" && key.projectId) {
     throw new EmuError(403, "ACCOUNT_KEY_REQUIRED", "Domain endpoints need a whole-account API key");
   }
-  return { key, projectId: key.projectId, reach: key.projectId ? [key.projectId] : allProjects, wholeAccount: !key.projectId };
+  const reach = key.projectId ? [key.projectId] : accountProjects.map((p) => p.id);
+  return { key, account, projectId: key.projectId, reach, wholeAccount: !key.projectId };
 }
 
-function emailCaller(emu: Emu, key: KeyRecord, projectHeader: string | string[] | undefined): Caller {
+/** Another account's project is unknown to this key: named, it answers PROJECT_NOT_FOUND like any unknown id. */
+function emailCaller(key: KeyRecord, account: Account, accountProjects: Project[], projectHeader: string | string[] | undefined): Caller {
   let project: Project | undefined;
   if (key.kind === "email" || key.projectId) {
     if (key.kind === "platform" && !key.products.includes("email")) throw new EmuError(403, "SCOPE_NOT_ALLOWED", "This API key is not enabled for the Email product");
-    project = emu.world.projects.find((p) => p.id === key.projectId);
+    project = accountProjects.find((p) => p.id === key.projectId);
     // An email key whose project's email configuration is gone.
     if (!project) throw new EmuError(404, key.kind === "email" ? "NO_CONFIG" : "PROJECT_NOT_FOUND", "The key's email configuration no longer exists");
   } else {
     if (!key.products.includes("email")) throw new EmuError(403, "SCOPE_NOT_ALLOWED", "This API key is not enabled for the Email product");
     const named = Array.isArray(projectHeader) ? projectHeader[0] : projectHeader;
     if (named) {
-      project = emu.world.projects.find((p) => p.id === named);
+      project = accountProjects.find((p) => p.id === named);
       if (!project) throw new EmuError(404, "PROJECT_NOT_FOUND", "Project not found");
     } else {
-      const withEmail = emu.world.projects.filter((p) => p.email.enabled);
+      const withEmail = accountProjects.filter((p) => p.email.enabled);
       if (withEmail.length !== 1) {
         throw new EmuError(400, "PROJECT_REQUIRED", "Several projects have email: name one with the X-Svc-Project header");
       }
@@ -89,5 +94,5 @@ function emailCaller(emu: Emu, key: KeyRecord, projectHeader: string | string[] 
     }
   }
   if (!project.email.enabled) throw new EmuError(403, "EMAIL_NOT_SETUP", "Email is not activated for this project");
-  return { key, projectId: project.id, reach: [project.id], wholeAccount: false };
+  return { key, account, projectId: project.id, reach: [project.id], wholeAccount: false };
 }

@@ -5,8 +5,8 @@
 import { writeFileSync, renameSync } from "node:fs";
 import { EmuError } from "./errors";
 import { Rng } from "./rng";
-import { seedWorld } from "./seed";
-import type { ActivityRec, NotificationRec, PendingTransition, World } from "./world";
+import { seedSecondAccount, seedWorld } from "./seed";
+import type { Account, ActivityRec, NotificationRec, PendingTransition, World } from "./world";
 
 export type TransitionMode = "immediate" | "time" | "manual";
 export type DnsMode = "auto" | "manual";
@@ -167,9 +167,9 @@ export class Emu {
 
   // ---- wallet ----
 
-  /** Takes `amount` from the wallet, or refuses with 402 INSUFFICIENT_BALANCE and changes nothing. */
-  charge(amount: number, what: string): void {
-    const available = this.world.account.wallet;
+  /** Takes `amount` from the account's wallet, or refuses with 402 INSUFFICIENT_BALANCE and changes nothing. */
+  charge(account: Account, amount: number, what: string): void {
+    const available = account.wallet;
     if (amount > available) {
       throw new EmuError(
         402,
@@ -178,10 +178,10 @@ export class Emu {
         { required: amount, available },
       );
     }
-    this.world.account.wallet = available - amount;
+    account.wallet = available - amount;
   }
-  refund(amount: number): void {
-    this.world.account.wallet += amount;
+  refund(account: Account, amount: number): void {
+    account.wallet += amount;
   }
 
   // ---- feeds ----
@@ -229,8 +229,9 @@ export class Emu {
     this.rng = new Rng(this.world.rngState);
   }
 
-  /** Replaces the world (state file load). */
+  /** Replaces the world (state file load). A world saved before there was a second account gains it. */
   load(world: World): void {
+    if (!world.otherAccounts) seedSecondAccount(world, world.seed);
     this.world = world;
     this.rng = new Rng(world.rngState);
     this.lastSaved = JSON.stringify(world);

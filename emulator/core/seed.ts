@@ -27,7 +27,14 @@ export interface SeededKeys {
   email: string;
   /** Email key of the second project (email set up, no plan). */
   emailNoPlan: string;
+  /** Whole-account platform key of the second account (every product). */
+  secondAccount: string;
+  /** Email key of the second account's project (free plan). */
+  secondEmail: string;
 }
+
+/** The second account's seeded wallet (the first has 50,000,000). */
+const SECOND_ACCOUNT_WALLET = 20_000_000;
 
 export function seedWorld(seed: number): World {
   const rng = new Rng(seed);
@@ -150,8 +157,57 @@ export function seedWorld(seed: number): World {
     transitions: [],
     jobFailures: [],
   };
+  seedSecondAccount(world, seed);
   world.rngState = rng.state;
   return world;
+}
+
+/**
+ * The second account (a client's account beside the agency's own): its own wallet, one project
+ * with email on the free plan, a whole-account key and an email key. Its ids come from a generator
+ * of their own, so the first account's ids and keys are the same as before it existed.
+ */
+export function seedSecondAccount(world: World, seed: number): void {
+  const rng = new Rng((seed ^ 0x5ec0d) >>> 0);
+  const accountId = rng.uuid();
+  const projectId = rng.uuid();
+  world.otherAccounts = [
+    {
+      id: accountId,
+      wallet: SECOND_ACCOUNT_WALLET,
+      currency: "IDR",
+      serverLimit: 25,
+      registrant: {
+        name: "Budi Santoso",
+        organization: "Klien Nusantara",
+        email: "budi@klien.example",
+        phone: "+62.8129876543",
+        address: "Jl. Sudirman 2",
+        city: "Bandung",
+        province: "Jawa Barat",
+        postalCode: "40111",
+        country: "ID",
+      },
+    },
+  ];
+  world.projects.push({
+    id: projectId,
+    name: "client-production",
+    accountId,
+    environmentId: rng.uuid(),
+    email: {
+      enabled: true,
+      sendingEnabled: true,
+      plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50, paygRate: null },
+      subscribedAt: EMAIL_SUBSCRIBED_AT,
+      paygEnabled: false,
+      tenantPaused: false,
+    },
+  });
+  world.keys.push(
+    { key: PLATFORM_KEY_PREFIX + rng.hex(48), kind: "platform", label: "secondAccount", projectId: null, accountId, products: [...allProducts], expiresAt: null, revoked: false },
+    { key: EMAIL_KEY_PREFIX + rng.hex(48), kind: "email", label: "secondEmail", projectId, accountId, products: ["email"], expiresAt: null, revoked: false },
+  );
 }
 
 export function seededKeys(world: World): SeededKeys {
@@ -169,5 +225,7 @@ export function seededKeys(world: World): SeededKeys {
     revoked: byLabel("revoked"),
     email: byLabel("email"),
     emailNoPlan: byLabel("emailNoPlan"),
+    secondAccount: byLabel("secondAccount"),
+    secondEmail: byLabel("secondEmail"),
   };
 }

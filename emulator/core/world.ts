@@ -15,6 +15,8 @@ export interface KeyRecord {
   label: string;
   /** The one project a project-limited platform key, or an email key, acts on; null = whole account. */
   projectId: string | null;
+  /** The account the key belongs to; absent: the first account (worlds saved before there were two). */
+  accountId?: string;
   products: Product[];
   expiresAt: string | null;
   revoked: boolean;
@@ -34,6 +36,8 @@ export interface EmailPlanLimits {
 export interface Project {
   id: string;
   name: string;
+  /** The account the project belongs to; absent: the first account (worlds saved before there were two). */
+  accountId?: string;
   environmentId: string;
   /** Email set up for the project; `plan` null = no active plan (402 NO_PLAN). */
   email: {
@@ -95,17 +99,23 @@ export interface JobFailureRule {
   reason: string;
 }
 
+/** An account: what its keys reach is its projects; its wallet pays for everything in them. */
+export interface Account {
+  id: string;
+  wallet: number;
+  currency: "IDR";
+  serverLimit: number;
+  registrant: Record<string, string | null>;
+}
+
 export interface World {
   seed: number;
   rngState: number;
   clockOffsetMs: number;
-  account: {
-    id: string;
-    wallet: number;
-    currency: "IDR";
-    serverLimit: number;
-    registrant: Record<string, string | null>;
-  };
+  /** The first account: the one the printed default keys belong to. */
+  account: Account;
+  /** Further accounts (the seeded second account), each with its own wallet, projects and keys. */
+  otherAccounts?: Account[];
   projects: Project[];
   keys: KeyRecord[];
   catalog: {
@@ -139,6 +149,8 @@ export interface NotificationRec {
   createdAt: string;
   projectId: string | null;
   environmentId: string | null;
+  /** The account an account-wide notification (projectId null) is for; absent: the first account. */
+  accountId?: string;
 }
 
 export interface ActivityRec {
@@ -152,4 +164,26 @@ export interface ActivityRec {
   byKeyOwner: boolean;
   environmentId: string;
   createdAt: string;
+}
+
+export function accountsOf(world: World): Account[] {
+  return [world.account, ...(world.otherAccounts ?? [])];
+}
+
+/** The account with that id; an absent id is the first account (records saved before there were two). */
+export function accountById(world: World, id: string | undefined): Account {
+  if (id === undefined) return world.account;
+  const account = accountsOf(world).find((a) => a.id === id);
+  if (!account) throw new Error(`no account ${id} in the world`);
+  return account;
+}
+
+export function accountOfProject(world: World, projectId: string): Account {
+  const project = world.projects.find((p) => p.id === projectId);
+  if (!project) throw new Error(`no project ${projectId} in the world`);
+  return accountById(world, project.accountId);
+}
+
+export function projectsOfAccount(world: World, account: Account): Project[] {
+  return world.projects.filter((p) => accountById(world, p.accountId) === account);
 }

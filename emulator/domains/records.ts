@@ -6,7 +6,7 @@ import type { TransitionFn } from "../core/emu";
 import { EmuError, Reply } from "../core/errors";
 import { billing, extensionOf, pricedTld, requireOneYear } from "./catalog";
 import { savePendingMessage, sendToRegistry } from "./registry";
-import { addYears, domainsState, domainView, expireDue, nameAndStatus, recordDomainActivity, type DomainRec } from "./state";
+import { addYears, domainsOfAccount, domainsState, domainView, expireDue, nameAndStatus, recordDomainActivity, type DomainRec } from "./state";
 
 /** Realistic time the registry takes to confirm a renewal; another renewal meanwhile is RENEW_IN_PROGRESS. */
 const RENEWAL_CONFIRM_SECONDS = 5;
@@ -18,7 +18,7 @@ function findDomain(ctx: Ctx): DomainRec {
   expireDue(ctx.emu);
   const raw = ctx.params.domainId;
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  const rec = domainsState(ctx.world).records.find((d) => d.id === id);
+  const rec = domainsOfAccount(ctx.world, ctx.caller.account).find((d) => d.id === id);
   if (!rec) throw new EmuError(404, "DOMAIN_NOT_FOUND", `No domain ${raw} in this account (unknown id, or not yet registered at the registry)`);
   return rec;
 }
@@ -37,8 +37,8 @@ function renew(ctx: Ctx) {
   // WHOIS protection is a yearly add-on: it renews with the domain.
   const bill = billing(prices.renewal, rec.whoisProtection ? prices.whoisProtection : 0);
 
-  emu.charge(bill.total, `renewal of ${rec.name}`);
-  const outcome = sendToRegistry(emu, "renew", rec.name, bill.total);
+  emu.charge(ctx.caller.account, bill.total, `renewal of ${rec.name}`);
+  const outcome = sendToRegistry(emu, ctx.caller.account, "renew", rec.name, bill.total);
   if (outcome === "save-pending") {
     emu.schedule("domains.renewal-save", { id: rec.id }, RENEWAL_SAVE_SECONDS);
     return new Reply(nameAndStatus(rec.name, rec.status), {
@@ -61,8 +61,8 @@ function enableWhoisProtection(ctx: Ctx) {
   const prices = pricedTld(world, extensionOf(world, rec.name) ?? "");
   const bill = billing(0, prices.whoisProtection);
 
-  emu.charge(bill.total, `WHOIS protection of ${rec.name}`);
-  sendToRegistry(emu, "whois", rec.name, bill.total);
+  emu.charge(ctx.caller.account, bill.total, `WHOIS protection of ${rec.name}`);
+  sendToRegistry(emu, ctx.caller.account, "whois", rec.name, bill.total);
   rec.whoisProtection = true;
   recordDomainActivity(emu, "domain.whois_protection_enabled", rec);
   return new Reply({ ...domainView(rec), billing: bill }, { extra: { billing: bill } });
@@ -79,9 +79,9 @@ function setAutoRenew(ctx: Ctx) {
 }
 
 export const recordHandlers: Record<"domains.list" | "domains.get" | "domains.renew" | "domains.whoisProtection" | "domains.autoRenew", Handler> = {
-  "domains.list": ({ emu, world }) => {
+  "domains.list": ({ emu, world, caller }) => {
     expireDue(emu);
-    return domainsState(world).records.map(domainView);
+    return domainsOfAccount(world, caller.account).map(domainView);
   },
   "domains.get": (ctx) => domainView(findDomain(ctx)),
   "domains.renew": renew,

@@ -8,7 +8,7 @@ import { EmuError, Reply } from "../core/errors";
 import { billing, checkedName, pricedTld, requireOneYear } from "./catalog";
 import { missingRegistrantFields } from "./registrant";
 import { savePendingMessage, sendToRegistry } from "./registry";
-import { addYears, domainsState, domainView, nameAndStatus, recordDomainActivity, type DomainRec, type DomainStatus } from "./state";
+import { addYears, domainsState, domainView, nameAndStatus, ownerOf, recordDomainActivity, type DomainRec, type DomainStatus } from "./state";
 
 /** Realistic delay before a DOMAIN_SAVE_PENDING registration is saved with its id. */
 const SAVE_SECONDS = 30;
@@ -21,7 +21,7 @@ interface RegisterBody {
   whoisProtection?: boolean;
 }
 
-function createRecord(emu: Emu, fields: { name: string; status: DomainStatus; expiresAt: string; whoisProtection: boolean }): DomainRec {
+function createRecord(emu: Emu, fields: { name: string; status: DomainStatus; expiresAt: string; whoisProtection: boolean; accountId: string }): DomainRec {
   const state = domainsState(emu.world);
   const rec: DomainRec = { id: state.nextId++, ...fields, autoRenew: true, createdAt: emu.nowIso(), renewing: false };
   state.records.push(rec);
@@ -31,29 +31,31 @@ function createRecord(emu: Emu, fields: { name: string; status: DomainStatus; ex
 
 export function registerDomain(ctx: Ctx) {
   const { emu, world } = ctx;
+  const account = ctx.caller.account;
   const body = ctx.body as RegisterBody;
   const { name, tld } = checkedName(world, body.name);
   const prices = pricedTld(world, tld);
   requireOneYear(body.period);
   if (world.catalog.premiumDomains.includes(name)) throw new EmuError(400, "PREMIUM_NOT_SUPPORTED", `${name} is a premium name and cannot be registered online`);
-  const missing = missingRegistrantFields(world);
+  const missing = missingRegistrantFields(account);
   if (missing.length) throw new EmuError(400, "REGISTRANT_INCOMPLETE", "Owner details are incomplete", { missing });
-  if (world.catalog.takenDomains.includes(name)) throw new EmuError(409, "DOMAIN_UNAVAILABLE", `${name} belongs to another account`);
   const state = domainsState(world);
-  if (state.records.some((d) => d.name === name)) throw new EmuError(409, "DOMAIN_ALREADY_IN_ACCOUNT", `${name} is already in your account`);
+  const holder = state.records.find((d) => d.name === name);
+  if (holder && ownerOf(world, holder) === account) throw new EmuError(409, "DOMAIN_ALREADY_IN_ACCOUNT", `${name} is already in your account`);
+  if (holder || world.catalog.takenDomains.includes(name)) throw new EmuError(409, "DOMAIN_UNAVAILABLE", `${name} belongs to another account`);
 
   const whoisProtection = body.whoisProtection === true;
   const bill = billing(prices.registration, whoisProtection ? prices.whoisProtection : 0);
   if (ctx.query.dryRun === "true") {
-    const balanceAfter = world.account.wallet - bill.total;
+    const balanceAfter = account.wallet - bill.total;
     return new Reply(
-      { dryRun: true as const, currency: world.account.currency, billing: bill, balanceAfter, enoughBalance: balanceAfter >= 0, note: "Dry run: nothing was registered or charged" },
+      { dryRun: true as const, currency: account.currency, billing: bill, balanceAfter, enoughBalance: balanceAfter >= 0, note: "Dry run: nothing was registered or charged" },
       { status: 200 },
     );
   }
 
-  emu.charge(bill.total, `registration of ${name}`);
-  const outcome = sendToRegistry(emu, "register", name, bill.total);
+  emu.charge(account, bill.total, `registration of ${name}`);
+  const outcome = sendToRegistry(emu, account, "register", name, bill.total);
   const expiresAt = addYears(emu.nowIso(), 1);
   // A name still waiting to be saved is unknown to the account, so a repeat passes every check
   // and is charged again (spec: "a repeat charges again"); the registry already holds the name,
@@ -61,7 +63,7 @@ export function registerDomain(ctx: Ctx) {
   const alreadyPending = state.pendingSaves.some((p) => p.name === name);
   if (outcome === "save-pending" || alreadyPending) {
     if (!alreadyPending) {
-      state.pendingSaves.push({ name, whoisProtection, expiresAt });
+      state.pendingSaves.push({ name, whoisProtection, expiresAt, accountId: account.id });
       emu.schedule("domains.save", { name }, SAVE_SECONDS);
     }
     return new Reply(nameAndStatus(name, "active"), {
@@ -69,7 +71,7 @@ export function registerDomain(ctx: Ctx) {
       extra: { code: "DOMAIN_SAVE_PENDING", message: savePendingMessage("register", name), billing: bill },
     });
   }
-  const rec = createRecord(emu, { name, status: outcome === "activation-pending" ? "pending" : "active", expiresAt, whoisProtection });
+  const rec = createRecord(emu, { name, status: outcome === "activation-pending" ? "pending" : "active", expiresAt, whoisProtection, accountId: account.id });
   if (rec.status === "pending") emu.schedule("domains.activate", { id: rec.id }, ACTIVATION_SECONDS);
   return new Reply({ ...domainView(rec), billing: bill }, { extra: { billing: bill } });
 }
@@ -81,7 +83,8 @@ export const registerTransitions: Record<string, TransitionFn> = {
     const pending = state.pendingSaves.find((p) => p.name === payload.name);
     if (!pending) return;
     state.pendingSaves = state.pendingSaves.filter((p) => p !== pending);
-    createRecord(emu, { name: pending.name, status: "active", expiresAt: pending.expiresAt, whoisProtection: pending.whoisProtection });
+    const accountId = ownerOf(emu.world, pending).id;
+    createRecord(emu, { name: pending.name, status: "active", expiresAt: pending.expiresAt, whoisProtection: pending.whoisProtection, accountId });
   },
   "domains.activate": (emu, payload) => {
     const rec = domainsState(emu.world).records.find((d) => d.id === payload.id);

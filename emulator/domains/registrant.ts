@@ -4,7 +4,7 @@
  */
 import type { Ctx, Handler } from "../core/app";
 import { EmuError } from "../core/errors";
-import type { World } from "../core/world";
+import type { Account } from "../core/world";
 
 /** The owner detail fields, in the order answers list them; all but `organization` are required. */
 export const REGISTRANT_FIELDS = ["name", "organization", "email", "phone", "address", "city", "province", "postalCode", "country"] as const;
@@ -23,13 +23,13 @@ const FORMATS: Partial<Record<RegistrantField, { test: RegExp; rule: string }>> 
 const isField = (name: string): name is RegistrantField => (REGISTRANT_FIELDS as readonly string[]).includes(name);
 
 /** Required owner details that are absent, null or blank. */
-export function missingRegistrantFields(world: World): string[] {
-  const r = world.account.registrant;
+export function missingRegistrantFields(account: Account): string[] {
+  const r = account.registrant;
   return REGISTRANT_FIELDS.filter((f) => !OPTIONAL_FIELDS.includes(f) && !(r[f] ?? "").trim());
 }
 
-function registrantView(world: World): Record<RegistrantField, string | null> {
-  const r = world.account.registrant;
+function registrantView(account: Account): Record<RegistrantField, string | null> {
+  const r = account.registrant;
   return Object.fromEntries(REGISTRANT_FIELDS.map((f) => [f, r[f] ?? null])) as Record<RegistrantField, string | null>;
 }
 
@@ -58,11 +58,11 @@ function updateRegistrant(ctx: Ctx) {
     changes[field] = field === "country" && text ? text.toUpperCase() : text;
   }
   if (refused.length) throw new EmuError(400, "INVALID_REGISTRANT", `Owner details refused: ${refused.join("; ")}`);
-  Object.assign(ctx.world.account.registrant, changes);
-  return registrantView(ctx.world);
+  Object.assign(ctx.caller.account.registrant, changes);
+  return registrantView(ctx.caller.account);
 }
 
 export const registrantHandlers: Record<"domains.registrant.get" | "domains.registrant.update", Handler> = {
-  "domains.registrant.get": ({ world }) => registrantView(world),
+  "domains.registrant.get": ({ caller }) => registrantView(caller.account),
   "domains.registrant.update": updateRegistrant,
 };

@@ -5,6 +5,7 @@
  */
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
+import type { Account } from "../core/world";
 
 export type RegistryOperation = "register" | "renew" | "whois";
 
@@ -57,17 +58,18 @@ const WHAT: Record<RegistryOperation, { noun: string; type: string; title: strin
  * account, and throws the spec's code (422 REGISTRAR_REJECTED with the registry's reason, 502
  * REGISTRAR_ERROR and 500 INTERNAL_ERROR with generic messages).
  */
-export function sendToRegistry(emu: Emu, op: RegistryOperation, domainName: string, charged: number): RegistryResult {
+export function sendToRegistry(emu: Emu, account: Account, op: RegistryOperation, domainName: string, charged: number): RegistryResult {
   const kinds = REGISTRY_KINDS[op];
   const what = WHAT[op];
   const fail = (status: number, code: string, message: string, reason: string): never => {
-    emu.refund(charged);
+    emu.refund(account, charged);
     emu.notify({
       type: what.type,
       title: what.title,
       message: `${what.noun[0].toUpperCase()}${what.noun.slice(1)} of ${domainName} failed: ${reason}. IDR ${charged.toLocaleString("en-US")} was refunded to your wallet.`,
       link: "/domains",
       projectId: null,
+      accountId: account.id,
     });
     throw new EmuError(status, code, message);
   };

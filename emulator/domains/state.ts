@@ -3,7 +3,7 @@
  * answer them. Domains belong to the account, not to a project; ids are numbers (spec: Ids).
  */
 import type { Emu } from "../core/emu";
-import type { World } from "../core/world";
+import { accountById, projectsOfAccount, type Account, type World } from "../core/world";
 
 /** `active`: live at the registry. `pending`: registered, waiting for the registry to activate it.
  * `expired`: past its expiry with auto-renew off (still the account's, until renewed). */
@@ -38,11 +38,14 @@ export interface DomainRec {
   createdAt: string;
   /** A renewal is being confirmed by the registry (transition `domains.renewal-confirm`): RENEW_IN_PROGRESS. */
   renewing: boolean;
+  /** The account that owns it; absent: the first account (worlds saved before there were two). */
+  accountId?: string;
 }
 
 /** A registration the registry completed but the platform has not saved yet (DOMAIN_SAVE_PENDING). */
 export interface PendingSave {
   name: string;
+  accountId?: string;
   whoisProtection: boolean;
   expiresAt: string;
 }
@@ -86,12 +89,22 @@ export function addYears(iso: string, years: number): string {
   return d.toISOString();
 }
 
+/** The account that owns a domain record or a pending save. */
+export function ownerOf(world: World, d: { accountId?: string }): Account {
+  return accountById(world, d.accountId);
+}
+
+/** The domains of one account: another account's domains are unknown to its keys (404, not listed). */
+export function domainsOfAccount(world: World, account: Account): DomainRec[] {
+  return domainsState(world).records.filter((d) => ownerOf(world, d) === account);
+}
+
 /**
  * Domains are account-level but an activity entry needs a project: their entries go to the
- * account's first project, where the dashboard shows account-wide work.
+ * owning account's first project, where the dashboard shows account-wide work.
  */
-export function recordDomainActivity(emu: Emu, action: string, domain: { id: number; name: string }): void {
-  const project = emu.world.projects[0];
+export function recordDomainActivity(emu: Emu, action: string, domain: { id: number; name: string; accountId?: string }): void {
+  const project = projectsOfAccount(emu.world, ownerOf(emu.world, domain))[0];
   if (!project) return;
   emu.recordActivity({
     projectId: project.id,

@@ -8,7 +8,7 @@
  */
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
-import type { EmailPlanLimits, Project } from "../core/world";
+import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
 import { EMAIL_SUBSCRIBED_AT } from "../core/seed";
 import { emailState } from "./state";
 
@@ -104,7 +104,7 @@ export function quotaCharge(emu: Emu, project: Project, plan: EmailPlanLimits, c
   }
   if (emailState(emu.world).switches.walletMissing) throw new EmuError(404, "WALLET_NOT_FOUND", "No wallet found for pay-as-you-go");
   const amount = over * rate;
-  const available = emu.world.account.wallet;
+  const available = accountOfProject(emu.world, project.id).wallet;
   if (amount > available) {
     throw new EmuError(
       402,

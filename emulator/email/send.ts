@@ -30,7 +30,7 @@
  */
 import type { Ctx, Handler } from "../core/app";
 import { EmuError, Reply } from "../core/errors";
-import type { EmailPlanLimits, Project } from "../core/world";
+import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
 import { startLifecycle } from "./messages";
 import { isPublicFqdn } from "./names";
 import { quotaCharge } from "./quota";
@@ -267,7 +267,7 @@ function accept(ctx: Ctx, project: Project, plan: EmailPlanLimits, m: SendMessag
   const subject = checkState(ctx, project, m, c, field);
   const amount = quotaCharge(ctx.emu, project, plan, c.recipients.length);
   beforeAccept?.();
-  if (amount > 0) ctx.emu.charge(amount, `pay-as-you-go email (${c.recipients.length} recipients)`);
+  if (amount > 0) ctx.emu.charge(accountOfProject(ctx.world, project.id), amount, `pay-as-you-go email (${c.recipients.length} recipients)`);
   const state = emailState(ctx.world);
   const now = ctx.emu.nowIso();
   const rec: EmailRec = {

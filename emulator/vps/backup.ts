@@ -6,7 +6,7 @@
 import type { Ctx, Handler } from "../core/app";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
-import type { BackupPlanRec } from "../core/world";
+import { accountOfProject, type BackupPlanRec } from "../core/world";
 import type { RouteId } from "../../provider/client/routes";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded } from "./jobs";
 import { DAY_MS, daysLeft, findServer, periodEnd, planOf, prorate, serverById, userActivity, type BackupAddonRec, type ServerRec } from "./state";
@@ -86,7 +86,7 @@ export const backupHandlers: Partial<Record<RouteId, Handler>> = {
     if (emu.takeJobFailure(BACKUP_TRIGGER.nodeNotReady) !== undefined) {
       throw new EmuError(409, "NODE_NOT_READY", "Backups are not yet available on this server; try again later");
     }
-    emu.charge(plan.price, `backup plan ${plan.code} for server ${s.name}`);
+    emu.charge(accountOfProject(emu.world, s.projectId), plan.price, `backup plan ${plan.code} for server ${s.name}`);
     const now = emu.nowMs();
     const addon: BackupAddonRec = {
       planCode: plan.code,
@@ -114,7 +114,7 @@ export const backupHandlers: Partial<Record<RouteId, Handler>> = {
     let charged = 0;
     if (next.quotaGb > current.quotaGb) {
       charged = Math.max(0, prorate(next.price, current.price, daysLeft(emu, addon.expiresAt)));
-      emu.charge(charged, `backup plan change to ${next.code} for server ${s.name}`);
+      emu.charge(accountOfProject(emu.world, s.projectId), charged, `backup plan change to ${next.code} for server ${s.name}`);
     } else {
       const used = usedGb(emu, s, addon);
       if (used > next.quotaGb) {
@@ -143,7 +143,7 @@ export const backupTransitions: Record<string, TransitionFn> = {
     if (!s || !addon || addon.setupId !== p.setupId) return;
     const reason = emu.takeJobFailure(JOB.backupSetup);
     if (reason) {
-      emu.refund(p.amount as number);
+      emu.refund(accountOfProject(emu.world, s.projectId), p.amount as number);
       s.backup = null;
       jobFailed(emu, s, JOB.backupSetup, reason);
       return;

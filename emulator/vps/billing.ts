@@ -2,6 +2,7 @@
  * What a server costs after it is created: renewal (and its options), upgrade with a prorated
  * charge, and auto-renewal of servers and their backup add-ons from the wallet.
  */
+import { accountOfProject } from "../core/world";
 import type { Handler } from "../core/app";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
@@ -48,7 +49,7 @@ export const billingHandlers: Partial<Record<RouteId, Handler>> = {
       throw new EmuError(400, "REQUEST_ERROR", `Status ${s.status} does not accept renew`);
     }
     const amount = planOf(ctx.world, s).prices[period];
-    emu.charge(amount, `renewal of server ${s.name} (${period})`);
+    emu.charge(accountOfProject(emu.world, s.projectId), amount, `renewal of server ${s.name} (${period})`);
     const from = Date.parse(s.expiresAt);
     const to = periodEnd(Math.max(from, emu.nowMs()), period);
     s.expiresAt = new Date(to).toISOString();
@@ -74,7 +75,7 @@ export const billingHandlers: Partial<Record<RouteId, Handler>> = {
     if (!hasImage(next, s.osType, s.osVersion)) throw new EmuError(400, "REQUEST_ERROR", `Plan ${next.name} has no image for ${s.osType} ${s.osVersion}`);
     const amount = prorate(next.prices.monthly, current.prices.monthly, daysLeft(emu, s.expiresAt));
     if (amount <= 0) throw new EmuError(400, "REQUEST_ERROR", "Nothing to pay for this upgrade: renew the server first");
-    emu.charge(amount, `upgrade of server ${s.name} to ${next.name}`);
+    emu.charge(accountOfProject(emu.world, s.projectId), amount, `upgrade of server ${s.name} to ${next.name}`);
     emu.schedule(JOB.upgrade, { serverId: s.id, before: s.status, oldPlanId: current.id, amount }, JOB_SECONDS[JOB.upgrade]);
     s.status = "upgrading";
     s.planId = next.id;
@@ -89,7 +90,7 @@ export const billingTransitions: Record<string, TransitionFn> = {
     if (!s) return;
     const reason = emu.takeJobFailure(JOB.renew);
     if (reason) {
-      emu.refund(p.amount as number);
+      emu.refund(accountOfProject(emu.world, s.projectId), p.amount as number);
       s.expiresAt = new Date(Date.parse(s.expiresAt) - (p.shiftMs as number)).toISOString();
       jobFailed(emu, s, JOB.renew, reason);
       return;
@@ -103,7 +104,7 @@ export const billingTransitions: Record<string, TransitionFn> = {
     s.status = p.before as VpsStatus;
     const reason = emu.takeJobFailure(JOB.upgrade);
     if (reason) {
-      emu.refund(p.amount as number);
+      emu.refund(accountOfProject(emu.world, s.projectId), p.amount as number);
       s.planId = p.oldPlanId as string;
       jobFailed(emu, s, JOB.upgrade, reason);
       return;
@@ -140,22 +141,23 @@ function autoRenew(
   action: string,
   what: string,
 ): void {
+  const account = accountOfProject(emu.world, s.projectId);
   for (let i = 0; i < MAX_CATCH_UP && Date.parse(item.expiresAt) - emu.nowMs() <= AUTO_RENEW_WINDOW_MS; i++) {
-    if (emu.world.account.wallet < price) {
+    if (account.wallet < price) {
       if (item.renewFailedFor !== item.expiresAt) {
         item.renewFailedFor = item.expiresAt;
         systemActivity(emu, s, `${action}.failed`);
         emu.notify({
           type: "vps.auto_renew_failed",
           title: `Server ${s.name}: auto-renewal failed`,
-          message: `Saldo tidak cukup for the ${what}: required IDR ${price}, available IDR ${emu.world.account.wallet}`,
+          message: `Saldo tidak cukup for the ${what}: required IDR ${price}, available IDR ${account.wallet}`,
           link: `/vps/${s.id}`,
           projectId: s.projectId,
         });
       }
       return;
     }
-    emu.charge(price, what);
+    emu.charge(account, price, what);
     item.expiresAt = new Date(periodEnd(Date.parse(item.expiresAt), period)).toISOString();
     systemActivity(emu, s, action);
   }

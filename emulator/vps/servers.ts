@@ -2,6 +2,7 @@
  * Servers: plans, create, list, read, credentials, power actions, reinstall, password reset,
  * auto-renew flag and terminate, with the background jobs that settle them (States and transitions).
  */
+import { accountOfProject, projectsOfAccount } from "../core/world";
 import type { Ctx, Handler } from "../core/app";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
@@ -105,12 +106,14 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
     requireRootPassword(body.rootPassword);
     const period = requireBillingPeriod(body.billingPeriod);
     const state = vpsState(world);
-    const counted = state.servers.filter((s) => s.status !== "terminated").length;
-    if (counted >= world.account.serverLimit) {
-      throw new EmuError(400, "REQUEST_ERROR", `Account server limit reached (${world.account.serverLimit}); terminated servers do not count`);
+    const account = ctx.caller.account;
+    const accountProjects = projectsOfAccount(world, account).map((p) => p.id);
+    const counted = state.servers.filter((s) => s.status !== "terminated" && accountProjects.includes(s.projectId)).length;
+    if (counted >= account.serverLimit) {
+      throw new EmuError(400, "REQUEST_ERROR", `Account server limit reached (${account.serverLimit}); terminated servers do not count`);
     }
     const price = plan.prices[period];
-    emu.charge(price, `server ${body.name} (${period})`);
+    emu.charge(account, price, `server ${body.name} (${period})`);
 
     const now = emu.nowMs();
     const s: ServerRec = {
@@ -213,7 +216,7 @@ export const serverTransitions: Record<string, TransitionFn> = {
     const reason = emu.takeJobFailure(JOB.create);
     if (reason) {
       s.status = "error";
-      emu.refund(p.charged as number);
+      emu.refund(accountOfProject(emu.world, s.projectId), p.charged as number);
       jobFailed(emu, s, JOB.create, reason);
       return;
     }

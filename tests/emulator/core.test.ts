@@ -143,7 +143,7 @@ describe("svc-emulator command", () => {
       let err = "";
       child.stdout!.on("data", (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes("SVC_PROJECT_ID_NO_PLAN=")) {
+        if (out.includes("SVC_PROFILE_CLIENT_PROJECT_ID=")) {
           const env = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
           resolve({ child, env, ms: Date.now() - started });
         }
@@ -161,6 +161,11 @@ describe("svc-emulator command", () => {
       for (const name of ["SVC_API_URL", "SVC_EMAIL_URL", "SVC_AI_URL", "SVC_API_KEY", "SVC_EMAIL_API_KEY", "SVC_PROJECT_ID"]) {
         expect(first.env[name]).toBeTruthy();
       }
+      // The second account, ready for the profile "client".
+      expect(first.env.SVC_PROFILE_CLIENT_API_KEY).toMatch(/^svc_/);
+      expect(first.env.SVC_PROFILE_CLIENT_EMAIL_API_KEY).toMatch(/^svcm_/);
+      expect(first.env.SVC_PROFILE_CLIENT_PROJECT_ID).not.toBe(first.env.SVC_PROJECT_ID);
+      expect(first.env.SVC_PROFILE_CLIENT_API_KEY).not.toBe(first.env.SVC_API_KEY);
       const origin = first.env.SVC_API_URL.replace(/\/api$/, "");
       await fetch(`${origin}/_emulator/wallet`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ balance: 777 }) });
       const before = (await (await fetch(`${origin}/_emulator/state`)).json()) as { data: unknown };
