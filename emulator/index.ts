@@ -3,7 +3,8 @@
  * One process serves the three bases on one port: `/api` (platform), `/email`, `/ai`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { buildApp, type ServiceModule } from "./core/app";
+import { buildApp } from "./core/app";
+import type { ServiceModule } from "./core/module";
 import { Emu, type DnsMode, type TransitionMode } from "./core/emu";
 import type { FaultRuleInput, RequestLogEntry } from "./core/faults";
 import { seededKeys, type SeededKeys } from "./core/seed";

@@ -119,11 +119,28 @@ export function stable(value: unknown): string {
 }
 
 /** Diff of checked (normalized) inputs: which properties changed, and which of them replace. */
-export function diffInputs(olds: Props, news: Props, fields: { replace: readonly string[]; update: readonly string[] }): DiffResult {
-  const changed = (name: string) => isUnknown(news[name]) || stable(olds[name]) !== stable(news[name]);
+/**
+ * Replaces if a `replace` field changed, updates if an `update` field did. `defaults`: the value a
+ * field has when absent (settings the state keeps only when the user set them), so a default written
+ * out and the same default left out are no change.
+ */
+export function diffInputs(
+  olds: Props,
+  news: Props,
+  fields: { replace: readonly string[]; update: readonly string[]; defaults?: Props },
+): DiffResult {
+  const value = (props: Props, name: string) => props[name] ?? fields.defaults?.[name];
+  const changed = (name: string) => isUnknown(news[name]) || stable(value(olds, name)) !== stable(value(news, name));
   const replaces = fields.replace.filter(changed);
   const updates = fields.update.filter(changed);
   return { changes: replaces.length + updates.length > 0, replaces };
+}
+
+/** The properties of `defaults` whose value in `props` is set and is not the default (what a read puts back in the inputs). */
+export function changedFromDefaults(props: Props, defaults: Props): Props {
+  const out: Props = {};
+  for (const [name, value] of Object.entries(defaults)) if (props[name] !== undefined && stable(props[name]) !== stable(value)) out[name] = props[name];
+  return out;
 }
 
 /** Copies the named properties. */

@@ -10,7 +10,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ApiClient } from "./client/http";
 import { Poller } from "./client/poller";
-import type { EmailDomain, EmailJob, Vps } from "./client/schemas";
+import type { EmailDomain, EmailJob, Vps } from "../contract/schemas";
 import { emailClient, platformClient, resolveSettings, type ConfigSource, type Settings } from "./config";
 
 let configSource: ConfigSource | undefined;

@@ -9,8 +9,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiClient, CallOptions } from "../provider/client/http";
-import type { RouteId, RouteResponse } from "../provider/client/routes";
-import type * as s from "../provider/client/schemas";
+import type { RouteId, RouteResponse } from "../contract/routes";
+import type * as s from "../contract/schemas";
 import { aiClient, emailClient, platformClient, missingProfile, resolveSettings, type ConfigSource } from "../provider/config";
 import { operationError } from "../provider/resource";
 

@@ -2,7 +2,7 @@
  * Account routes: wallet, notifications, project activity. A project-limited key sees only its
  * project's notifications and activity; a whole-account key sees all of its account's (spec rule 1).
  */
-import type { Ctx, ServiceModule } from "../core/app";
+import type { Ctx, ServiceModule } from "../core/module";
 import { EmuError } from "../core/errors";
 import { accountById, type NotificationRec } from "../core/world";
 

@@ -3,7 +3,7 @@
  * (and its `chat.completion.chunk` stream), Anthropic `message` (and its named-event stream),
  * `count_tokens`. Tokens are counted as ceil(characters / 4).
  */
-import type { AiStyle } from "../../provider/client/routes";
+import type { AiStyle } from "../../contract/routes";
 import { AiError, errorBody } from "./errors";
 import { DEFAULT_OUTPUT_CAP, type AiModelRec } from "./state";
 

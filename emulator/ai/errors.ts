@@ -3,7 +3,7 @@
  * OpenAI style (`/v1/chat/completions`, `/v1/models`, unknown paths): `{ error: { message, type, code } }`.
  * Anthropic style (`/v1/messages*`): `{ type: "error", error: { type, message } }` (no code).
  */
-import type { AiStyle } from "../../provider/client/routes";
+import type { AiStyle } from "../../contract/routes";
 import type { AiFaultKind } from "./state";
 
 export class AiError extends Error {

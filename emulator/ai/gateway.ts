@@ -12,8 +12,8 @@
  * `before` → model delay → answer (or a `mid-stream` / `break` fault).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { routes, aiStyleOf, type AiStyle, type RouteId } from "../../provider/client/routes";
-import { SERVICE_PREFIX } from "../core/app";
+import { routes, aiStyleOf, type AiStyle, type RouteId } from "../../contract/routes";
+import { SERVICE_PREFIX } from "../core/module";
 import type { Emu } from "../core/emu";
 import type { FaultBook, RequestLog } from "../core/faults";
 import type { KeyRecord } from "../core/world";

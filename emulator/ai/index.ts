@@ -5,7 +5,8 @@
  * both error shapes, and injectable upstream failures. No envelope: the module registers its routes
  * itself (see gateway.ts); its control routes live under `/_emulator/ai` (see control.ts).
  */
-import type { ServiceModule } from "../core/app";
+import { SERVICE_PREFIX, type ServiceModule } from "../core/module";
+import { errorBody } from "./errors";
 import { registerAiControl } from "./control";
 import { aiRoutes, registerGateway } from "./gateway";
 
@@ -14,4 +15,7 @@ export const aiModule: ServiceModule = {
   serves: [...aiRoutes],
   register: (app, emu, parts) => registerGateway(app, emu, parts),
   control: (control, emu) => registerAiControl(control, emu),
+  // No envelope here: an unknown path answers in the OpenAI error shape.
+  notFound: (path, message) =>
+    path === SERVICE_PREFIX.ai || path.startsWith(`${SERVICE_PREFIX.ai}/`) ? { status: 404, body: errorBody("openai", 404, "not_found", message) } : undefined,
 };

@@ -7,7 +7,7 @@
  * windows) lives in the runtime (`aiRuntime(emu)`), outside the world: a new world object (reset,
  * state-file load) starts a fresh runtime.
  */
-import type { AiStyle } from "../../provider/client/routes";
+import type { AiStyle } from "../../contract/routes";
 import type { Emu } from "../core/emu";
 import type { World } from "../core/world";
 
@@ -152,10 +152,11 @@ export function seedAi(): AiWorld {
   };
 }
 
-/** `world.ai`, seeded when a world from an older state file has none. */
+/** `world.ai`: the seeded catalogue and balance the first time it is needed (a fresh world, or one from an older state file). */
 export function aiState(world: World): AiWorld {
-  if (!world.ai) world.ai = seedAi();
-  return world.ai;
+  const ai = (world.ai ??= {}) as Partial<AiWorld>;
+  if (ai.models === undefined) Object.assign(ai, seedAi());
+  return ai as AiWorld;
 }
 
 /** A model that can be listed and called: not switched off, not retired. */

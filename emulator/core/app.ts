@@ -6,43 +6,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { routes, type RouteDef, type RouteId, type Service } from "../../provider/client/routes";
+import { routes, type RouteDef, type RouteId } from "../../contract/routes";
 import { authenticate, bearerOf, type Caller } from "./auth";
+import { SERVICE_PREFIX, type Handler, type ServiceModule } from "./module";
 import { registerControl } from "./control";
-import type { Emu, TransitionFn } from "./emu";
-import { errorBody } from "../ai/errors";
+import type { Emu } from "./emu";
 import { EmuError, Reply } from "./errors";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
-import type { World } from "./world";
-
-export const SERVICE_PREFIX: Record<Service, string> = { platform: "/api", email: "/email", ai: "/ai" };
-
-export interface Ctx {
-  emu: Emu;
-  world: World;
-  caller: Caller;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  // Validated against the route table's body schema; handlers apply the business rules.
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  headers: Record<string, string | string[] | undefined>;
-}
-export type Handler = (ctx: Ctx) => unknown;
-
-export interface ServiceModule {
-  handlers: Partial<Record<RouteId, Handler>>;
-  transitions?: Record<string, TransitionFn>;
-  /** `POST /_emulator/dns/publish`: marks a sending domain's records as published; false if unknown. */
-  publishDns?: (emu: Emu, domain: string) => boolean;
-  /**
-   * Routes of the table this module registers itself instead of through `handlers` (the AI gateway:
-   * no envelope, its own auth, limits and error shapes). `register` is called once with the app.
-   */
-  serves?: RouteId[];
-  register?: (app: FastifyInstance, emu: Emu, parts: { faults: FaultBook; log: RequestLog }) => void;
-  /** Adds the module's own control routes; `control` is the loopback-only `/_emulator` scope. */
-  control?: (control: FastifyInstance, emu: Emu) => void;
-}
 
 /** Larger bodies are refused before they are read (422, like any body the schema refuses). */
 const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
@@ -91,12 +61,12 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split("?")[0];
       const key = bearerOf(request.headers.authorization);
-      // The AI gateway has no envelope: its unknown paths answer in the OpenAI error shape.
-      const ai = path === SERVICE_PREFIX.ai || path.startsWith(`${SERVICE_PREFIX.ai}/`);
-      const code = ai ? "not_found" : "NOT_FOUND";
-      log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: 404, code, fault: null, dropped: false });
       const message = `No route ${request.method} ${path}: ${error.message}`;
-      if (ai) return (reply as FastifyReply).code(404).type("application/json").send(errorBody("openai", 404, code, message));
+      // A module without the envelope (the AI gateway) answers its own unknown paths in its own shape.
+      const own = modules.map((m) => m.notFound?.(path, message)).find((answer) => answer !== undefined);
+      const code = own ? String((own.body.error as { code?: string } | undefined)?.code ?? own.body.code ?? "NOT_FOUND") : "NOT_FOUND";
+      log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code, fault: null, dropped: false });
+      if (own) return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
       return failure(reply, 404, code, message);
     },
   });

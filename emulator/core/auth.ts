@@ -2,7 +2,7 @@
  * Authentication exactly as both Authentication sections of the spec say. Answers who calls and
  * which project(s) the call may reach; anything outside that reach is answered 404 by the handlers.
  */
-import type { RouteDef, RouteId } from "../../provider/client/routes";
+import type { RouteDef, RouteId } from "../../contract/routes";
 import { EmuError } from "./errors";
 import type { Emu } from "./emu";
 import { accountById, projectsOfAccount, type Account, type KeyRecord, type Product, type Project } from "./world";

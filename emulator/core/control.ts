@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Emu, TransitionMode } from "./emu";
-import type { ServiceModule } from "./app";
+import type { ServiceModule } from "./module";
 import { faultRuleInput, type FaultBook, type RequestLog } from "./faults";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;

@@ -4,7 +4,6 @@
 import { Rng } from "./rng";
 import type { KeyRecord, World } from "./world";
 import { allProducts } from "./world";
-import { seedAi } from "../ai/state";
 
 export const PLATFORM_KEY_PREFIX = "svc_";
 export const EMAIL_KEY_PREFIX = "svcm_";
@@ -151,7 +150,7 @@ export function seedWorld(seed: number): World {
     email: {},
     vps: {},
     domains: {},
-    ai: seedAi(), // fixed strings only: no draw from the generator
+    ai: {},
     notifications: [],
     activity: [],
     transitions: [],

@@ -3,8 +3,7 @@
  * `GET /_emulator/state` are one `JSON.stringify`). Records keep internal fields (owner project,
  * webhook secret, …); handlers answer through explicit views, never the record itself.
  */
-import type { BillingPeriod } from "../../provider/client/schemas";
-import type { AiWorld } from "../ai/state";
+import type { BillingPeriod } from "../../contract/schemas";
 
 export type Product = "vps" | "domain" | "email" | "container" | "database" | "ai";
 export const allProducts: Product[] = ["vps", "domain", "email", "container", "database", "ai"];
@@ -126,12 +125,11 @@ export interface World {
     takenDomains: string[];
     premiumDomains: string[];
   };
-  /** Service state; each service module owns its part and its record types. */
+  /** Service state; each service module owns its part and its record types (the AI gateway's: emulator/ai/state.ts). */
   email: Record<string, unknown>;
   vps: Record<string, unknown>;
   domains: Record<string, unknown>;
-  /** The AI gateway: model catalogue, AI balance, limits, spend (emulator/ai/state.ts). */
-  ai: AiWorld;
+  ai: Record<string, unknown>;
   notifications: NotificationRec[];
   activity: ActivityRec[];
   transitions: PendingTransition[];

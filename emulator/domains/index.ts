@@ -2,7 +2,7 @@
  * Domain registration API (`/api/domains…`): account-level, whole-account keys with the Domain
  * product only (checked by the core). See register.ts, records.ts, registrant.ts, registry.ts.
  */
-import type { ServiceModule } from "../core/app";
+import type { ServiceModule } from "../core/module";
 import { recordHandlers, recordTransitions } from "./records";
 import { registerDomain, registerTransitions } from "./register";
 import { registrantHandlers } from "./registrant";

@@ -1,7 +1,7 @@
 /**
  * Registered domains of the account: list, get, renew, WHOIS protection and auto-renew.
  */
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import type { TransitionFn } from "../core/emu";
 import { EmuError, Reply } from "../core/errors";
 import { billing, extensionOf, pricedTld, requireOneYear } from "./catalog";

@@ -2,7 +2,7 @@
  * `POST /domains` (with `?dryRun=true`): every refusal comes before the charge (spec: charge only
  * after every 400, 402, 404 and 409 check), then the registry decides the outcome.
  */
-import type { Ctx } from "../core/app";
+import type { Ctx } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError, Reply } from "../core/errors";
 import { billing, checkedName, pricedTld, requireOneYear } from "./catalog";

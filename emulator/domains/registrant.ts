@@ -2,7 +2,7 @@
  * Owner (registrant) details of the account: `GET` and `PATCH /domains/registrant`, and the
  * completeness check registrations make (REGISTRANT_INCOMPLETE with `missing`).
  */
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import { EmuError } from "../core/errors";
 import type { Account } from "../core/world";
 

@@ -4,7 +4,7 @@
  * `failed`; a failed domain can be verified again). Records are published automatically a short
  * while after the domain is added (dns "auto") or by `POST /_emulator/dns/publish` (dns "manual").
  */
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, JobFailed, openJob, type JobWorker } from "./jobs";

@@ -4,7 +4,7 @@
  * State lives in `world.email` (see state.ts); every object belongs to one project and ids of
  * another project answer 404 with the route's not-found code.
  */
-import type { ServiceModule } from "../core/app";
+import type { ServiceModule } from "../core/module";
 import { emailControl } from "./control";
 import { addDomainWorker, domainHandlers, publishDns, verifyDomainWorker } from "./domains";
 import { jobHandlers, jobTransitions } from "./jobs";

@@ -3,7 +3,7 @@
  * two transitions (start, then the work), so every status is observable in `time` and `manual`
  * mode. Each job type brings a worker that does the work and puts its target in a failed state.
  */
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { callerProject, emailState, type JobRec, type JobType } from "./state";

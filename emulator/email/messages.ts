@@ -17,7 +17,7 @@
  * bounce repeatedly although each bounced address gets suppressed.
  */
 import { createHmac } from "node:crypto";
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { emitEvent } from "./delivery";

@@ -5,7 +5,7 @@
  * recipients (each address once per message), all time; the rates are the rolling reputation
  * window's (reputation.ts), with the spec's limits (2 % bounces, 0.08 % complaints).
  */
-import type { Handler } from "../core/app";
+import type { Handler } from "../core/module";
 import type { EmailPlanLimits } from "../core/world";
 import { usageOf } from "./quota";
 import { REPUTATION_LIMITS, reputationOf, totalsOf } from "./reputation";

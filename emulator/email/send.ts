@@ -28,7 +28,7 @@
  * A batch answers 202 with one result per message (`index`, `id`, `code`, `error`, `status`); when
  * every message failed it answers 400 BATCH_FAILED with those results in `data`.
  */
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
 import { startLifecycle } from "./messages";

@@ -4,8 +4,8 @@
  * publication time); handlers answer through the view functions of each resource's file.
  */
 import type { z } from "zod";
-import type { emailMessageStatus } from "../../provider/client/schemas";
-import type { Ctx } from "../core/app";
+import type { emailMessageStatus } from "../../contract/schemas";
+import type { Ctx } from "../core/module";
 import type { EmailPlanLimits, Project, World } from "../core/world";
 
 export type JobType = "add_domain" | "verify_domain" | "create_template";

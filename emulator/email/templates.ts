@@ -3,7 +3,7 @@
  * creation (an injected failure of that job removes the template again). Names need not be unique:
  * the spec has no code for a duplicate name, and templates are addressed by id.
  */
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, type JobWorker } from "./jobs";

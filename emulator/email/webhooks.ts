@@ -2,8 +2,8 @@
  * Webhooks: created with a signing secret that only the creating answer shows; no update route.
  * Unknown event names are dropped (the spec's NO_EVENTS refuses only a list with no valid name).
  */
-import { webhookEventNames } from "../../provider/client/schemas";
-import type { Ctx, Handler } from "../core/app";
+import { webhookEventNames } from "../../contract/schemas";
+import type { Ctx, Handler } from "../core/module";
 import { EmuError } from "../core/errors";
 import { isLoopbackHostname } from "./delivery";
 import { classifyHost } from "./names";

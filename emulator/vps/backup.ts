@@ -3,11 +3,11 @@
  * job that keeps the server busy), plan change (larger: prorated charge; smaller: only when the
  * current backups fit), reading and cancelling it.
  */
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { accountOfProject, type BackupPlanRec } from "../core/world";
-import type { RouteId } from "../../provider/client/routes";
+import type { RouteId } from "../../contract/routes";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded } from "./jobs";
 import { DAY_MS, daysLeft, findServer, periodEnd, planOf, prorate, serverById, userActivity, type BackupAddonRec, type ServerRec } from "./state";
 

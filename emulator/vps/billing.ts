@@ -3,11 +3,11 @@
  * charge, and auto-renewal of servers and their backup add-ons from the wallet.
  */
 import { accountOfProject } from "../core/world";
-import type { Handler } from "../core/app";
+import type { Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
-import type { RouteId } from "../../provider/client/routes";
-import { billingPeriods } from "../../provider/client/schemas";
+import type { RouteId } from "../../contract/routes";
+import { billingPeriods } from "../../contract/schemas";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded } from "./jobs";
 import {
   DAY_MS,

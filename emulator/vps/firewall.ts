@@ -3,9 +3,9 @@
  * one unknown rule answers FIREWALL_RULE_NOT_FOUND and nothing is removed).
  */
 import { isIP } from "node:net";
-import type { Handler } from "../core/app";
+import type { Handler } from "../core/module";
 import { EmuError } from "../core/errors";
-import type { RouteId } from "../../provider/client/routes";
+import type { RouteId } from "../../contract/routes";
 import { findServer, guardAction, userActivity, type FirewallRuleRec } from "./state";
 
 type RuleInput = { protocol: string; action: string; port?: string; source: string };

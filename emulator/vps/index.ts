@@ -2,8 +2,8 @@
  * The virtual server service: every `vps.*` and `backup.*` route of the route table.
  * Before each of them, due auto-renewals are taken from the wallet (see sweepAutoRenewals).
  */
-import type { Handler, ServiceModule } from "../core/app";
-import type { RouteId } from "../../provider/client/routes";
+import type { Handler, ServiceModule } from "../core/module";
+import type { RouteId } from "../../contract/routes";
 import { backupHandlers, backupTransitions } from "./backup";
 import { billingHandlers, billingTransitions, sweepAutoRenewals } from "./billing";
 import { firewallHandlers } from "./firewall";

@@ -3,10 +3,10 @@
  * auto-renew flag and terminate, with the background jobs that settle them (States and transitions).
  */
 import { accountOfProject, projectsOfAccount } from "../core/world";
-import type { Ctx, Handler } from "../core/app";
+import type { Ctx, Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
-import type { RouteId } from "../../provider/client/routes";
+import type { RouteId } from "../../contract/routes";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded, type JobKind } from "./jobs";
 import {
   findPlan,

@@ -4,8 +4,8 @@
  * handler: reach, busy, which statuses accept which action, billing periods.
  */
 import type { z } from "zod";
-import { billingPeriods, type BillingPeriod, type vpsStatus } from "../../provider/client/schemas";
-import type { Ctx } from "../core/app";
+import { billingPeriods, type BillingPeriod, type vpsStatus } from "../../contract/schemas";
+import type { Ctx } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import type { VpsPlanRec, World } from "../core/world";

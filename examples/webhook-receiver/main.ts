@@ -15,8 +15,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-// In your own program: import { verifyWebhookSignature } from "pulumi-svc";
-import { verifyWebhookSignature } from "../../sdk/webhook-signature";
+import { verifyWebhookSignature } from "pulumi-svc";
 
 export interface ExampleOptions {
   emailUrl: string;

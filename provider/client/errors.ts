@@ -2,7 +2,7 @@
  * Typed errors of the API client. Callers branch on `code` (the API's stable code, or one of the
  * client's own below), never on message text.
  */
-import type { Method, Service } from "./routes";
+import type { Method, Service } from "../../contract/routes";
 
 /** Codes the client itself assigns when there is no API answer to take a code from. */
 export const ClientCodes = {

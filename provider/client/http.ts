@@ -8,7 +8,7 @@ import { Agent, request as undiciRequest } from "undici";
 import { z } from "zod";
 import { ApiError, ClientCodes, OutcomeUnknownError, redact, redactValue, type ApiErrorInit } from "./errors";
 import { bucketForKey, systemClock, type Clock, type TokenBucket } from "./rate-limit";
-import { fillPath, routes, type Method, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "./routes";
+import { fillPath, routes, type Method, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "../../contract/routes";
 
 export interface Timeouts {
   connectMs: number;

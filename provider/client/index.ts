@@ -2,6 +2,6 @@ export * from "./errors";
 export * from "./http";
 export * from "./poller";
 export * from "./rate-limit";
-export * from "./routes";
+export * from "../../contract/routes";
 export * from "./wait";
-export * as schemas from "./schemas";
+export * as schemas from "../../contract/schemas";

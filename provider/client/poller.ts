@@ -13,7 +13,7 @@
  */
 import { isApiError } from "./errors";
 import type { ApiClient } from "./http";
-import type { RouteId } from "./routes";
+import type { RouteId } from "../../contract/routes";
 import { WaitTimeoutError } from "./wait";
 
 export interface PollKind<T> {

@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
-import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../client/schemas";
+import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../../contract/schemas";
 import {
   checkInputs,
   diffInputs,

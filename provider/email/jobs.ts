@@ -3,7 +3,7 @@
  * waited on together share one `GET /jobs` per tick (see client/poller.ts).
  */
 import { ApiError } from "../client/errors";
-import type { EmailJob } from "../client/schemas";
+import type { EmailJob } from "../../contract/schemas";
 import { emailJobPoller, operationTimeoutMs } from "../runtime";
 
 export const JOB_TIMEOUT_MS = 120_000;

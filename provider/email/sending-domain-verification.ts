@@ -5,26 +5,29 @@
  * next `up` waits again (the AWS SES verification pattern).
  */
 import { z } from "zod";
-import type { EmailDomain } from "../client/schemas";
+import type { EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/wait";
-import { checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
+import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
 import { emailApi, operationTimeoutMs } from "../runtime";
 import { formatDnsRecords, waitUntilVerified } from "./sending-domain";
 
+/** How long to wait is a setting of the provider, not of the domain: stored only when set (as SendingDomain's). */
+const WAIT_DEFAULTS = { timeoutSeconds: 600 };
+
 const fields = {
   domainId: z.string().min(1, "must not be empty"),
-  timeoutSeconds: z.number().int().min(1).max(86_400).default(600),
+  timeoutSeconds: z.number().int().min(1).max(86_400).optional(),
 };
 const INPUTS = Object.keys(fields);
 
 function outputs(inputs: Props, domain: EmailDomain): Props {
-  return { ...pick(inputs, INPUTS), domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) };
+  return { ...WAIT_DEFAULTS, ...pick(inputs, INPUTS), domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) };
 }
 
 async function verify(operation: string, inputs: Props): Promise<Props> {
   const domainId = inputs.domainId as string;
   // customTimeouts bounds the whole operation: the shorter of it and timeoutSeconds wins.
-  const seconds = Math.min(inputs.timeoutSeconds as number, operationTimeoutMs(Infinity) / 1000);
+  const seconds = Math.min((inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds, operationTimeoutMs(Infinity) / 1000);
   try {
     return outputs(inputs, await waitUntilVerified(emailApi(), domainId, seconds * 1000));
   } catch (err) {
@@ -44,7 +47,7 @@ export const sendingDomainVerification: ResourceImpl = {
     return checkInputs(news, fields);
   },
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["domainId"], update: ["timeoutSeconds"] });
+    return diffInputs(olds, news, { replace: ["domainId"], update: ["timeoutSeconds"], defaults: WAIT_DEFAULTS });
   },
   async create(inputs) {
     return { id: inputs.domainId as string, outs: await verify("create", inputs) };
@@ -61,7 +64,7 @@ export const sendingDomainVerification: ResourceImpl = {
       throw operationError("read", err);
     }
     if (domain.status !== "verified") return { id: "", props: {} };
-    const inputs = { domainId: id, timeoutSeconds: props.timeoutSeconds ?? 600 };
+    const inputs = { ...changedFromDefaults(props, WAIT_DEFAULTS), domainId: id };
     return { id, props: outputs(inputs, domain), inputs };
   },
   async delete() {

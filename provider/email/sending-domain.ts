@@ -12,10 +12,10 @@ import { z } from "zod";
 import { ApiError, isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
-import type { EmailDomain } from "../client/schemas";
+import type { EmailDomain } from "../../contract/schemas";
 import { systemClock } from "../client/rate-limit";
 import { WaitTimeoutError } from "../client/wait";
-import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
 import { emailApi, operationTimeoutMs, sendingDomainPoller } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";
 import { waitForJob } from "./jobs";
@@ -29,10 +29,17 @@ export const domainName = z
   .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, "not a valid fully-qualified domain name (for example mail.example.com)")
   .refine((name) => !nonPublicTldProblem(name), { error: (issue) => nonPublicTldProblem(String(issue.input)) ?? "not a public domain name" });
 
+/**
+ * How the provider waits, not properties of the domain: check leaves them out when the user did
+ * (the state keeps what was written, 58 bytes less per domain), the waits and the outputs apply
+ * these defaults, and diff counts a default written out and one left out as the same.
+ */
+const WAIT_DEFAULTS = { waitForVerification: true, verificationTimeoutSeconds: 600 };
+
 const fields = {
   domain: domainName,
-  waitForVerification: z.boolean().default(true),
-  verificationTimeoutSeconds: z.number().int().min(1).max(86_400).default(600),
+  waitForVerification: z.boolean().optional(),
+  verificationTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
   /** A sending domain already in the project (its id) to manage instead of adding it. */
   adoptId: z.string().min(1, "must not be empty").optional(),
 };
@@ -40,6 +47,7 @@ const INPUTS = Object.keys(fields);
 
 function outputs(inputs: Props, domain: EmailDomain): Props {
   return {
+    ...WAIT_DEFAULTS,
     ...pick(inputs, INPUTS),
     domainId: domain.id,
     status: domain.status,
@@ -139,7 +147,8 @@ async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: str
 
 /** Waits for verification when asked; answers the outputs, or throws the partial failure. */
 async function settle(api: ApiClient, inputs: Props, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
-  if (!inputs.waitForVerification || domain.status === "verified") {
+  const wait = { ...WAIT_DEFAULTS, ...inputs };
+  if (!wait.waitForVerification || domain.status === "verified") {
     if (domain.status === "pending" || domain.status === "failed") {
       await api.call("email.domains.verify", { params: { domainId: domain.id } });
       domain = await api.call("email.domains.get", { params: { domainId: domain.id } });
@@ -147,7 +156,7 @@ async function settle(api: ApiClient, inputs: Props, domain: EmailDomain, operat
     return outputs(inputs, domain);
   }
   // customTimeouts bounds the whole operation: the shorter of it and verificationTimeoutSeconds wins.
-  const seconds = Math.min(inputs.verificationTimeoutSeconds as number, operationTimeoutMs(Infinity) / 1000);
+  const seconds = Math.min(wait.verificationTimeoutSeconds as number, operationTimeoutMs(Infinity) / 1000);
   try {
     return outputs(inputs, await waitUntilVerified(api, domain.id, seconds * 1000, domain));
   } catch (err) {
@@ -165,7 +174,7 @@ export const sendingDomain: ResourceImpl = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["domain"], update: ["waitForVerification", "verificationTimeoutSeconds"] });
+    return diffInputs(olds, news, { replace: ["domain"], update: ["waitForVerification", "verificationTimeoutSeconds"], defaults: WAIT_DEFAULTS });
   },
 
   async create(inputs) {
@@ -212,12 +221,7 @@ export const sendingDomain: ResourceImpl = {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
-    const inputs = {
-      ...pick(props, ["adoptId"]),
-      domain: domain.domain,
-      waitForVerification: props.waitForVerification ?? true,
-      verificationTimeoutSeconds: props.verificationTimeoutSeconds ?? 600,
-    };
+    const inputs = { ...pick(props, ["adoptId"]), ...changedFromDefaults(props, WAIT_DEFAULTS), domain: domain.domain };
     return { id, props: outputs(inputs, domain), inputs };
   },
 

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
-import type { EmailTemplate } from "../client/schemas";
+import type { EmailTemplate } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
 import { emailApi } from "../runtime";
 import { waitForJob } from "./jobs";

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { isApiError, OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
-import { webhookEventNames, type Webhook } from "../client/schemas";
+import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type Props, type ResourceImpl } from "../resource";
 import { emailApi } from "../runtime";
 import { nonPublicTldProblem } from "./hostnames";

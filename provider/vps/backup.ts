@@ -10,7 +10,7 @@ import { z } from "zod";
 import { isApiError, OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
-import type { BackupAddon } from "../client/schemas";
+import type { BackupAddon } from "../../contract/schemas";
 import { systemClock } from "../client/rate-limit";
 import { waitFor } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";

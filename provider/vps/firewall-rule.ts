@@ -8,7 +8,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { FirewallRule } from "../client/schemas";
+import type { FirewallRule } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { platformApi } from "../runtime";
 import { retryWhileBusy } from "./settle";

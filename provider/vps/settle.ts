@@ -4,7 +4,7 @@
  */
 import { ApiError, isApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
-import type { Vps, VpsPlan } from "../client/schemas";
+import type { Vps, VpsPlan } from "../../contract/schemas";
 import { systemClock } from "../client/rate-limit";
 import { operationTimeoutMs, serverPoller } from "../runtime";
 

@@ -4,16 +4,9 @@ import * as pulumi from "@pulumi/pulumi";
 import provider = require("../dynamic/Webhook");
 import { commonInputs, type CommonArgs } from "../common";
 
-export type WebhookEvent =
-  | "email.sent"
-  | "email.delivered"
-  | "email.bounced"
-  | "email.complained"
-  | "email.opened"
-  | "email.clicked"
-  | "email.rejected"
-  | "email.failed"
-  | "email.received";
+import type { WebhookEvent } from "../../contract/schemas";
+
+export type { WebhookEvent };
 
 export interface WebhookArgs extends CommonArgs {
   /** https URL with a public fully-qualified host and no credentials, at most 2,000 characters. */

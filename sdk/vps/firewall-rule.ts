@@ -3,12 +3,13 @@ import * as pulumi from "@pulumi/pulumi";
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsFirewallRule");
 import { commonInputs, type CommonArgs } from "../common";
+import type { FirewallAction, FirewallProtocol } from "../../contract/schemas";
 
 export interface VpsFirewallRuleArgs extends CommonArgs {
   /** The server (`Vps.id`). */
   vpsId: pulumi.Input<string>;
-  protocol: pulumi.Input<"tcp" | "udp" | "icmp">;
-  action: pulumi.Input<"allow" | "deny">;
+  protocol: pulumi.Input<FirewallProtocol>;
+  action: pulumi.Input<FirewallAction>;
   /** `"22"` or `"8000-8100"` (1–65535, not reversed); required for tcp/udp, absent for icmp. */
   port?: pulumi.Input<string>;
   /** IPv4/IPv6 address or CIDR. */

@@ -5,7 +5,9 @@ import { defaultName } from "../naming";
 import provider = require("../dynamic/Vps");
 import { commonInputs, type CommonArgs } from "../common";
 
-export type BillingPeriod = "monthly" | "3month" | "6month" | "yearly";
+import type { BillingPeriod } from "../../contract/schemas";
+
+export type { BillingPeriod };
 
 export interface VpsArgs extends CommonArgs {
   /** Project of the server (default: stack config svc:projectId). Changing it replaces the server. */

@@ -3,7 +3,7 @@
  * emulator produces (auth, body, model, size, injected upstream failures), and the header rules
  * (`x-request-id` on everything but 401, `retry-after: 1` on server_busy).
  */
-import { routes } from "../../provider/client/routes";
+import { routes } from "../../contract/routes";
 import { aiCall, chat, ctl, messages, startAi, type TestEmulator, useAi } from "./helpers";
 
 let emu: TestEmulator;

@@ -3,7 +3,7 @@
  * control API, SSE reading, and clock alignment so minute windows never straddle a boundary.
  */
 import { Agent, fetch as undiciFetch } from "undici";
-import { routes } from "../../provider/client/routes";
+import { routes } from "../../contract/routes";
 import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
 import { perFile } from "../support/per-file";
 

@@ -4,7 +4,7 @@
  * account concurrency (a stream holds its slot until it ends). Refused requests take no hold and
  * are not charged.
  */
-import { routes } from "../../provider/client/routes";
+import { routes } from "../../contract/routes";
 import { aiCall, aiStatus, alignMinute, chat, ctl, messages, nextMonth, openStream, startAi, untilIdle, type TestEmulator, useAi } from "./helpers";
 
 let emu: TestEmulator;

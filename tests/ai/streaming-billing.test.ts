@@ -4,7 +4,7 @@
  * end marker (what was generated is charged), holds against the AI balance (402 without a charge),
  * the output cap, and the charge of a success.
  */
-import { routes } from "../../provider/client/routes";
+import { routes } from "../../contract/routes";
 import { aiStatus, chat, ctl, messages, openStream, sseEvents, startAi, streamText, tokens, untilIdle, type TestEmulator, useAi } from "./helpers";
 
 let emu: TestEmulator;

@@ -32,9 +32,10 @@ async function publishWhenAdded(name: string): Promise<void> {
 
 describe("SendingDomain lifecycle", () => {
   test("check → create (waits for verification) → read → diff → update → replace → delete → delete again", async () => {
-    // check: validated, lower-cased, defaults filled, no call.
+    // check: validated, lower-cased, no call; the wait settings are the provider's and stay out of the
+    // inputs unless set (the outputs carry the values that applied).
     const inputs = await h.checked(T, { domain: "Mail.Example.com" });
-    expect(outputsOf(inputs)).toEqual({ domain: "mail.example.com", waitForVerification: true, verificationTimeoutSeconds: 600 });
+    expect(outputsOf(inputs)).toEqual({ domain: "mail.example.com" });
     expect(h.emu.control.requests()).toEqual([]);
 
     // create: adds the domain and waits until verified (the records are published meanwhile).
@@ -118,7 +119,7 @@ describe("SendingDomain lifecycle", () => {
     const props = await h.inputs(T, { domain: "existing.example.com", waitForVerification: false });
     const read = await h.host.read(T, domainId, props);
     expect(read.id).toBe(domainId);
-    expect(outputsOf(read.inputs)).toEqual({ domain: "existing.example.com", waitForVerification: false, verificationTimeoutSeconds: 600 });
+    expect(outputsOf(read.inputs)).toEqual({ domain: "existing.example.com", waitForVerification: false });
     expect(read.properties).toMatchObject({ domain: "existing.example.com", domainId, status: rec.status, dnsRecords: rec.dnsRecords, __provider: props.__provider });
     // …and the imported state diffs clean against the program.
     expect(await h.host.diff(T, domainId, read.properties, await h.checked(T, { domain: "existing.example.com", waitForVerification: false }))).toMatchObject({
@@ -306,6 +307,16 @@ describe("SendingDomain check", () => {
       expect(result.inputs.domain).toBe(checked);
     }
     expect(h.emu.control.requests()).toEqual([]);
+  });
+
+  test("a wait setting written out at its default (state of 0.1.0) and the same setting left out are no change", async () => {
+    const olds = { domain: "mail.example.com", waitForVerification: true, verificationTimeoutSeconds: 600, domainId: "d-1", status: "verified" };
+    expect(await h.host.diff(T, "d-1", olds, await h.checked(T, { domain: "mail.example.com" }))).toMatchObject({ changes: "none" });
+    expect(await h.host.diff(T, "d-1", olds, await h.checked(T, { domain: "mail.example.com", verificationTimeoutSeconds: 300 }))).toMatchObject({
+      changes: "some",
+      replaces: [],
+    });
+    expect(await h.host.diff(T, "d-1", { ...olds, verificationTimeoutSeconds: 300 }, await h.checked(T, { domain: "mail.example.com" }))).toMatchObject({ changes: "some" });
   });
 
   test("values unknown during preview are never a failure", async () => {

@@ -23,7 +23,7 @@
  * Set SVC_ROBUSTNESS_REPORT=1 to print the figures.
  */
 import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
-import { webhookEventNames } from "../../provider/client/schemas";
+import { webhookEventNames } from "../../contract/schemas";
 import type { JobRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
 

@@ -61,6 +61,7 @@ export const webhookEventNames = [
   "email.failed",
   "email.received",
 ] as const;
+export type WebhookEvent = (typeof webhookEventNames)[number];
 export const webhook = z.looseObject({
   id: z.string(),
   url: z.string(),
@@ -182,6 +183,8 @@ export const renewalOption = z.looseObject({ billingPeriod, price: z.number(), c
 
 export const firewallProtocol = z.enum(["tcp", "udp", "icmp"]);
 export const firewallAction = z.enum(["allow", "deny"]);
+export type FirewallProtocol = z.infer<typeof firewallProtocol>;
+export type FirewallAction = z.infer<typeof firewallAction>;
 export const firewallRule = z.looseObject({
   id: z.string(),
   protocol: firewallProtocol,

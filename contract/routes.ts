@@ -4,7 +4,7 @@
  * the emulator registers its handlers from it. When the real API documents a path, one edit here
  * fixes both.
  *
- * `safety` decides retries (see http.ts):
+ * `safety` decides retries (see provider/client/http.ts):
  * - `read` / `idempotent`: safe to send again after a network error, timeout or 5xx.
  * - `non-idempotent`: a repeat would act twice (add a second rule, wipe a disk again).
  * - `paid`: charges the wallet; never sent again once it may have reached the server.
