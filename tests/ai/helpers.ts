@@ -4,7 +4,7 @@
  */
 import { Agent, fetch as undiciFetch } from "undici";
 import { routes } from "../../contract/routes";
-import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 import { perFile } from "../support/per-file";
 
 export type { TestEmulator };

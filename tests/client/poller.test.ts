@@ -4,7 +4,7 @@
  * coalescing off every waiter reads its own object.
  */
 import { ApiClient, Poller, WaitTimeoutError, type schemas } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 
 type Vps = import("zod").infer<typeof schemas.vps>;
 let emu: TestEmulator;

@@ -8,9 +8,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { runEngine, type EngineOptions } from "../engine/engine";
-import { setConfig } from "../engine/state";
-import { ROOT } from "../support/engine-harness";
+import { runEngine, type EngineOptions } from "../../tools/engine/engine";
+import { setConfig } from "../../tools/engine/state";
+import { ROOT } from "../../tools/support/engine-harness";
 
 jest.setTimeout(90_000);
 

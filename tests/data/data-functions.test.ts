@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../sdk";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 
 let emu: TestEmulator;
 const savedEnv = { ...process.env };

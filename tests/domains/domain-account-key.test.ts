@@ -3,8 +3,8 @@
  * at preview, from the free dry run, before any paid call; and a create that gets there anyway is
  * refused the same way, charging nothing.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { stackConfig } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { stackConfig } from "../../tools/engine/provider-host";
 import { calls, domainRecords, failure, fresh, SEEDED_WALLET, T, wallet } from "./helpers";
 
 let h: ResourceHarness;

@@ -5,7 +5,7 @@
  * over silently: preview and create stop with the `adoptId` line, and `adoptId: "<name>"` manages the
  * registration as it is, without registering or paying again.
  */
-import { type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 

@@ -6,9 +6,9 @@
  * first reads the account's list (`GET /domains`, provider/create-once.ts): a name already there
  * stops it with the `adoptId` line, before anything is paid.
  */
-import { type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError } from "../support/provider-host";
+import { HostError } from "../../tools/engine/provider-host";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet } from "./helpers";
 
 let h: ResourceHarness;

@@ -4,9 +4,9 @@
  * registration that knows the price and refuses with the reason. Every refusal leaves the wallet
  * and the account's domains unchanged, and the request log holds only the dry run.
  */
-import { type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { UNKNOWN } from "../support/provider-host";
+import { UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, COM, domainRecords, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;

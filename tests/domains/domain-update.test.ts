@@ -4,7 +4,7 @@
  * outcome settled by reading, never re-sent), auto-renew toggled in place, refresh and import by
  * name, and a delete that leaves the registration in the account.
  */
-import { type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 

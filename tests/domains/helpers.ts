@@ -1,7 +1,7 @@
 /**
  * Small helpers shared by the Domain resource tests (the harness itself is tests/support/).
  */
-import type { ResourceHarness } from "../support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { DomainRec } from "../../emulator/domains/state";
 
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -44,4 +44,4 @@ export async function platformCall(h: ResourceHarness, method: string, path: str
   return res.body.data;
 }
 
-export { failure, outputsOf } from "../support/resource-harness";
+export { failure, outputsOf } from "../../tools/support/resource-harness";

@@ -5,7 +5,7 @@
  * signature and `failCount`; loopback urls refused without `allowLocalWebhooks`.
  */
 import { verifyWebhookSignature } from "../../sdk/webhook-signature";
-import { startTestEmulator } from "../support/emulator";
+import { startTestEmulator } from "../../tools/support/emulator";
 import { createWebhook, freshWithDomain, ok, refused, send, SIM, startReceiver, startSendingEmulator, waitFor, type Api, type Receiver } from "./helpers";
 
 let api: Api;

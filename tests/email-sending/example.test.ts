@@ -4,7 +4,7 @@
  * verifyWebhookSignature and ends when email.delivered arrived.
  */
 import { runWebhookReceiver } from "../../examples/webhook-receiver/main";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EmulatorOptions } from "../../emulator";
-import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 import { perFile } from "../support/per-file";
 
 export const FROM_DOMAIN = "mail.acme-shop.dev";

@@ -1,7 +1,7 @@
 /**
  * Small helpers shared by the email resource tests (the harness itself is tests/support/).
  */
-import type { ResourceHarness } from "../support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { DomainRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,4 +35,4 @@ export async function emailCall(h: ResourceHarness, method: string, path: string
   return res.body.data;
 }
 
-export { failure, outputsOf } from "../support/resource-harness";
+export { failure, outputsOf } from "../../tools/support/resource-harness";

@@ -3,8 +3,8 @@
  * (≤ 2 KB), captures no key and no URL, and loads in the real provider host. Acceptance 5 (first
  * half): Webhook lists `secret` as an additional secret output.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { programRegistrations, type Registration } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { programRegistrations, type Registration } from "../../tools/engine/provider-host";
 
 const ARGS: Record<string, Record<string, unknown>> = {
   SendingDomain: { domain: "mail.example.com" },

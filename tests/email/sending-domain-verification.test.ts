@@ -4,8 +4,8 @@
  * shape under test: SendingDomain with waitForVerification: false, DNS records published by the
  * program (here: the emulator's dns/publish), then this resource.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { HostError, UNKNOWN } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { HostError, UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 
 const T = "SendingDomainVerification";

@@ -4,8 +4,8 @@
  * creates, a lost answer). DNS is "manual": a domain verifies only after the test publishes its
  * records, as a user would while `pulumi up` waits.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { HostError, UNKNOWN } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { HostError, UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "SendingDomain";

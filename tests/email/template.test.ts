@@ -3,9 +3,9 @@
  * `variables`, out-of-band deletion, import, a failed create job; issue 15: the default name,
  * adoptId, repeated first creates, a lost answer).
  */
-import { type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError, programRegistrations, UNKNOWN } from "../support/provider-host";
+import { HostError, programRegistrations, UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "Template";

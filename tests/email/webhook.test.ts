@@ -3,9 +3,9 @@
  * and 5, WEBHOOK_LIMIT_REACHED, API errors in the user's message, out-of-band deletion, import;
  * issue 15: adoptId, repeated first creates, lost answers — a webhook taken over is made anew).
  */
-import { type ResourceHarness } from "../support/resource-harness";
+import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError, UNKNOWN, providerFor } from "../support/provider-host";
+import { HostError, UNKNOWN, providerFor } from "../../tools/engine/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "Webhook";

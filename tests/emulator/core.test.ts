@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serviceModules } from "../../emulator";
 import { missingHandlers } from "../../emulator/core/app";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * protection, auto-renew, owner details, and every code of the spec's "Domain API codes" table.
  * Every refusal and every refunded outcome is checked against the wallet.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 
 const PRICES = {
   com: { registration: 165_000, whoisProtection: 50_000, renewal: 175_000 },

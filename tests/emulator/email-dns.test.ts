@@ -2,7 +2,7 @@
  * Sending domains with dns "manual": records count as published only after
  * `POST /_emulator/dns/publish {domain}`, so a verification before that fails and a later one passes.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 
 let emu: TestEmulator;
 

@@ -3,7 +3,7 @@
  * webhooks, status and analytics, reach between projects and keys, and every error code the spec's
  * tables list for these routes. The manual-DNS lifecycle is in email-dns.test.ts.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 
 let emu: TestEmulator;
 /** Calls since the rate limiter was last refilled (every key may make 10 per second). */

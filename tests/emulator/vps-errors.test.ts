@@ -3,7 +3,7 @@
  * the emulator's routes can produce is produced by a case below with the spec's status; the others
  * are listed with the reason they cannot be (their routes are not in the route table).
  */
-import type { CallResult } from "../support/emulator";
+import type { CallResult } from "../../tools/support/emulator";
 import { PLAN, type VpsFixture } from "../support/vps-fixture";
 import { useVpsFixture } from "../support/per-file";
 

@@ -4,7 +4,7 @@
  * (issue 7, acceptance 2 and 6).
  */
 import { join } from "node:path";
-import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../support/engine-harness";
+import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
 
 jest.setTimeout(60_000);
 

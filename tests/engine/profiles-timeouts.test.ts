@@ -6,7 +6,7 @@
  * dynamic provider for `pulumi config set --path 'svc:profiles.ops.apiKey' …` (the engine passes
  * every config value to Configure as a string; an object as its JSON).
  */
-import { changes, engineStack, fixtureProject, onlySame, type EngineStack } from "../support/engine-harness";
+import { changes, engineStack, fixtureProject, onlySame, type EngineStack } from "../../tools/support/engine-harness";
 
 jest.setTimeout(90_000);
 

@@ -6,7 +6,7 @@
  * proven on the quickstart (quickstart.test.ts).
  */
 import type { EmulatorOptions } from "../../emulator";
-import { calls, changes, engineStack, fixtureProject, type EngineStack } from "../support/engine-harness";
+import { calls, changes, engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
 
 jest.setTimeout(60_000);
 

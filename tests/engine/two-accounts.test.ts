@@ -5,7 +5,7 @@
  * state holds no key, a second preview is empty, destroy removes all four.
  */
 import { join } from "node:path";
-import { changes, engineStack, onlySame, ROOT, type EngineStack } from "../support/engine-harness";
+import { changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
 
 jest.setTimeout(90_000);
 

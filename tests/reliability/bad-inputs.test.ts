@@ -8,10 +8,10 @@
  * `GET /backup/plans`; every other check (Domain included: its rows fail before the dry run) calls
  * nothing at all.
  *
- * The catalogue is the `rows` table of tests/reliability/catalogue.ts: add a row there to grow it.
+ * The catalogue is the `rows` table of tools/chaos/catalogue.ts: add a row there to grow it.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { ALLOWED_READS, base, rows, SERVER_ID, SMALL_PLAN, type Props } from "./catalogue";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { ALLOWED_READS, base, rows, SERVER_ID, SMALL_PLAN, type Props } from "../../tools/chaos/catalogue";
 
 let h: ResourceHarness;
 let smallPlanId: string;

@@ -10,8 +10,8 @@
  * - an expired domain is kept, with its status `expired`: it is not registered (or paid) again.
  * No secret is in the state file, the printed output or the request log afterwards.
  */
-import { engineStack, fixtureProject, type EngineStack } from "../support/engine-harness";
-import { apply, baseline, backupPrice, Charges, createCharges, leaks, plansOf, PROGRAM, prorated, registered, run, servers, templates, webhooks, worldProblems, type Declared, type Plans, type Run } from "./harness";
+import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { apply, baseline, backupPrice, Charges, createCharges, leaks, plansOf, PROGRAM, prorated, registered, run, servers, templates, webhooks, worldProblems, type Declared, type Plans, type Run } from "../../tools/chaos/harness";
 
 jest.setTimeout(60_000);
 

@@ -22,7 +22,7 @@
  *   everything else charge nothing).
  * Set SVC_ROBUSTNESS_REPORT=1 to print the figures.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 import { webhookEventNames } from "../../contract/schemas";
 import type { JobRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";

@@ -1,6 +1,6 @@
 /**
  * Issue 8, fault matrix: every create, update and delete of every resource type, through the test
- * engine against the emulator's fault rules. The matrix is a data table (tests/reliability/matrix.ts:
+ * engine against the emulator's fault rules. The matrix is a data table (tools/chaos/matrix.ts:
  * CALLS says where each resource × operation's fault goes, SPEC_FAULT what the spec names for fault
  * e; `ruleOf` makes the rule of each cell). After the faulted `up` it either succeeded or failed
  * with clear errors (resource, operation, `METHOD /path` and code, or "outcome unknown"), every
@@ -18,9 +18,9 @@
  * operation at least once, every group mixing the five kinds (21 of the matrix's cells). `npm run
  * chaos` runs every cell (fifteen operation × fault groups) and randomized groups.
  */
-import { engineStack, fixtureProject, type EngineStack } from "../support/engine-harness";
-import { PROGRAM, RESOURCE_TYPES } from "./harness";
-import { allCells, FAULT_KINDS, FAULT_NAMES, OPS, rotation, ruleOf, runGroup } from "./matrix";
+import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { PROGRAM, RESOURCE_TYPES } from "../../tools/chaos/harness";
+import { allCells, FAULT_KINDS, FAULT_NAMES, OPS, rotation, ruleOf, runGroup } from "../../tools/chaos/matrix";
 
 jest.setTimeout(120_000);
 

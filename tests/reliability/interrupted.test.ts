@@ -1,6 +1,6 @@
 /**
  * Issue 8, interrupted runs: a multi-resource `up` (every resource type in one program) is killed at
- * several points (tests/reliability/interrupt.ts: KILL_POINTS), the way a crash or `kill -9` of the
+ * several points (tools/chaos/interrupt.ts: KILL_POINTS), the way a crash or `kill -9` of the
  * CLI, or of the provider host alone, ends it. Proven each time:
  * - the engine's checkpoints left a state that holds every resource finished before the kill (with
  *   its id) and a pending create for each create that was under way;
@@ -17,9 +17,9 @@
  * create is recorded as pending" runs in `npm run chaos` only, with every point again at a later,
  * random moment.
  */
-import { engineStack, fixtureProject, type EngineStack } from "../support/engine-harness";
-import { PROGRAM } from "./harness";
-import { KILL_POINTS, runKillPoint } from "./interrupt";
+import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { PROGRAM } from "../../tools/chaos/harness";
+import { KILL_POINTS, runKillPoint } from "../../tools/chaos/interrupt";
 
 jest.setTimeout(90_000);
 

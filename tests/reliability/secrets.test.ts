@@ -9,8 +9,8 @@
  */
 import { createServer, type Server } from "node:net";
 import { networkInterfaces } from "node:os";
-import { engineStack, fixtureProject, type EngineStack } from "../support/engine-harness";
-import { apply, baseline, leaks, plansOf, PROGRAM, run } from "./harness";
+import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { apply, baseline, leaks, plansOf, PROGRAM, run } from "../../tools/chaos/harness";
 
 jest.setTimeout(60_000);
 

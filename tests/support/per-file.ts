@@ -7,7 +7,7 @@
  * file's tests, made fresh before each, closed after all. `set` hands it to the file's own typed
  * variable, so tests keep reading `emu`, `f` or `h`.
  */
-import { startResourceHarness, type ResourceHarness } from "./resource-harness";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
 import { vpsFixture, type VpsFixture } from "./vps-fixture";
 
 export interface PerFile<T> {

@@ -3,7 +3,7 @@
  * limit (each moves the emulator clock by 0.1 s, which refills one token), plans by name, and a
  * server created and settled in one step.
  */
-import { startTestEmulator, type CallOptions, type CallResult, type TestEmulator } from "./emulator";
+import { startTestEmulator, type CallOptions, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 
 export const PASSWORD = "Sup3rSecret!23";
 export const PLAN = {

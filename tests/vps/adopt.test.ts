@@ -7,8 +7,8 @@
  * stack's (a server of the default name, the rule or add-on of the stack's server), and otherwise
  * stops with the object's id and the `adoptId` line; with that line added it converges.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { HostError } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { HostError } from "../../tools/engine/provider-host";
 import { api, catalogue, failure, fresh, outputsOf, PASSWORD, PLAN, runningServer, server, servers, until, wallet, writes, type BackupPlan, type Plan, type Props } from "./helpers";
 
 const NEW_PASSWORD = "N3w^Passw0rd#x";

@@ -4,8 +4,8 @@
  * charge), a larger plan (prorated charge), a smaller plan refused with OVER_NEW_QUOTA explained,
  * cancel, out-of-band cancel, a dropped create settled by reading — and the NODE_NOT_READY wait.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { HostError } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { HostError } from "../../tools/engine/provider-host";
 import { answeredAt, api, calls, catalogue, failure, fresh, outputsOf, PLAN, prorated, runningServer, server, wallet, writes, type BackupPlan } from "./helpers";
 
 const T = "VpsBackup";

@@ -4,8 +4,8 @@
  * shows no write call (Vps check may read the plan catalogue, a GET; the other two call nothing).
  * Values the engine does not know yet (preview) are never failed.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { UNKNOWN } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { UNKNOWN } from "../../tools/engine/provider-host";
 import { catalogue, fresh, PASSWORD, PLAN, type Props } from "./helpers";
 
 let h: ResourceHarness;

@@ -3,8 +3,8 @@
  * transitions): issue 5 acceptance 3 (ten rules at once, out-of-band removal, deleting a missing
  * rule, the port/CIDR rules at check), VPS_BUSY waited out, an ambiguous add settled by reading.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { HostError } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { HostError } from "../../tools/engine/provider-host";
 import { api, calls, catalogue, failure, fresh, outputsOf, PLAN, runningServer, server, until, writes, type Props } from "./helpers";
 
 const T = "VpsFirewallRule";

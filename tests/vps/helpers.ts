@@ -3,7 +3,7 @@
  * `time` mode with 1-second transitions, the plan catalogue by name, what the emulator holds, and
  * servers set up "out of band" straight at the API.
  */
-import type { ResourceHarness } from "../support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { ServerRec } from "../../emulator/vps/state";
 
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -107,7 +107,7 @@ export function calls(h: ResourceHarness): string[] {
   return h.emu.control.requests().filter((r) => r.status !== 429).map((r) => `${r.method} ${r.path} ${r.status}${r.code ? ` ${r.code}` : ""}`);
 }
 
-export { failure, outputsOf } from "../support/resource-harness";
+export { failure, outputsOf } from "../../tools/support/resource-harness";
 
 /** The emulator's prorating: round((new − old) × daysLeft / 30), daysLeft = ceil((expiresAt − now) / 1 day). */
 export function prorated(newPrice: number, oldPrice: number, expiresAt: string, atIso: string): number {

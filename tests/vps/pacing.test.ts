@@ -5,8 +5,8 @@
  * collecting VPS_BUSY refusals; the backup create does not read again the add-on its activation
  * just answered.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { startProviderHost, stackConfig } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { startProviderHost, stackConfig } from "../../tools/engine/provider-host";
 import { calls, catalogue, fresh, PASSWORD, PLAN, runningServer, server } from "./helpers";
 
 let h: ResourceHarness;

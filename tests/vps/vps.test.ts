@@ -4,8 +4,8 @@
  * change table), 2 (ambiguous create, provisioning failure) and 5 (rootPassword secret), and the
  * INSUFFICIENT_BALANCE / INSTANCE_NOT_RUNNING messages.
  */
-import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
-import { HostError, programRegistrations, providerFor } from "../support/provider-host";
+import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import { HostError, programRegistrations, providerFor } from "../../tools/engine/provider-host";
 import {
   answeredAt,
   api,

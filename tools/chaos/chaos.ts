@@ -7,12 +7,12 @@
  *                                  a minute): CI's proof that the script runs and prints its figures
  *
  * 1. The whole fault matrix: every operation × fault kind group (every cell of
- *    tests/reliability/matrix.ts), each followed by a preview that must plan nothing.
+ *    tools/chaos/matrix.ts), each followed by a preview that must plan nothing.
  * 2. Randomized groups: a random operation, a random set of resource types, each type's call given
  *    a random fault kind, repeated 1–2 times, firing with probability 0.5–1.
- * 3. Every kill point of tests/reliability/interrupt.ts, then again with the kill moved later by a
+ * 3. Every kill point of tools/chaos/interrupt.ts, then again with the kill moved later by a
  *    random few hundred milliseconds; then the interrupted-create matrix (one point per type).
- * 4. The bad input catalogue (tests/reliability/catalogue.ts) through the provider host's check.
+ * 4. The bad input catalogue (tools/chaos/catalogue.ts) through the provider host's check.
  * Exits non-zero when a duplicate, a double charge, a leaked secret, a bad input let through or a
  * run that did not converge is found. About 6–8 minutes on two cores.
  */

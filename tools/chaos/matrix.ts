@@ -4,7 +4,7 @@
  * program declares them all, so one `up` exercises up to eight cells): the fault rules of each
  * type's call for that operation are added, `up` runs, the rules are removed, a second `up` must
  * converge. Shared by tests/reliability/fault-matrix.test.ts (a bounded subset) and
- * tests/reliability/chaos.ts (all of it, and randomized groups).
+ * tools/chaos/chaos.ts (all of it, and randomized groups).
  *
  * Fault kinds:
  * - a: 500 before acting;

@@ -12,7 +12,7 @@ import type { TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../..
 import type { DomainRec } from "../../emulator/domains/state";
 import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import type { EngineStack } from "../support/engine-harness";
-import type { ProviderHost } from "../support/provider-host";
+import type { ProviderHost } from "../engine/provider-host";
 
 export type ResourceType = "SendingDomain" | "SendingDomainVerification" | "Webhook" | "Template" | "Vps" | "VpsFirewallRule" | "VpsBackup" | "Domain";
 export const RESOURCE_TYPES: ResourceType[] = ["SendingDomain", "SendingDomainVerification", "Webhook", "Template", "Vps", "VpsFirewallRule", "VpsBackup", "Domain"];

@@ -1,20 +1,20 @@
 /**
  * Interrupted runs (issue 8): a multi-resource `up` is killed at a chosen point, the way a crash or
  * `kill -9` of the CLI would end it, and the next `up` must converge without a duplicate or a
- * second charge. Shared by tests/reliability/interrupted.test.ts and tests/reliability/chaos.ts.
+ * second charge. Shared by tests/reliability/interrupted.test.ts and tools/chaos/chaos.ts.
  *
  * A kill point holds the answers of chosen calls (fault rules `afterCommit` + `delayMs`: the API
  * has acted, the engine has no id yet) and kills once the request log shows those calls: the
  * window between the provider's API call and the engine's next checkpoint, where an id is lost.
  *
  * The next `up` is the real CLI's: it warns about the pending creates and runs a plain check (no
- * olds) and create again (tests/engine/CONFORMANCE.md). Each create then adopts what the earlier
+ * olds) and create again (tools/engine/CONFORMANCE.md). Each create then adopts what the earlier
  * attempt provably made, or stops with an error naming the object and the `adoptId` line; the
  * scenario then adds that line, as the user would, and runs `up` once more. Last,
  * `refresh --clear-pending-creates` drops the pending creates the CLI keeps until then.
  */
 import { EngineInterrupted } from "../engine/engine";
-import type { ProviderHost } from "../support/provider-host";
+import type { ProviderHost } from "../engine/provider-host";
 import type { EngineStack } from "../support/engine-harness";
 import { adoptIdsAsked, type ResourceType, apply, baseline, Charges, createCharges, duplicateCount, leaks, plansOf, run, worldProblems, type Declared, type Plans, type Run } from "./harness";
 

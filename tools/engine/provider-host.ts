@@ -142,7 +142,7 @@ export interface DiffAnswer {
  * pkg/resource/plugin/provider_plugin.go: every request carries the URN, name and type; Diff, Update
  * and Delete the old inputs; Create, Update and Delete the custom timeout in seconds; Diff and
  * Update the ignoreChanges paths). The resource tests leave it out: the Node dynamic host reads
- * none of these fields (see tests/engine/CONFORMANCE.md); the test engine sends them all.
+ * none of these fields (see tools/engine/CONFORMANCE.md); the test engine sends them all.
  */
 export interface CallContext {
   /** The resource's URN (default: `urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/svc:<type>::r`). */

@@ -10,7 +10,7 @@ import type { EmulatorOptions, RequestLogEntry, World } from "../../emulator";
 import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult, type Step } from "../engine/engine";
 import { setConfig, type StackState } from "../engine/state";
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { packageRoot } from "./provider-host";
+import { packageRoot } from "../engine/provider-host";
 
 export const ROOT = packageRoot(__dirname);
 const PASSPHRASE = "engine-test-passphrase";

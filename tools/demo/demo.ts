@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { runEngine, type Operation, type RunResult } from "../engine/engine";
 import { setConfig } from "../engine/state";
-import { packageRoot } from "../support/provider-host";
+import { packageRoot } from "../engine/provider-host";
 
 const ROOT = packageRoot(__dirname);
 const PROJECT_DIR = join(ROOT, "examples/quickstart");

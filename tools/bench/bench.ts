@@ -2,7 +2,7 @@
  * `npm run bench` (issue 9): how close pulumi-svc runs to the platform's limit of 10 requests per
  * second per key, and how few calls it spends. A script that prints numbers, never a test.
  *
- * Each scenario runs real stacks (tests/bench/programs/) through the test engine — the real Node
+ * Each scenario runs real stacks (tools/bench/programs/) through the test engine — the real Node
  * language runtime and one real dynamic-provider host per run — against an emulator in `time` mode,
  * whose transitions take their realistic time. Every figure comes from the emulator's request log
  * (what reached the API), the engine's results and the provider calls the engine made.
@@ -29,10 +29,10 @@ import { ApiClient, type RequestEvent } from "../../provider/client/http";
 import { CLIENT_BURST } from "../../provider/client/rate-limit";
 import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import { setConfig } from "../engine/state";
-import { packageRoot, programRegistrations, type ProviderHost } from "../support/provider-host";
+import { packageRoot, programRegistrations, type ProviderHost } from "../engine/provider-host";
 
 const ROOT = packageRoot(__dirname);
-const PROGRAMS = join(ROOT, "tests/bench/programs");
+const PROGRAMS = join(ROOT, "tools/bench/programs");
 const STACK = "bench";
 const PASSPHRASE = "pulumi-svc-bench";
 /** The platform's limit, per key, shared by all its APIs (the client's bucket and the emulator's). */
@@ -108,7 +108,7 @@ let providerCalls: ProviderCall[] = [];
  */
 function timeProviderCalls(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const hostModule = require("../support/provider-host") as { startProviderHost: typeof import("../support/provider-host").startProviderHost };
+  const hostModule = require("../engine/provider-host") as { startProviderHost: typeof import("../engine/provider-host").startProviderHost };
   const start = hostModule.startProviderHost;
   hostModule.startProviderHost = async (options) => {
     const t0 = Date.now();

@@ -9,13 +9,13 @@
  * file with secrets encrypted. It is a test and demo tool: users run the real `pulumi` CLI.
  *
  * It sends the provider exactly what the real engine sends in each situation, and nothing more:
- * tests/engine/CONFORMANCE.md lists each situation with the pulumi/pulumi source it follows. A
+ * tools/engine/CONFORMANCE.md lists each situation with the pulumi/pulumi source it follows. A
  * provider feature that works only because this engine helps it would be false under the CLI.
  */
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { HostError, packageRoot, pulumiScript, startProviderHost, type ProviderHost } from "../support/provider-host";
+import { HostError, packageRoot, pulumiScript, startProviderHost, type ProviderHost } from "./provider-host";
 import { startMonitor, type Registration, type RegisterAnswer } from "./monitor";
 import { loadState, readConfig, readProject, saveState, SECRET_SIG, SIG_KEY, UNKNOWN, type PendingOperation, type Props, type ResourceState, type StackState } from "./state";
 
