@@ -7,7 +7,8 @@ import { randomUUID } from "node:crypto";
 import { Agent, request as undiciRequest } from "undici";
 import { z } from "zod";
 import { ApiError, ClientCodes, OutcomeUnknownError, redact, redactValue, type ApiErrorInit } from "./errors";
-import { bucketForKey, systemClock, type Clock, type TokenBucket } from "./rate-limit";
+import { retryDelayMs, RETRY, systemClock, type Clock } from "./backoff";
+import { bucketForKey, type TokenBucket } from "./rate-limit";
 import { fillPath, routes, type Method, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "../../contract/routes";
 
 export interface Timeouts {
@@ -25,7 +26,7 @@ export interface RetryPolicy {
   /** Attempts in all while the API answers 429 (always safe: refused before acting). */
   rateLimitedAttempts: number;
 }
-export const defaultRetry: RetryPolicy = { attempts: 5, baseMs: 500, capMs: 10_000, rateLimitedAttempts: 10 };
+export const defaultRetry: RetryPolicy = { attempts: 5, baseMs: RETRY.firstMs, capMs: RETRY.maxMs, rateLimitedAttempts: 10 };
 
 /** What the client reports of each attempt (never a key or a body): for tests and benchmarks. */
 export interface RequestEvent {
@@ -188,15 +189,9 @@ export class ApiClient {
       if (!mayRepeat && unknownOutcome) throw new OutcomeUnknownError(error);
       const repeatable = outcome.notSent || (mayRepeat && error.retryable) || (route.idempotencyKey && error.code === "REQUEST_IN_PROGRESS");
       if (!repeatable || ++failures >= this.retry.attempts) throw new ApiError(error);
-      await this.clock.sleep(this.backoffMs(failures, error.retryAfterSeconds), options.signal);
+      const schedule = { ...RETRY, firstMs: this.retry.baseMs, maxMs: this.retry.capMs };
+      await this.clock.sleep(retryDelayMs(failures, error.retryAfterSeconds, this.random, schedule), options.signal);
     }
-  }
-
-  /** Full jitter exponential backoff; the server's Retry-After wins when given. */
-  private backoffMs(failures: number, retryAfterSeconds?: number): number {
-    if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
-    const ceiling = Math.min(this.retry.capMs, this.retry.baseMs * 2 ** (failures - 1));
-    return this.random() * ceiling;
   }
 
   /** One HTTP exchange. Answers the result, or the error with whether the request never left. */

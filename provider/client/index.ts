@@ -1,3 +1,4 @@
+export * from "./backoff";
 export * from "./errors";
 export * from "./http";
 export * from "./poller";

@@ -14,6 +14,7 @@
 import { isApiError } from "./errors";
 import type { ApiClient } from "./http";
 import type { RouteId } from "../../contract/routes";
+import { Backoff, POLL } from "./backoff";
 import { WaitTimeoutError } from "./wait";
 
 export interface PollKind<T> {
@@ -42,14 +43,14 @@ interface Waiter<T> {
   dueAt: number;
 }
 
-const FIRST_MS = 500;
-const MAX_MS = 5_000;
+const FIRST_MS = POLL.firstMs;
 
 export class Poller<T> {
   private waiters: Waiter<T>[] = [];
   private timer?: NodeJS.Timeout;
   private nextAt = Infinity;
-  private intervalMs = FIRST_MS;
+  /** The tick's POLL steps: back to the first when a waiter arrives or some are done. */
+  private readonly interval = new Backoff(POLL);
   private ticking = false;
 
   constructor(
@@ -85,7 +86,7 @@ export class Poller<T> {
         describe: options.describe ?? ((item) => JSON.stringify(item ?? "gone")),
       });
       // A new waiter is read at once (within this macrotask, together with its siblings), or when due.
-      this.intervalMs = FIRST_MS;
+      this.interval.reset();
       this.schedule(Math.max(0, dueAt - started));
     });
   }
@@ -154,12 +155,11 @@ export class Poller<T> {
       // Some waited-for objects just got there: the others, started about when they did, are
       // likely close behind. Back to the short tick (one call serves them all) rather than leaving
       // them up to 5 s late.
-      if (arrived > 0) this.intervalMs = FIRST_MS;
-      const jittered = this.intervalMs * (0.8 + 0.4 * Math.random());
-      this.intervalMs = Math.min(this.intervalMs * 1.5, MAX_MS);
+      if (arrived > 0) this.interval.reset();
+      const jittered = this.interval.next();
       // Every waiter still inside its usual transition time: nothing to read until the first is due.
       const earliestDue = Math.min(...this.waiters.map((w) => w.dueAt));
-      if (earliestDue - now > jittered) this.intervalMs = FIRST_MS;
+      if (earliestDue - now > jittered) this.interval.reset();
       this.schedule(Math.max(jittered, earliestDue - now));
     }
   }

@@ -6,28 +6,7 @@
  * head); a 429 pauses the whole bucket until Retry-After.
  */
 import { createHash } from "node:crypto";
-
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, Math.max(0, ms));
-      signal?.addEventListener("abort", onAbort, { once: true });
-    }),
-};
+import { systemClock, type Clock } from "./backoff";
 
 interface Waiter {
   resolve(): void;

@@ -1,8 +1,10 @@
 /**
- * Polling helper: first read at once, then every 0.5 s growing ×1.5 up to 5 s, with jitter. Each
- * read is an API call, so it goes through the key's rate-limit bucket like any other.
+ * Waiting for one object through a read function of the caller's: first read at once, then on the
+ * POLL schedule (backoff.ts). Each read is an API call, so it goes through the key's rate-limit bucket
+ * like any other. Several objects of one kind waiting at once go through the Poller (poller.ts), which
+ * follows the same schedule with one list call per tick.
  */
-import { systemClock, type Clock } from "./rate-limit";
+import { Backoff, POLL, systemClock, type Clock } from "./backoff";
 
 export interface WaitOptions<T> {
   /** What is awaited, for the timeout message: `server 3f2… to be running`. */
@@ -44,8 +46,7 @@ export async function waitFor<T>(
   const random = options.random ?? Math.random;
   const describe = options.describe ?? ((state: T) => JSON.stringify(state));
   const started = clock.now();
-  let delay = options.firstDelayMs ?? 500;
-  const maxDelay = options.maxDelayMs ?? 5_000;
+  const backoff = new Backoff({ ...POLL, maxMs: options.maxDelayMs ?? POLL.maxMs }, random, options.firstDelayMs);
   if (options.initialDelayMs) await clock.sleep(Math.min(options.initialDelayMs, options.timeoutMs), options.signal);
   let reads = 0;
   for (;;) {
@@ -53,12 +54,10 @@ export async function waitFor<T>(
     if (isDone(state)) return state;
     const waited = clock.now() - started;
     if (waited >= options.timeoutMs) throw new WaitTimeoutError(options.what, state, waited, describe);
-    // ±20 % jitter so that many waiters do not poll in step.
-    let jittered = delay * (0.8 + 0.4 * random());
+    let jittered = backoff.next();
     // Not done at the first read: the next one comes when the transition usually has ended (the wait
     // starts at the answer, a moment after the transition began).
     if (++reads === 1 && options.expectedMs) jittered = Math.max(jittered, options.expectedMs - waited);
     await clock.sleep(Math.min(jittered, options.timeoutMs - waited), options.signal);
-    delay = Math.min(delay * 1.5, maxDelay);
   }
 }

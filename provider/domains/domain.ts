@@ -31,10 +31,8 @@ import {
 } from "../resource";
 import { createOnce } from "../create-once";
 import { platformApi } from "../runtime";
+import { DNS_LABEL, TOP_LEVEL_LABEL } from "../validation";
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-/** Every public extension is letters, or an internationalized one in its `xn--` form. */
-const EXTENSION = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /**
  * Why a trimmed, lower-cased name cannot be registered, judged without the price catalogue (the
@@ -46,12 +44,12 @@ export function domainNameProblem(name: string): string | undefined {
   const labels = name.split(".");
   if (labels.length < 2) return `"${name}" has no extension: give the whole name, for example example.com`;
   if (labels.includes("")) return `"${name}" has an empty label (a leading, trailing or doubled dot)`;
-  const bad = labels.find((label) => !LABEL.test(label));
+  const bad = labels.find((label) => !DNS_LABEL.test(label));
   if (bad !== undefined) {
     return `"${bad}" is not a valid label: 1 to 63 letters, digits or inner hyphens (write an international name in its xn-- form)`;
   }
   const extension = labels[labels.length - 1];
-  if (!EXTENSION.test(extension)) return `".${extension}" is not a domain extension`;
+  if (!TOP_LEVEL_LABEL.test(extension)) return `".${extension}" is not a domain extension`;
   return undefined;
 }
 

@@ -9,7 +9,7 @@ import type { EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/wait";
 import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
 import { emailApi, operationTimeoutMs } from "../runtime";
-import { formatDnsRecords, waitUntilVerified } from "./sending-domain";
+import { formatDnsRecords, waitUntilVerified } from "./verification";
 
 /** How long to wait is a setting of the provider, not of the domain: stored only when set (as SendingDomain's). */
 const WAIT_DEFAULTS = { timeoutSeconds: 600 };

@@ -9,16 +9,16 @@
  * `adoptId` line rather than take it over (the API would refuse a second one, DOMAIN_EXISTS).
  */
 import { z } from "zod";
-import { ApiError, isApiError } from "../client/errors";
+import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { EmailDomain } from "../../contract/schemas";
-import { systemClock } from "../client/rate-limit";
 import { WaitTimeoutError } from "../client/wait";
 import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
-import { emailApi, operationTimeoutMs, sendingDomainPoller } from "../runtime";
-import { nonPublicTldProblem } from "./hostnames";
+import { emailApi, operationTimeoutMs } from "../runtime";
+import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { waitForJob } from "./jobs";
+import { formatDnsRecords, waitUntilVerified } from "./verification";
 
 /** A fully-qualified domain name: labels of letters, digits and inner hyphens, an alphabetic TLD (or an internationalized one in punycode, xn--…). */
 export const domainName = z
@@ -26,7 +26,7 @@ export const domainName = z
   .trim()
   .toLowerCase()
   .max(253, "at most 253 characters")
-  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, "not a valid fully-qualified domain name (for example mail.example.com)")
+  .refine(isFullyQualified, "not a valid fully-qualified domain name (for example mail.example.com)")
   .refine((name) => !nonPublicTldProblem(name), { error: (issue) => nonPublicTldProblem(String(issue.input)) ?? "not a public domain name" });
 
 /**
@@ -54,38 +54,6 @@ function outputs(inputs: Props, domain: EmailDomain): Props {
     dnsRecords: domain.dnsRecords.map((r) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}) })),
     ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}),
   };
-}
-
-export function formatDnsRecords(domain: EmailDomain): string {
-  return domain.dnsRecords.map((r) => `  ${r.type} ${r.name} ${r.value}${r.priority !== undefined ? ` (priority ${r.priority})` : ""}`).join("\n");
-}
-
-/**
- * Starts DNS checks and polls until the domain is `verified`, starting a new check after a `failed`
- * one while time remains (records may still be propagating). Answers the verified domain; throws
- * WaitTimeoutError (with the last domain seen) when time runs out.
- */
-export async function waitUntilVerified(api: ApiClient, domainId: string, timeoutMs: number, seen?: EmailDomain): Promise<EmailDomain> {
-  const deadline = Date.now() + timeoutMs;
-  const poller = sendingDomainPoller();
-  const wait = (isDone: (d: EmailDomain | undefined) => boolean) =>
-    poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, timeoutMs: Math.max(0, deadline - Date.now()), describe: (d) => (d ? `status ${d.status}` : "gone") });
-  // `seen`: the caller has just read the domain; reading it again would only cost a call.
-  let domain = seen ?? (await wait(() => true));
-  let pauseMs = 500;
-  for (;;) {
-    if (!domain) throw new ApiError({ service: "email", method: "GET", path: `/domains/${domainId}`, status: 404, code: "DOMAIN_NOT_FOUND", apiMessage: "the domain is gone", retryable: false });
-    if (domain.status === "verified") return domain;
-    const left = deadline - Date.now();
-    if (left <= 0) throw new WaitTimeoutError(`domain ${domainId} to be verified`, domain, timeoutMs, (d) => `status ${d.status}`);
-    if (domain.status === "failed") {
-      // The records may still be propagating: pause, then check again.
-      await systemClock.sleep(Math.min(pauseMs, left));
-      pauseMs = Math.min(pauseMs * 1.5, 5_000);
-    }
-    if (domain.status === "pending" || domain.status === "failed") await api.call("email.domains.verify", { params: { domainId } });
-    domain = await wait((d) => d === undefined || d.status === "verified" || d.status === "failed");
-  }
 }
 
 function verificationTimeoutMessage(operation: string, domain: EmailDomain, seconds: number): string {

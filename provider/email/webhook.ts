@@ -16,7 +16,7 @@ import type { ApiClient } from "../client/http";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type Props, type ResourceImpl } from "../resource";
 import { emailApi } from "../runtime";
-import { nonPublicTldProblem } from "./hostnames";
+import { isFullyQualified, nonPublicTldProblem } from "../validation";
 
 /** The spec's rule: https, a public fully-qualified host (names only: an IP literal is not one), no credentials. */
 export function webhookUrlProblem(raw: string): string | undefined {
@@ -35,8 +35,7 @@ export function webhookUrlProblem(raw: string): string | undefined {
   if (host === "localhost" || !host.includes(".")) return `host ${host} is not a public fully-qualified host name`;
   const reserved = nonPublicTldProblem(host);
   if (reserved) return `host ${host}: ${reserved}`;
-  // The top-level label is alphabetic, or an internationalized one in its punycode form (xn--…).
-  if (!/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})\.?$/.test(host)) return `host ${host} is not a valid fully-qualified host name`;
+  if (!isFullyQualified(host.replace(/\.$/, ""))) return `host ${host} is not a valid fully-qualified host name`;
   return undefined;
 }
 

@@ -11,11 +11,12 @@ import { isApiError, OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../../contract/schemas";
-import { systemClock } from "../client/rate-limit";
+import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/wait";
 import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { platformApi } from "../runtime";
-import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./settle";
+import { backupPlanCodes } from "./catalogue";
+import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
 
 const fields = {
   vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
@@ -48,17 +49,11 @@ async function readAddon(api: ApiClient, vpsId: string): Promise<BackupAddon | u
 /** Runs a paid backup call, waiting out NODE_NOT_READY / AGENT_OFFLINE and VPS_BUSY refusals. */
 async function paidCall<T>(api: ApiClient, vpsId: string, call: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + serverTimeoutMs();
-  let pauseMs = 1_000;
-  for (;;) {
-    try {
-      // The backup calls are the work that makes the server busy: they do not wait for it.
-      return await retryWhileBusy(api, vpsId, call, deadline, false);
-    } catch (err) {
-      if (!(isApiError(err) && NOT_YET.has(err.code)) || Date.now() >= deadline) throw err;
-      await systemClock.sleep(pauseMs);
-      pauseMs = Math.min(pauseMs * 1.5, 10_000);
-    }
-  }
+  // The backup calls are the work that makes the server busy: they do not wait for it.
+  return retryWhileRefused(() => retryWhileBusy(api, vpsId, call, deadline, false), {
+    refused: (err) => isApiError(err) && NOT_YET.has(err.code),
+    deadlineMs: deadline,
+  });
 }
 
 /**
@@ -98,21 +93,6 @@ async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?
  */
 let earlySetupRead: "pays" | "misses" | undefined;
 
-let plansCache: { at: number; codes: Promise<string[]> } | undefined;
-
-/** The catalogue's plan codes, read at most once a minute per provider process; checks running at
- * the same time share one read (a failed read is not kept). */
-function backupPlanCodes(): Promise<string[]> {
-  if (!plansCache || Date.now() - plansCache.at > 60_000) {
-    const entry = { at: Date.now(), codes: platformApi().call("backup.plans.list").then((plans) => plans.map((p) => p.code)) };
-    plansCache = entry;
-    entry.codes.catch(() => {
-      if (plansCache === entry) plansCache = undefined;
-    });
-  }
-  return plansCache.codes;
-}
-
 /**
  * A plan code being chosen must be one the catalogue offers (the API answers PLAN_NOT_FOUND for an
  * unknown or retired one). A code already in the state is not checked again: an add-on on a plan
@@ -123,7 +103,7 @@ async function planCodeRule(inputs: Props, olds: Props): Promise<CheckFailure[]>
   if (code === undefined || isUnknown(code) || code === olds.planCode) return [];
   let codes: string[];
   try {
-    codes = await backupPlanCodes();
+    codes = await backupPlanCodes(platformApi());
   } catch (err) {
     return [{ property: "planCode", reason: `could not read the backup plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }

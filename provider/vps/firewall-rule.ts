@@ -11,7 +11,7 @@ import { createOnce } from "../create-once";
 import type { FirewallRule } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { platformApi } from "../runtime";
-import { retryWhileBusy } from "./settle";
+import { retryWhileBusy } from "./server-waits";
 
 const port = z
   .string()

@@ -16,7 +16,8 @@ import { billingPeriods, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/wait";
 import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import { currentSettings, platformApi } from "../runtime";
-import { retryWhileBusy, serverTimeoutMs, USUAL_MS, vpsPlans, waitSettled, waitTerminated } from "./settle";
+import { vpsPlans } from "./catalogue";
+import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
 
 const fields = {
   projectId: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),

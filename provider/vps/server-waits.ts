@@ -1,11 +1,12 @@
 /**
- * What the server resources share: waiting for a server to settle, and retrying an action the API
- * refused with VPS_BUSY once the server has settled (the spec's retry guidance).
+ * What the server resources share: waiting for a server to rest (settle) or be terminated, the busy
+ * work of this process, and retrying an action the API refused with VPS_BUSY once the server has
+ * settled (the spec's retry guidance).
  */
 import { ApiError, isApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
-import type { Vps, VpsPlan } from "../../contract/schemas";
-import { systemClock } from "../client/rate-limit";
+import type { Vps } from "../../contract/schemas";
+import { retryWhileRefused } from "../client/backoff";
 import { operationTimeoutMs, serverPoller } from "../runtime";
 
 /** Statuses a server rests in; every other status is a transition in progress. */
@@ -86,42 +87,21 @@ export async function retryWhileBusy<T>(
   deadline = Date.now() + serverTimeoutMs(),
   waitForBusyWork = true,
 ): Promise<T> {
-  let pauseMs = 500;
-  for (;;) {
+  const attempt = async () => {
     if (waitForBusyWork) await busyWith.get(vpsId);
-    try {
-      return await action();
-    } catch (err) {
-      if (!isApiError(err, "VPS_BUSY") || Date.now() >= deadline) throw err;
-      // Our own work began while this action was on its way: wait for it (at the loop's start).
-      if (waitForBusyWork && busyWith.has(vpsId)) continue;
+    return action();
+  };
+  return retryWhileRefused(attempt, {
+    refused: (err) => isApiError(err, "VPS_BUSY"),
+    deadlineMs: deadline,
+    waitOut: async (_err, pause) => {
+      // Our own work began while this action was on its way: the next attempt waits for it.
+      if (waitForBusyWork && busyWith.has(vpsId)) return;
       const now = await api.call("vps.get", { params: { id: vpsId } });
-      if (!SETTLED_STATUSES.has(now.status)) {
-        // In a transition: ask again as soon as it settles.
-        await waitSettled(api, vpsId, Math.max(1_000, deadline - Date.now()));
-      } else {
-        // Settled yet busy: a backup job runs on it, with no status to watch. Back off.
-        await systemClock.sleep(pauseMs);
-        pauseMs = Math.min(pauseMs * 1.5, 5_000);
-      }
-    }
-  }
-}
-
-let plansCache: { at: number; plans: Promise<VpsPlan[]> } | undefined;
-
-/**
- * The plan catalogue, read at most once a minute per provider process. The read itself is shared:
- * the checks of a fleet's servers run at the same time and would otherwise each read it. A failed
- * read is not kept.
- */
-export function vpsPlans(api: ApiClient): Promise<VpsPlan[]> {
-  if (!plansCache || Date.now() - plansCache.at > 60_000) {
-    const entry = { at: Date.now(), plans: api.call("vps.plans.list") };
-    plansCache = entry;
-    entry.plans.catch(() => {
-      if (plansCache === entry) plansCache = undefined;
-    });
-  }
-  return plansCache.plans;
+      // In a transition: ask again as soon as it settles. Settled yet busy: a backup job runs on
+      // it, with no status to watch: back off.
+      if (!SETTLED_STATUSES.has(now.status)) await waitSettled(api, vpsId, Math.max(1_000, deadline - Date.now()));
+      else await pause();
+    },
+  });
 }

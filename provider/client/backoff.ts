@@ -1,0 +1,104 @@
+/**
+ * Waiting, in one place: the clock every wait uses, the two schedules, and the loop that tries an
+ * action again while the API refuses it with a "not yet" code.
+ *
+ * - POLL: how often to look at something that is changing (a server settling, a job, a domain being
+ *   verified, a backup setup), and how long to pause before asking again after a "not yet":
+ *   0.5 s, ×1.5 per step, at most 5 s, ±20 % jitter so that many waiters do not ask in step.
+ * - RETRY: how long before a failed request is sent again (http.ts): full jitter over
+ *   0.5 s × 2^(n-1), at most 10 s; a server's Retry-After wins.
+ */
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, Math.max(0, ms));
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
+};
+
+export interface Schedule {
+  firstMs: number;
+  factor: number;
+  maxMs: number;
+}
+
+export const POLL: Schedule = { firstMs: 500, factor: 1.5, maxMs: 5_000 };
+export const RETRY: Schedule = { firstMs: 500, factor: 2, maxMs: 10_000 };
+
+/** The POLL steps: `next()` answers the pause to take now (jittered ±20 %) and grows the next one. */
+export class Backoff {
+  private stepMs: number;
+
+  constructor(
+    private readonly schedule: Schedule = POLL,
+    private readonly random: () => number = Math.random,
+    firstMs = schedule.firstMs,
+  ) {
+    this.stepMs = firstMs;
+  }
+
+  next(): number {
+    const pause = this.stepMs * (0.8 + 0.4 * this.random());
+    this.stepMs = Math.min(this.stepMs * this.schedule.factor, this.schedule.maxMs);
+    return pause;
+  }
+
+  /** Back to the first step (something changed: look again soon). */
+  reset(): void {
+    this.stepMs = this.schedule.firstMs;
+  }
+
+  /** Sleeps the next pause, never past `limitMs`. */
+  pause(limitMs = Infinity, clock: Clock = systemClock, signal?: AbortSignal): Promise<void> {
+    return clock.sleep(Math.min(this.next(), limitMs), signal);
+  }
+}
+
+/** RETRY's pause before sending a failed request again (`failures` ≥ 1): full jitter; Retry-After wins. */
+export function retryDelayMs(failures: number, retryAfterSeconds: number | undefined, random: () => number, schedule: Schedule = RETRY): number {
+  if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
+  return random() * Math.min(schedule.maxMs, schedule.firstMs * schedule.factor ** (failures - 1));
+}
+
+/**
+ * Runs `action` until it succeeds. While it fails with an error `refused` accepts ("not yet": the
+ * server is busy, the node not ready) and `deadlineMs` (epoch ms) has not passed, waits and tries
+ * again: with `waitOut` when the caller knows what to wait for (it gets the POLL pause to use
+ * otherwise), else the POLL pause. Any other error, or a refusal past the deadline, is thrown.
+ */
+export async function retryWhileRefused<T>(
+  action: () => Promise<T>,
+  options: {
+    refused: (err: unknown) => boolean;
+    deadlineMs: number;
+    waitOut?: (err: unknown, pause: () => Promise<void>) => Promise<void>;
+    clock?: Clock;
+  },
+): Promise<T> {
+  const clock = options.clock ?? systemClock;
+  const backoff = new Backoff(POLL);
+  const pause = () => backoff.pause(Math.max(0, options.deadlineMs - clock.now()), clock);
+  for (;;) {
+    try {
+      return await action();
+    } catch (err) {
+      if (!options.refused(err) || clock.now() >= options.deadlineMs) throw err;
+      await (options.waitOut ? options.waitOut(err, pause) : pause());
+    }
+  }
+}
