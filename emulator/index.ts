@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { buildApp } from "./core/app";
+import type { EmulatorControl } from "./core/control";
 import type { ServiceModule } from "./core/module";
 import { Emu, type DnsMode, type TransitionMode } from "./core/emu";
 import type { FaultRuleInput, RequestLogEntry } from "./core/faults";
@@ -44,22 +45,8 @@ export interface EmulatorUrls {
   control: string;
 }
 
-/** Direct access to the control operations, without HTTP (the same ones `/_emulator` offers). */
-export interface EmulatorControl {
-  emu: Emu;
-  reset(): void;
-  /** A copy of the whole world. */
-  state(): World;
-  requests(): RequestLogEntry[];
-  clearRequests(): void;
-  addFault(rule: FaultRuleInput): void;
-  clearFaults(): void;
-  advanceClock(seconds: number): void;
-  setTransitions(mode: TransitionMode, seconds?: number): void;
-  settle(): number;
-  failNextJob(kind: string, times?: number, reason?: string): void;
-  setWallet(balance: number): void;
-}
+/** Direct access to the control operations, without HTTP (the same ones `/_emulator` runs). */
+export type { EmulatorControl } from "./core/control";
 
 export interface RunningEmulator {
   urls: EmulatorUrls;
@@ -82,7 +69,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     allowLocalWebhooks: options.allowLocalWebhooks ?? false,
   });
   if (options.stateFile && existsSync(options.stateFile)) emu.load(JSON.parse(readFileSync(options.stateFile, "utf8")) as World);
-  const { app, faults, log } = buildApp(emu, serviceModules);
+  const { app, control } = buildApp(emu, serviceModules);
   const host = options.host ?? "127.0.0.1";
   await app.listen({ port: options.port ?? 4010, host });
   const address = app.server.address();
@@ -94,41 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keys: seededKeys(emu.world),
     projects: projectsOfAccount(emu.world, emu.world.account).map((p) => p.id),
     secondAccountProject: projectsOfAccount(emu.world, emu.world.otherAccounts![0]).map((p) => p.id)[0],
-    control: {
-      emu,
-      reset: () => {
-        emu.reset();
-        faults.clear();
-        log.clear();
-        emu.save();
-      },
-      state: () => {
-        emu.settleDue();
-        return structuredClone(emu.world);
-      },
-      requests: () => log.all(),
-      clearRequests: () => log.clear(),
-      addFault: (rule) => void faults.add(rule),
-      clearFaults: () => faults.clear(),
-      advanceClock: (seconds) => {
-        emu.advanceClock(seconds);
-        emu.save();
-      },
-      setTransitions: (mode, seconds) => {
-        emu.options.transitions = mode;
-        emu.options.transitionSeconds = seconds;
-      },
-      settle: () => {
-        const n = emu.settleDue(true);
-        emu.save();
-        return n;
-      },
-      failNextJob: (kind, times = 1, reason = "Injected job failure") => void emu.world.jobFailures.push({ kind, times, reason }),
-      setWallet: (balance) => {
-        emu.world.account.wallet = balance;
-        emu.save();
-      },
-    },
+    control,
     close: async () => {
       // Timers of background transitions and webhook deliveries first: nothing keeps the process alive.
       emu.close();

@@ -4,6 +4,7 @@
  */
 import type { Ctx, ServiceModule } from "../core/module";
 import { EmuError } from "../core/errors";
+import { platformRefusals } from "../platform";
 import { accountById, type NotificationRec } from "../core/world";
 
 /** A project's notifications to keys reaching the project; account-wide ones (no project) to the account's whole-account keys. */
@@ -15,6 +16,7 @@ function visibleNotifications(ctx: Ctx): NotificationRec[] {
 }
 
 export const accountModule: ServiceModule = {
+  refusals: platformRefusals,
   handlers: {
     "account.wallet": ({ caller }) => ({ balance: caller.account.wallet, currency: caller.account.currency }),
 

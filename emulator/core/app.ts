@@ -8,8 +8,8 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompi
 import { z } from "zod";
 import { routes, type RouteDef, type RouteId } from "../../contract/routes";
 import { authenticate, bearerOf, type Caller } from "./auth";
-import { SERVICE_PREFIX, type Handler, type ServiceModule } from "./module";
-import { registerControl } from "./control";
+import { SERVICE_PREFIX, type Handler, type Refusals, type ServiceModule } from "./module";
+import { controlOperations, registerControl, type EmulatorControl } from "./control";
 import type { Emu } from "./emu";
 import { EmuError, Reply } from "./errors";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
@@ -29,12 +29,6 @@ function failure(reply: FastifyReply, status: number, code: string, message: str
   return reply.code(status).type("application/json").send({ success: false, error: message, code, ...extra });
 }
 
-/** Code of a schema refusal: each API names it its own way. */
-function validationCode(routeId: RouteId, route: RouteDef): string {
-  if (route.service === "platform" && routeId.startsWith("domains.")) return "VALIDATION_ERROR";
-  return "VALIDATION";
-}
-
 /** Routes of the table that no module handles. */
 export function missingHandlers(modules: ServiceModule[]): RouteId[] {
   return (Object.keys(routes) as RouteId[]).filter((id) => !modules.some((m) => m.handlers[id] || m.serves?.includes(id)));
@@ -44,66 +38,65 @@ export interface AppParts {
   app: FastifyInstance;
   faults: FaultBook;
   log: RequestLog;
+  control: EmulatorControl;
 }
 
-export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
-  const faults = new FaultBook();
-  const log = new RequestLog();
-  const app = Fastify({
-    logger: false,
-    bodyLimit: BODY_LIMIT_BYTES,
-    // An id of any length reaches its handler and answers that route's not-found code (the router's
-    // default, 100 characters, answered a bare 414 outside the envelope). Node's 16 KB limit on the
-    // request head still bounds the whole path.
-    routerOptions: { maxParamLength: 16 * 1024 },
-    // A path the router cannot decode (bad percent-encoding) names no route: answered in the
-    // envelope, not with the framework's own JSON, and logged like every request (no hook runs here).
-    frameworkErrors: (error, request, reply) => {
-      const path = request.url.split("?")[0];
-      const key = bearerOf(request.headers.authorization);
-      const message = `No route ${request.method} ${path}: ${error.message}`;
-      // A module without the envelope (the AI gateway) answers its own unknown paths in its own shape.
-      const own = modules.map((m) => m.notFound?.(path, message)).find((answer) => answer !== undefined);
-      const code = own ? String((own.body.error as { code?: string } | undefined)?.code ?? own.body.code ?? "NOT_FOUND") : "NOT_FOUND";
-      log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code, fault: null, dropped: false });
-      if (own) return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
-      return failure(reply, 404, code, message);
-    },
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  const buckets = emu.rateBuckets;
+/**
+ * A path the router cannot decode (bad percent-encoding) names no route: answered in the envelope,
+ * not with the framework's own JSON, and logged like every request (no hook runs there).
+ */
+function unknownPathAnswer(emu: Emu, log: RequestLog, modules: ServiceModule[]) {
+  return (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split("?")[0];
+    const key = bearerOf(request.headers.authorization);
+    const message = `No route ${request.method} ${path}: ${error.message}`;
+    // A module without the envelope (the AI gateway) answers its own unknown paths in its own shape.
+    const own = modules.map((m) => m.notFound?.(path, message)).find((answer) => answer !== undefined);
+    const code = own ? String((own.body.error as { code?: string } | undefined)?.code ?? own.body.code ?? "NOT_FOUND") : "NOT_FOUND";
+    log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code, fault: null, dropped: false });
+    if (own) return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
+    return failure(reply, 404, code, message);
+  };
+}
 
+/** Each route's handler and refusal wording, from the modules; their transitions go to `emu`. */
+function collectModules(emu: Emu, modules: ServiceModule[]): { handlers: Map<RouteId, Handler>; refusalsOf: Map<RouteId, Refusals> } {
   const handlers = new Map<RouteId, Handler>();
+  const refusalsOf = new Map<RouteId, Refusals>();
   for (const m of modules) {
     for (const [id, h] of Object.entries(m.handlers) as [RouteId, Handler][]) {
       if (handlers.has(id)) throw new Error(`route ${id} has two handlers`);
       handlers.set(id, h);
+      if (m.refusals) refusalsOf.set(id, m.refusals);
     }
     for (const [kind, fn] of Object.entries(m.transitions ?? {})) emu.registerTransition(kind, fn);
   }
+  return { handlers, refusalsOf };
+}
 
-  /** Server side of the per-key limit, on the emulator clock: answers the seconds to wait, or 0. */
-  function rateLimit(key: string, reply: FastifyReply): number {
-    const now = emu.nowMs();
-    const b = buckets.get(key) ?? { tokens: RATE_CAPACITY, at: now };
-    b.tokens = Math.min(RATE_CAPACITY, b.tokens + (Math.max(0, now - b.at) / 1000) * RATE_PER_SECOND);
-    b.at = now;
-    buckets.set(key, b);
-    let wait = 0;
-    if (b.tokens >= 1) b.tokens -= 1;
-    else wait = Math.max(1, Math.ceil((1 - b.tokens) / RATE_PER_SECOND));
-    reply.header("x-ratelimit-limit", String(RATE_CAPACITY));
-    reply.header("x-ratelimit-remaining", String(Math.floor(b.tokens)));
-    return wait;
-  }
+/** Server side of the per-key limit, on the emulator clock: answers the seconds to wait, or 0. */
+function rateLimit(emu: Emu, key: string, reply: FastifyReply): number {
+  const buckets = emu.rateBuckets;
+  const now = emu.nowMs();
+  const b = buckets.get(key) ?? { tokens: RATE_CAPACITY, at: now };
+  b.tokens = Math.min(RATE_CAPACITY, b.tokens + (Math.max(0, now - b.at) / 1000) * RATE_PER_SECOND);
+  b.at = now;
+  buckets.set(key, b);
+  let wait = 0;
+  if (b.tokens >= 1) b.tokens -= 1;
+  else wait = Math.max(1, Math.ceil((1 - b.tokens) / RATE_PER_SECOND));
+  reply.header("x-ratelimit-limit", String(RATE_CAPACITY));
+  reply.header("x-ratelimit-remaining", String(Math.floor(b.tokens)));
+  return wait;
+}
 
-  function drop(request: FastifyRequest, reply: FastifyReply): void {
-    reply.hijack();
-    request.raw.socket.destroy();
-  }
+function drop(request: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack();
+  request.raw.socket.destroy();
+}
 
-  // ---- request log: every request, with the code it answered ----
+/** The request log: every request, with the code it answered; a fault that acts after the handler runs here. */
+function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/_emulator")) return payload;
     emu.save();
@@ -141,6 +134,12 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
     }
     return payload;
   });
+}
+
+/** Refusals before a handler runs (schema, broken JSON, size, media type), worded per module; unknown routes. */
+function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>): void {
+  /** Code of a schema refusal: each API names it its own way (its module says how). */
+  const validationCode = (routeId: RouteId | undefined) => (routeId && refusalsOf.get(routeId)?.validation) || "VALIDATION";
 
   app.setErrorHandler((error, request, reply) => {
     const svc = request.svc;
@@ -149,17 +148,18 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
       const issue = error.validation[0];
       const part = error.validationContext === "querystring" ? "query" : "body";
       const field = (issue?.instancePath ?? "").replace(/^\//, "").replace(/\//g, ".") || part;
-      return failure(reply, 422, validationCode(svc.routeId, svc.route), `${field}: ${issue?.message ?? "invalid"}`);
+      return failure(reply, 422, validationCode(svc.routeId), `${field}: ${issue?.message ?? "invalid"}`);
     }
     const fastifyCode = (error as { code?: string }).code ?? "";
     if (svc && (fastifyCode === "FST_ERR_CTP_INVALID_JSON_BODY" || fastifyCode === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError)) {
-      if (svc.route.service === "platform" && !svc.routeId.startsWith("domains.")) return failure(reply, 400, "PARSE", "Body is not valid JSON");
-      return failure(reply, 422, validationCode(svc.routeId, svc.route), "body: not valid JSON");
+      const badJson = refusalsOf.get(svc.routeId)?.badJson;
+      if (badJson) return failure(reply, badJson.status, badJson.code, "Body is not valid JSON");
+      return failure(reply, 422, validationCode(svc.routeId), "body: not valid JSON");
     }
     if (fastifyCode === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return failure(reply, 422, svc ? validationCode(svc.routeId, svc.route) : "VALIDATION", `body: larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB`);
+      return failure(reply, 422, validationCode(svc?.routeId), `body: larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB`);
     }
-    if (fastifyCode === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return failure(reply, 422, svc ? validationCode(svc.routeId, svc.route) : "VALIDATION", "body: send application/json");
+    if (fastifyCode === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return failure(reply, 422, validationCode(svc?.routeId), "body: send application/json");
     // A handler answered something its route's response schema refuses: the emulator drifted.
     const detail = error instanceof Error ? error.message : String(error);
     if (process.env.SVC_EMULATOR_DEBUG) console.error(`emulator: ${request.method} ${request.url}:`, error);
@@ -179,7 +179,17 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
       done(err as Error, undefined);
     }
   });
+}
 
+/** One route per entry of the table (but the modules' own): rate limit, faults, auth, then the handler, in the envelope. */
+function registerTableRoutes(
+  app: FastifyInstance,
+  emu: Emu,
+  handlers: Map<RouteId, Handler>,
+  modules: ServiceModule[],
+  faults: FaultBook,
+  log: RequestLog,
+): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const selfServed = new Set(modules.flatMap((m) => m.serves ?? []));
   for (const [routeId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
@@ -205,7 +215,7 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
         request.svc = { routeId, route, key };
         emu.settleDue();
         if (key) {
-          const wait = rateLimit(key, reply);
+          const wait = rateLimit(emu, key, reply);
           if (wait > 0) {
             reply.header("retry-after", String(wait));
             return failure(reply, 429, "RATE_LIMITED", "Too many requests: over 10 per second for this key");
@@ -248,8 +258,28 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
       },
     });
   }
+}
 
+export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
+  const faults = new FaultBook();
+  const log = new RequestLog();
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // An id of any length reaches its handler and answers that route's not-found code (the router's
+    // default, 100 characters, answered a bare 414 outside the envelope). Node's 16 KB limit on the
+    // request head still bounds the whole path.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors: unknownPathAnswer(emu, log, modules),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const { handlers, refusalsOf } = collectModules(emu, modules);
+  logRequests(app, emu, log);
+  answerRefusals(app, refusalsOf);
+  registerTableRoutes(app, emu, handlers, modules, faults, log);
   for (const m of modules) m.register?.(app, emu, { faults, log });
-  registerControl(app, emu, faults, log, modules);
-  return { app, faults, log };
+  const control = controlOperations(emu, faults, log);
+  registerControl(app, control, faults, modules);
+  return { app, faults, log, control };
 }

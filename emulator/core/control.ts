@@ -1,12 +1,14 @@
 /**
  * Control API under `/_emulator`: loopback only, no auth. Lets tests and users reset the world,
- * read it, inject faults, move the clock, drive transitions and DNS, and set the wallet.
+ * read it, inject faults, move the clock, drive transitions, and set the wallet; each service module
+ * adds its own (DNS publishing, email switches, AI limits, …).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Emu, TransitionMode } from "./emu";
 import type { ServiceModule } from "./module";
-import { faultRuleInput, type FaultBook, type RequestLog } from "./faults";
+import { faultRuleInput, type FaultBook, type FaultRule, type FaultRuleInput, type RequestLog, type RequestLogEntry } from "./faults";
+import type { World } from "./world";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -25,8 +27,63 @@ export function parseControlBody<T extends z.ZodType>(schema: T, request: Fastif
   return result.data;
 }
 
-export function registerControl(app: FastifyInstance, emu: Emu, faults: FaultBook, log: RequestLog, modules: ServiceModule[]): void {
-  const publishDns = modules.find((m) => m.publishDns)?.publishDns;
+/** The control operations, without HTTP: `/_emulator` and `startEmulator().control` both run these. */
+export interface EmulatorControl {
+  emu: Emu;
+  reset(): void;
+  /** A copy of the whole world. */
+  state(): World;
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  addFault(rule: FaultRuleInput): FaultRule;
+  clearFaults(): void;
+  advanceClock(seconds: number): void;
+  setTransitions(mode: TransitionMode, seconds?: number): void;
+  /** Settles every pending transition; answers how many. */
+  settle(): number;
+  failNextJob(kind: string, times?: number, reason?: string): void;
+  /** The first account's wallet. */
+  setWallet(balance: number): void;
+}
+
+/** Each operation that changes the world saves it (the state file, when there is one). */
+export function controlOperations(emu: Emu, faults: FaultBook, log: RequestLog): EmulatorControl {
+  const saving =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    (...args: A): R => {
+      const result = fn(...args);
+      emu.save();
+      return result;
+    };
+  return {
+    emu,
+    reset: saving(() => {
+      emu.reset();
+      faults.clear();
+      log.clear();
+    }),
+    state: () => {
+      emu.settleDue();
+      return structuredClone(emu.world);
+    },
+    requests: () => log.all(),
+    clearRequests: () => log.clear(),
+    addFault: (rule) => faults.add(rule),
+    clearFaults: () => faults.clear(),
+    advanceClock: saving((seconds: number) => emu.advanceClock(seconds)),
+    setTransitions: (mode, seconds) => {
+      emu.options.transitions = mode;
+      emu.options.transitionSeconds = seconds;
+    },
+    settle: saving(() => emu.settleDue(true)),
+    failNextJob: saving((kind: string, times = 1, reason = "Injected job failure") => void emu.world.jobFailures.push({ kind, times, reason })),
+    setWallet: saving((balance: number) => void (emu.world.account.wallet = balance)),
+  };
+}
+
+/** `/_emulator`, loopback only: the control operations over HTTP, then each module's own control routes. */
+export function registerControl(app: FastifyInstance, ops: EmulatorControl, faults: FaultBook, modules: ServiceModule[]): void {
+  const { emu } = ops;
   app.register(
     async (control) => {
       control.addHook("onRequest", async (request, reply) => {
@@ -40,18 +97,13 @@ export function registerControl(app: FastifyInstance, emu: Emu, faults: FaultBoo
       });
 
       control.post("/reset", async () => {
-        emu.reset();
-        faults.clear();
-        log.clear();
+        ops.reset();
         return { success: true, data: { reset: true } };
       });
-      control.get("/state", async () => {
-        emu.settleDue();
-        return { success: true, data: emu.world };
-      });
-      control.get("/requests", async () => ({ success: true, data: log.all() }));
+      control.get("/state", async () => ({ success: true, data: ops.state() }));
+      control.get("/requests", async () => ({ success: true, data: ops.requests() }));
       control.delete("/requests", async () => {
-        log.clear();
+        ops.clearRequests();
         return { success: true, data: { cleared: true } };
       });
       control.get("/faults", async () => ({ success: true, data: faults.list() }));
@@ -59,48 +111,36 @@ export function registerControl(app: FastifyInstance, emu: Emu, faults: FaultBoo
         const input = parseControlBody(faultRuleInput, request, reply);
         if (!input) return reply;
         if (!input.drop && input.status === undefined && input.delayMs === undefined) return bad(reply, "a fault needs status, drop or delayMs");
-        const { matcher: _m, ...rule } = faults.add(input);
+        const { matcher: _m, ...rule } = ops.addFault(input);
         return { success: true, data: rule };
       });
       control.delete("/faults", async () => {
-        faults.clear();
+        ops.clearFaults();
         return { success: true, data: { cleared: true } };
       });
       control.post("/clock/advance", async (request, reply) => {
         const input = parseControlBody(z.object({ seconds: z.number().min(0) }), request, reply);
         if (!input) return reply;
-        emu.advanceClock(input.seconds);
+        ops.advanceClock(input.seconds);
         return { success: true, data: { now: emu.nowIso() } };
       });
       control.post("/transitions", async (request, reply) => {
         const input = parseControlBody(z.object({ mode: z.enum(["immediate", "time", "manual"]), seconds: z.number().min(0).optional() }), request, reply);
         if (!input) return reply;
-        emu.options.transitions = input.mode as TransitionMode;
-        emu.options.transitionSeconds = input.seconds;
+        ops.setTransitions(input.mode as TransitionMode, input.seconds);
         return { success: true, data: { mode: input.mode, seconds: input.seconds ?? null } };
       });
-      control.post("/transitions/settle", async () => {
-        const settled = emu.settleDue(true);
-        return { success: true, data: { settled } };
-      });
+      control.post("/transitions/settle", async () => ({ success: true, data: { settled: ops.settle() } }));
       control.post("/job-failures", async (request, reply) => {
         const input = parseControlBody(z.object({ kind: z.string().min(1), times: z.number().int().min(1).default(1), reason: z.string().default("Injected job failure") }), request, reply);
         if (!input) return reply;
-        emu.world.jobFailures.push(input);
+        ops.failNextJob(input.kind, input.times, input.reason);
         return { success: true, data: input };
-      });
-      control.post("/dns/publish", async (request, reply) => {
-        const input = parseControlBody(z.object({ domain: z.string().min(1) }), request, reply);
-        if (!input) return reply;
-        if (!publishDns?.(emu, input.domain.toLowerCase())) {
-          return reply.code(404).send({ success: false, error: `no sending domain ${input.domain}`, code: "DOMAIN_NOT_FOUND" });
-        }
-        return { success: true, data: { domain: input.domain.toLowerCase(), published: true } };
       });
       control.patch("/wallet", async (request, reply) => {
         const input = parseControlBody(z.object({ balance: z.number().min(0) }), request, reply);
         if (!input) return reply;
-        emu.world.account.wallet = input.balance;
+        ops.setWallet(input.balance);
         return { success: true, data: { balance: input.balance, currency: "IDR" } };
       });
       for (const m of modules) m.control?.(control, emu);

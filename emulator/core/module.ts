@@ -24,11 +24,18 @@ export interface Ctx {
 }
 export type Handler = (ctx: Ctx) => unknown;
 
+/** How a module's API words a body it refuses before its handler runs. Default: 422 VALIDATION for both. */
+export interface Refusals {
+  /** The code of a body or query the route's schema refuses (422). */
+  validation?: string;
+  /** A body that is not JSON. */
+  badJson?: { status: number; code: string };
+}
+
 export interface ServiceModule {
   handlers: Partial<Record<RouteId, Handler>>;
+  refusals?: Refusals;
   transitions?: Record<string, TransitionFn>;
-  /** `POST /_emulator/dns/publish`: marks a sending domain's records as published; false if unknown. */
-  publishDns?: (emu: Emu, domain: string) => boolean;
   /**
    * Routes of the table this module registers itself instead of through `handlers` (the AI gateway:
    * no envelope, its own auth, limits and error shapes). `register` is called once with the app.

@@ -8,6 +8,8 @@ import { registerDomain, registerTransitions } from "./register";
 import { registrantHandlers } from "./registrant";
 
 export const domainsModule: ServiceModule = {
+  // The domain routes word every refused body 422 VALIDATION_ERROR (spec: platform-api.md, Domains).
+  refusals: { validation: "VALIDATION_ERROR" },
   handlers: {
     ...recordHandlers,
     ...registrantHandlers,

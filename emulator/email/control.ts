@@ -1,5 +1,6 @@
 /**
  * The email service's control routes (loopback-only `/_emulator` scope, envelope `{ success, data }`):
+ *   POST   /_emulator/dns/publish                    { domain } a sending domain's DNS records count as published
  *   GET    /_emulator/email/deliveries[?webhookId=]  webhook delivery log (one entry per attempt) and
  *                                                    the number of deliveries still in flight
  *   DELETE /_emulator/email/deliveries                clears the log
@@ -17,6 +18,7 @@ import { z } from "zod";
 import { parseControlBody } from "../core/control";
 import type { Emu } from "../core/emu";
 import { clearDeliveryLog, deliveryLog } from "./delivery";
+import { publishDns } from "./domains";
 import { addressOf } from "./send";
 import { emailState } from "./state";
 
@@ -44,6 +46,14 @@ function switchesView(emu: Emu, projectId: string) {
 }
 
 export function emailControl(control: FastifyInstance, emu: Emu): void {
+  control.post("/dns/publish", async (request, reply) => {
+    const input = parseControlBody(z.object({ domain: z.string().min(1) }), request, reply);
+    if (!input) return reply;
+    if (!publishDns(emu, input.domain.toLowerCase())) {
+      return reply.code(404).send({ success: false, error: `no sending domain ${input.domain}`, code: "DOMAIN_NOT_FOUND" });
+    }
+    return { success: true, data: { domain: input.domain.toLowerCase(), published: true } };
+  });
   control.get("/email/deliveries", async (request) => {
     const { webhookId } = (request.query ?? {}) as { webhookId?: string };
     const log = deliveryLog(emu);

@@ -6,7 +6,7 @@
  */
 import type { ServiceModule } from "../core/module";
 import { emailControl } from "./control";
-import { addDomainWorker, domainHandlers, publishDns, verifyDomainWorker } from "./domains";
+import { addDomainWorker, domainHandlers, verifyDomainWorker } from "./domains";
 import { jobHandlers, jobTransitions } from "./jobs";
 import { messageHandlers, messageTransitions } from "./messages";
 import { overviewHandlers } from "./overview";
@@ -20,6 +20,5 @@ export const emailModule: ServiceModule = {
     ...jobTransitions({ add_domain: addDomainWorker, verify_domain: verifyDomainWorker, create_template: createTemplateWorker }),
     ...messageTransitions,
   },
-  publishDns,
   control: emailControl,
 };
