@@ -1,10 +1,12 @@
 /**
  * Small helpers shared by the Domain resource tests (the harness itself is tests/support/).
  */
+import { answered, freshWorld, walletOf } from "../../tools/support/world";
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { DomainRec } from "../../emulator/domains/state";
 
-export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type { Props } from "../../tools/support/world";
+import type { Props } from "../../tools/support/world";
 
 export const T = "Domain";
 export const SEEDED_WALLET = 50_000_000;
@@ -12,14 +14,9 @@ export const SEEDED_WALLET = 50_000_000;
 export const COM = { registration: 165_000, whoisProtection: 50_000 };
 
 /** Back to the seeded world, immediate transitions, a full rate-limit bucket and an empty request log. */
-export async function fresh(h: ResourceHarness): Promise<void> {
-  await h.emu.ctl("POST", "/reset");
-  await h.emu.ctl("POST", "/transitions", { mode: "immediate" });
-  await h.emu.ctl("POST", "/clock/advance", { seconds: 2 });
-  h.emu.control.clearRequests();
-}
+export const fresh = (h: ResourceHarness): Promise<void> => freshWorld(h.emu, { mode: "immediate" });
 
-export const wallet = (h: ResourceHarness): number => h.emu.control.state().account.wallet;
+export const wallet = (h: ResourceHarness): number => walletOf(h.emu);
 
 /** The registered domains the emulator holds (what the API really has). */
 export function domainRecords(h: ResourceHarness): DomainRec[] {
@@ -29,10 +26,7 @@ export function domainRecords(h: ResourceHarness): DomainRec[] {
 /** Every request the emulator answered since the last clear, as `METHOD /path status`. A dry run
  * (`POST /api/domains?dryRun=true`, 200) and a registration (201) differ only by status: the log has
  * no query. */
-export function calls(h: ResourceHarness): string[] {
-  // A 429 was refused before acting and is sent again by the client: timing jitter, not behaviour.
-  return h.emu.control.requests().filter((r) => r.status !== 429).map((r) => `${r.method} ${r.path} ${r.status}`);
-}
+export const calls = (h: ResourceHarness): string[] => answered(h.emu, { status: true });
 
 /** Registration calls (real ones and dry runs alike) the emulator received since the last clear. */
 export const registerCalls = (h: ResourceHarness) => h.emu.control.requests().filter((r) => r.method === "POST" && r.path === "/api/domains");

@@ -4,14 +4,12 @@
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { DomainRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 
-export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { answered, freshWorld, walletOf, type Props } from "../../tools/support/world";
+
+export type { Props };
 
 /** Back to the seeded world, a full rate-limit bucket and an empty request log. */
-export async function fresh(h: ResourceHarness): Promise<void> {
-  await h.emu.ctl("POST", "/reset");
-  await h.emu.ctl("POST", "/clock/advance", { seconds: 2 });
-  h.emu.control.clearRequests();
-}
+export const fresh = (h: ResourceHarness): Promise<void> => freshWorld(h.emu);
 
 /** The emulator's email records of the first project (what the API really holds). */
 export function emailWorld(h: ResourceHarness): { domains: DomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] } {
@@ -20,13 +18,11 @@ export function emailWorld(h: ResourceHarness): { domains: DomainRec[]; template
 }
 
 /** The account's wallet balance: adoption and repeated creates must leave it as it was. */
-export const wallet = (h: ResourceHarness): number => h.emu.control.state().account.wallet;
+export const wallet = (h: ResourceHarness): number => walletOf(h.emu);
 
 /** Every request the emulator answered since the last clear, as `METHOD /path`. A 429 is left out:
  * the API refused it before acting and the client sends it again (timing jitter, not behaviour). */
-export function calls(h: ResourceHarness): string[] {
-  return h.emu.control.requests().filter((r) => r.status !== 429).map((r) => `${r.method} ${r.path}`);
-}
+export const calls = (h: ResourceHarness): string[] => answered(h.emu);
 
 /** A call straight to the emulator's email API with the project's email key (setup done "out of band"). */
 export async function emailCall(h: ResourceHarness, method: string, path: string, body?: unknown): Promise<Props> {

@@ -22,6 +22,7 @@
  *   everything else charge nothing).
  * Set SVC_ROBUSTNESS_REPORT=1 to print the figures.
  */
+import { seededRandom as seeded } from "../../tools/support/world";
 import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 import { webhookEventNames } from "../../contract/schemas";
 import type { JobRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
@@ -69,17 +70,6 @@ const STATUS_OF: Record<string, number> = {
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** mulberry32: small, seeded, good enough to draw a request mix. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Req {
   kind: string;

@@ -5,14 +5,9 @@
  */
 import { startTestEmulator, type CallOptions, type CallResult, type TestEmulator } from "../../tools/support/emulator";
 
-export const PASSWORD = "Sup3rSecret!23";
-export const PLAN = {
-  small: "s-1vcpu-1gb",
-  medium: "s-2vcpu-2gb",
-  large: "s-4vcpu-8gb", // also offers windows 2022
-  cpu: "c-2vcpu-4gb",
-  sgp: "s-2vcpu-2gb-sgp",
-} as const;
+import { PASSWORD, PLAN } from "../../tools/support/world";
+
+export { PASSWORD, PLAN };
 
 export interface VpsFixture {
   emu: TestEmulator;

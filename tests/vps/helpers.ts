@@ -6,17 +6,10 @@
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { ServerRec } from "../../emulator/vps/state";
 
-export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { answered, freshWorld, PASSWORD, PLAN, walletOf, type Props } from "../../tools/support/world";
 
-export const PASSWORD = "Sup3rSecret!23";
+export { PASSWORD, PLAN, type Props };
 export const DAY_MS = 86_400_000;
-export const PLAN = {
-  small: "s-1vcpu-1gb",
-  medium: "s-2vcpu-2gb",
-  large: "s-4vcpu-8gb", // the only one offering windows 2022
-  cpu: "c-2vcpu-4gb", // another family
-  sgp: "s-2vcpu-2gb-sgp", // another region
-} as const;
 
 export interface Plan {
   id: string;
@@ -50,14 +43,9 @@ function fail(message: string): never {
  * Back to the seeded world, a full rate-limit bucket, `time` transitions of 1 s by default (reset
  * restores the start options) and an empty request log.
  */
-export async function fresh(h: ResourceHarness, transitionSeconds = 1): Promise<void> {
-  await h.emu.ctl("POST", "/reset");
-  await h.emu.ctl("POST", "/clock/advance", { seconds: 2 });
-  await h.emu.ctl("POST", "/transitions", { mode: "time", seconds: transitionSeconds });
-  h.emu.control.clearRequests();
-}
+export const fresh = (h: ResourceHarness, transitionSeconds = 1): Promise<void> => freshWorld(h.emu, { mode: "time", seconds: transitionSeconds });
 
-export const wallet = (h: ResourceHarness): number => h.emu.control.state().account.wallet;
+export const wallet = (h: ResourceHarness): number => walletOf(h.emu);
 
 export function servers(h: ResourceHarness): ServerRec[] {
   return ((h.emu.control.state().vps as { servers?: ServerRec[] }).servers ?? []) as ServerRec[];
@@ -103,9 +91,7 @@ export async function runningServer(h: ResourceHarness, planId: string, name = "
 }
 
 /** Every request the emulator answered since the last clear, as `METHOD /path STATUS [CODE]` (429s left out, see `writes`). */
-export function calls(h: ResourceHarness): string[] {
-  return h.emu.control.requests().filter((r) => r.status !== 429).map((r) => `${r.method} ${r.path} ${r.status}${r.code ? ` ${r.code}` : ""}`);
-}
+export const calls = (h: ResourceHarness): string[] => answered(h.emu, { status: true, code: true });
 
 export { failure, outputsOf } from "../../tools/support/resource-harness";
 

@@ -6,7 +6,9 @@
  * control characters in names. Each must be refused at preview (`check`) with the property named
  * and a clear reason. Add a row to grow it.
  */
-export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { PASSWORD, type Props } from "../support/world";
+
+export type { Props };
 
 export interface Row {
   type: string;
@@ -20,7 +22,6 @@ export interface Row {
 }
 
 export const SERVER_ID = "3f1c2a4e-0000-4000-8000-000000000001";
-const PASSWORD = "Sup3rSecret!23";
 const SQL = "x'; DROP TABLE--";
 const HOOK = "https://hooks.example.com/svc/events";
 /** Ids of the seeded plan catalogue are not known before the emulator starts: resolved in beforeAll. */

@@ -5,6 +5,7 @@
  *
  * A check answers a list of problems (empty: all good); tests assert the list is empty, chaos counts.
  */
+import { seededRandom } from "../support/world";
 import { readFileSync } from "node:fs";
 import type { RequestLogEntry, World } from "../../emulator";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
@@ -343,14 +344,5 @@ function stateText(s: EngineStack): string {
   }
 }
 
-/** mulberry32: small and seeded. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small and seeded: the same seed draws the same every run. */
+export const seeded = seededRandom;

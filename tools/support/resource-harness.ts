@@ -6,7 +6,7 @@ import { startTestEmulator, type TestEmulator } from "./emulator";
 import { providerFor, startProviderHost, stackConfig, type ProviderHost } from "../engine/provider-host";
 import type { EmulatorOptions } from "../../emulator";
 
-type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Props } from "./world";
 
 export interface ResourceHarness {
   emu: TestEmulator;
