@@ -11,7 +11,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ApiClient, CallOptions } from "../provider/client/http";
 import type { RouteId, RouteResponse } from "../contract/routes";
 import type * as s from "../contract/schemas";
-import { aiClient, emailClient, platformClient, missingProfile, resolveSettings, type ConfigSource } from "../provider/config";
+import { missingProfile, resolveSettings, type ConfigSource } from "../provider/config";
+import { ApiContext } from "../provider/context";
 import { operationError } from "../provider/resource";
 
 export type VpsPlan = s.VpsPlan;
@@ -38,21 +39,21 @@ export interface GetNotificationsArgs extends ProfileOption {
 const programConfig: ConfigSource = { get: (key) => pulumi.runtime.getConfig(key) };
 
 type Api = "platform" | "email" | "ai";
-const makers = { platform: platformClient, email: emailClient, ai: aiClient } as const;
-/** One client per API and settings for the program's life: all calls share its rate-limit bucket. */
-const clients = new Map<string, ApiClient>();
+/** One ApiContext per settings for the program's life (the program's config and environment may
+ * change between calls in tests): all calls with the same settings share its clients. */
+const contexts = new Map<string, ApiContext>();
 
 function client(api: Api, profile?: string): ApiClient {
   const missing = profile === undefined ? undefined : missingProfile(profile, programConfig);
   if (missing) throw new Error(missing);
   const settings = resolveSettings(programConfig, process.env, profile);
-  const cacheKey = `${api}\n${JSON.stringify(settings)}`;
-  let c = clients.get(cacheKey);
-  if (!c) {
-    c = makers[api](settings);
-    clients.set(cacheKey, c);
+  const key = JSON.stringify(settings);
+  let context = contexts.get(key);
+  if (!context) {
+    context = new ApiContext(settings);
+    contexts.set(key, context);
   }
-  return c;
+  return context[api];
 }
 
 /** One call: settings problems and API errors both name the function, like a resource operation's. */

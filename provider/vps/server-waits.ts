@@ -27,7 +27,7 @@ export const USUAL_MS = { create: 8_000, terminate: 5_000, backupSetup: 10_000 }
 
 /** Waits until the server rests; all servers waiting in this process share one list call per tick.
  * `expectedMs`: the transition just started and usually takes this long (USUAL_MS). */
-export async function waitSettled(_api: ApiClient, vpsId: string, timeoutMs = serverTimeoutMs(), expectedMs?: number): Promise<Vps> {
+export async function waitSettled(vpsId: string, timeoutMs = serverTimeoutMs(), expectedMs?: number): Promise<Vps> {
   const server = await serverPoller().waitFor(vpsId, (s) => s === undefined || SETTLED_STATUSES.has(s.status), {
     what: `server ${vpsId} to settle`,
     timeoutMs,
@@ -100,7 +100,7 @@ export async function retryWhileBusy<T>(
       const now = await api.call("vps.get", { params: { id: vpsId } });
       // In a transition: ask again as soon as it settles. Settled yet busy: a backup job runs on
       // it, with no status to watch: back off.
-      if (!SETTLED_STATUSES.has(now.status)) await waitSettled(api, vpsId, Math.max(1_000, deadline - Date.now()));
+      if (!SETTLED_STATUSES.has(now.status)) await waitSettled(vpsId, Math.max(1_000, deadline - Date.now()));
       else await pause();
     },
   });

@@ -189,7 +189,7 @@ async function adoptedOutputs(api: ApiClient, server: Vps, inputs: Props): Promi
 async function settle(api: ApiClient, vpsId: string, inputs: Props, operation: string, expectedMs?: number): Promise<Vps> {
   let server: Vps;
   try {
-    server = await waitSettled(api, vpsId, undefined, expectedMs);
+    server = await waitSettled(vpsId, undefined, expectedMs);
   } catch (err) {
     throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS) }, inputs, fail(operation, err, inputs).message);
   }
@@ -253,7 +253,7 @@ async function upgrade(api: ApiClient, vpsId: string, inputs: Props): Promise<vo
   } catch (err) {
     if (!(err instanceof OutcomeUnknownError)) throw err;
     // Paid: never resent. The server's plan tells whether it went through.
-    const server = await waitSettled(api, vpsId);
+    const server = await waitSettled(vpsId);
     if (server.planId !== planId) throw err;
   }
 }
@@ -266,7 +266,7 @@ async function reinstall(api: ApiClient, vpsId: string, inputs: Props): Promise<
   } catch (err) {
     if (!(err instanceof OutcomeUnknownError)) throw err;
     // A second reinstall would wipe the disk again: the server's system tells whether it went through.
-    const server = await waitSettled(api, vpsId);
+    const server = await waitSettled(vpsId);
     if (server.osType !== body.osType || server.osVersion !== body.osVersion) throw err;
   }
 }
@@ -335,7 +335,7 @@ export const vps: ResourceImpl = {
     try {
       // Compared with the live server, not the old state: an update that failed half-way (upgraded,
       // then the reinstall failed) is finished by the next one without paying or wiping twice.
-      let server = await waitSettled(api, id);
+      let server = await waitSettled(id);
       if (server.planId !== news.planId) {
         await upgrade(api, id, news);
         server = await settle(api, id, news, "update");
@@ -354,7 +354,7 @@ export const vps: ResourceImpl = {
         server = await retryWhileBusy(api, id, () => api.call("vps.autoRenew", { params: { id }, body: { enabled: news.autoRenew as boolean } }));
       }
       // billingPeriod needs no call: it applies at the next renewal.
-      server = await applyPower(api, await waitSettled(api, id), news, "update");
+      server = await applyPower(api, await waitSettled(id), news, "update");
       return { outs: outputs(news, server, await username(api, id)) };
     } catch (err) {
       if (err instanceof PartialFailure) throw err;
