@@ -132,27 +132,11 @@ export async function dispatch(type: string, impl: ResourceImpl, method: Method,
     }
     case "create": {
       const [inputs] = args as [Props];
-      const s = scopeFor(inputs, "create");
-      return inScope(s, async () => {
-        try {
-          const r = await impl.create(without(inputs));
-          return { ...r, outs: { ...r.outs, ...common(inputs) } };
-        } catch (err) {
-          throw keepCommon(withTimeoutHint(err, s), inputs);
-        }
-      });
+      return write("create", inputs, () => impl.create(without(inputs)));
     }
     case "update": {
       const [id, olds, news] = args as [string, Props, Props];
-      const s = scopeFor(news, "update");
-      return inScope(s, async () => {
-        try {
-          const r = await impl.update(id, without(olds), without(news));
-          return { ...r, outs: { ...r.outs, ...common(news) } };
-        } catch (err) {
-          throw keepCommon(withTimeoutHint(err, s), news);
-        }
-      });
+      return write("update", news, () => impl.update(id, without(olds), without(news)));
     }
     case "read": {
       const [id, props] = args as [string, Props];
@@ -174,6 +158,19 @@ export async function dispatch(type: string, impl: ResourceImpl, method: Method,
       });
     }
   }
+}
+
+/** A create or an update under the resource's scope: its outputs, and a partial failure's properties, keep the common inputs. */
+function write<R extends { outs?: Props }>(operation: "create" | "update", inputs: Props, run: () => Promise<R>): Promise<R> {
+  const s = scopeFor(inputs, operation);
+  return inScope(s, async () => {
+    try {
+      const r = await run();
+      return { ...r, outs: { ...r.outs, ...common(inputs) } };
+    } catch (err) {
+      throw keepCommon(withTimeoutHint(err, s), inputs);
+    }
+  });
 }
 
 /** A partial failure keeps the profile and timeouts in what the state records. */

@@ -127,9 +127,11 @@ export class ApiClient {
    * creates each look for an earlier attempt's object, and one list serves them all). Only for a
    * caller to whom an answer from any moment since it began is good enough: never for a look that
    * must come after a given call (an answer lost on the way is settled with `call`).
+   * `joinInFlight` false: a plain `call` (createOnce's later looks).
    */
-  callShared<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>): Promise<RouteResponse<K>> {
+  callShared<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>, joinInFlight = true): Promise<RouteResponse<K>> {
     if (routes[id].method !== "GET") throw new Error(`callShared is for reads: ${id} is ${routes[id].method}`);
+    if (!joinInFlight) return this.call(id, options);
     const key = `${id} ${JSON.stringify(options)}`;
     let answer = this.readsInFlight.get(key) as Promise<RouteResponse<K>> | undefined;
     if (!answer) {

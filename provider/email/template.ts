@@ -67,7 +67,7 @@ async function createTemplate(api: ApiClient, inputs: Props): Promise<{ template
         }
       },
       find: async (joinInFlight) => ({
-        objects: (await (joinInFlight ? api.callShared("email.templates.list") : api.call("email.templates.list"))).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
+        objects: (await api.callShared("email.templates.list", {}, joinInFlight)).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("email.templates.create", { body }),

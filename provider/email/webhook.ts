@@ -89,7 +89,7 @@ async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
       if (!found) throw new Error(`create failed: adoptId "${adoptId}": no webhook with this id in the project`);
       return found;
     },
-    find: async (joinInFlight) => ({ objects: (await (joinInFlight ? api.callShared("email.webhooks.list") : api.call("email.webhooks.list"))).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),
+    find: async (joinInFlight) => ({ objects: (await api.callShared("email.webhooks.list", {}, joinInFlight)).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),
     send: () => api.call("email.webhooks.create", { body }),
     take: async (found) => {
       if (found.secret !== undefined) return found;

@@ -78,8 +78,7 @@ export const vpsFirewallRule: ResourceImpl = {
     const vpsId = inputs.vpsId as string;
     const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
     // A server's rules are created together: their looks before sending share one list.
-    const rules = (joinInFlight = false) =>
-      joinInFlight ? api.callShared("vps.firewall.list", { params: { id: vpsId } }) : api.call("vps.firewall.list", { params: { id: vpsId } });
+    const rules = (joinInFlight = false) => api.callShared("vps.firewall.list", { params: { id: vpsId } }, joinInFlight);
     try {
       const { object, adopted } = await createOnce<FirewallRule>(inputs, {
         noun: "firewall rule",

@@ -150,7 +150,7 @@ async function createServer(api: ApiClient, inputs: Props): Promise<{ server: Vp
       adopt: (adoptId) => adoptServer(api, adoptId, inputs),
       // A fleet's creates look at once: one list (ApiClient.callShared) serves those that join it.
       find: async (joinInFlight) => ({
-        objects: sameName(await (joinInFlight ? api.callShared("vps.list") : api.call("vps.list")), body.name, body.projectId),
+        objects: sameName(await api.callShared("vps.list", {}, joinInFlight), body.name, body.projectId),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("vps.create", { body }),
