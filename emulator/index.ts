@@ -80,7 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     urls: { api: `${origin}/api`, email: `${origin}/email`, ai: `${origin}/ai`, control: `${origin}/_emulator` },
     keys: seededKeys(emu.world),
     projects: projectsOfAccount(emu.world, emu.world.account).map((p) => p.id),
-    secondAccountProject: projectsOfAccount(emu.world, emu.world.otherAccounts![0]).map((p) => p.id)[0],
+    secondAccountProject: projectsOfAccount(emu.world, emu.world.otherAccounts![0])[0].id,
     control,
     close: async () => {
       // Timers of background transitions and webhook deliveries first: nothing keeps the process alive.

@@ -17,5 +17,5 @@ export const aiModule: ServiceModule = {
   control: (control, emu) => registerAiControl(control, emu),
   // No envelope here: an unknown path answers in the OpenAI error shape.
   notFound: (path, message) =>
-    path === SERVICE_PREFIX.ai || path.startsWith(`${SERVICE_PREFIX.ai}/`) ? { status: 404, body: errorBody("openai", 404, "not_found", message) } : undefined,
+    path === SERVICE_PREFIX.ai || path.startsWith(`${SERVICE_PREFIX.ai}/`) ? { status: 404, code: "not_found", body: errorBody("openai", 404, "not_found", message) } : undefined,
 };

@@ -52,7 +52,7 @@ function unknownPathAnswer(emu: Emu, log: RequestLog, modules: ServiceModule[]) 
     const message = `No route ${request.method} ${path}: ${error.message}`;
     // A module without the envelope (the AI gateway) answers its own unknown paths in its own shape.
     const own = modules.map((m) => m.notFound?.(path, message)).find((answer) => answer !== undefined);
-    const code = own ? String((own.body.error as { code?: string } | undefined)?.code ?? own.body.code ?? "NOT_FOUND") : "NOT_FOUND";
+    const code = own?.code ?? "NOT_FOUND";
     log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code, fault: null, dropped: false });
     if (own) return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
     return failure(reply, 404, code, message);

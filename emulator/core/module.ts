@@ -45,6 +45,6 @@ export interface ServiceModule {
   /** Adds the module's own control routes; `control` is the loopback-only `/_emulator` scope. */
   control?: (control: FastifyInstance, emu: Emu) => void;
   /** The answer to a path under the module's prefix that names no route, when it is not the envelope's 404. */
-  notFound?: (path: string, message: string) => { status: number; body: Record<string, unknown> } | undefined;
+  notFound?: (path: string, message: string) => { status: number; code: string; body: Record<string, unknown> } | undefined;
 }
 

@@ -2,7 +2,7 @@
  * The seeded world: deterministic for a given seed (ids and keys come from a seeded generator).
  */
 import { Rng } from "./rng";
-import type { KeyRecord, World } from "./world";
+import type { KeyRecord, Project, World } from "./world";
 import { allProducts } from "./world";
 
 export const PLATFORM_KEY_PREFIX = "svc_";
@@ -35,13 +35,24 @@ export interface SeededKeys {
 /** The second account's seeded wallet (the first has 50,000,000). */
 const SECOND_ACCOUNT_WALLET = 20_000_000;
 
+const keyRecord = (k: Omit<KeyRecord, "expiresAt" | "revoked"> & Partial<KeyRecord>): KeyRecord => ({ expiresAt: null, revoked: false, ...k });
+
+/** A project's email set up and on the free plan (the first account's first project, the second account's one). */
+const emailOnFreePlan = (): Project["email"] => ({
+  enabled: true,
+  sendingEnabled: true,
+  plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50, paygRate: null },
+  subscribedAt: EMAIL_SUBSCRIBED_AT,
+  paygEnabled: false,
+  tenantPaused: false,
+});
+
 export function seedWorld(seed: number): World {
   const rng = new Rng(seed);
   const projectA = rng.uuid();
   const projectB = rng.uuid();
   const platformKey = () => PLATFORM_KEY_PREFIX + rng.hex(48);
   const emailKey = () => EMAIL_KEY_PREFIX + rng.hex(48);
-  const key = (k: Omit<KeyRecord, "expiresAt" | "revoked"> & Partial<KeyRecord>): KeyRecord => ({ expiresAt: null, revoked: false, ...k });
 
   const linux = [
     { osType: "ubuntu", osVersion: "22.04" },
@@ -94,14 +105,7 @@ export function seedWorld(seed: number): World {
         id: projectA,
         name: "production",
         environmentId: rng.uuid(),
-        email: {
-          enabled: true,
-          sendingEnabled: true,
-          plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50, paygRate: null },
-          subscribedAt: EMAIL_SUBSCRIBED_AT,
-          paygEnabled: false,
-          tenantPaused: false,
-        },
+        email: emailOnFreePlan(),
       },
       {
         id: projectB,
@@ -111,14 +115,14 @@ export function seedWorld(seed: number): World {
       },
     ],
     keys: [
-      key({ key: platformKey(), kind: "platform", label: "account", projectId: null, products: [...allProducts] }),
-      key({ key: platformKey(), kind: "platform", label: "project", projectId: projectA, products: [...allProducts] }),
-      key({ key: platformKey(), kind: "platform", label: "noVps", projectId: null, products: allProducts.filter((p) => p !== "vps") }),
-      key({ key: platformKey(), kind: "platform", label: "vpsOnly", projectId: null, products: ["vps"] }),
-      key({ key: platformKey(), kind: "platform", label: "expired", projectId: null, products: [...allProducts], expiresAt: "2025-01-01T00:00:00.000Z" }),
-      key({ key: platformKey(), kind: "platform", label: "revoked", projectId: null, products: [...allProducts], revoked: true }),
-      key({ key: emailKey(), kind: "email", label: "email", projectId: projectA, products: ["email"] }),
-      key({ key: emailKey(), kind: "email", label: "emailNoPlan", projectId: projectB, products: ["email"] }),
+      keyRecord({ key: platformKey(), kind: "platform", label: "account", projectId: null, products: [...allProducts] }),
+      keyRecord({ key: platformKey(), kind: "platform", label: "project", projectId: projectA, products: [...allProducts] }),
+      keyRecord({ key: platformKey(), kind: "platform", label: "noVps", projectId: null, products: allProducts.filter((p) => p !== "vps") }),
+      keyRecord({ key: platformKey(), kind: "platform", label: "vpsOnly", projectId: null, products: ["vps"] }),
+      keyRecord({ key: platformKey(), kind: "platform", label: "expired", projectId: null, products: [...allProducts], expiresAt: "2025-01-01T00:00:00.000Z" }),
+      keyRecord({ key: platformKey(), kind: "platform", label: "revoked", projectId: null, products: [...allProducts], revoked: true }),
+      keyRecord({ key: emailKey(), kind: "email", label: "email", projectId: projectA, products: ["email"] }),
+      keyRecord({ key: emailKey(), kind: "email", label: "emailNoPlan", projectId: projectB, products: ["email"] }),
     ],
     catalog: {
       vpsPlans: [
@@ -194,18 +198,11 @@ export function seedSecondAccount(world: World, seed: number): void {
     name: "client-production",
     accountId,
     environmentId: rng.uuid(),
-    email: {
-      enabled: true,
-      sendingEnabled: true,
-      plan: { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50, paygRate: null },
-      subscribedAt: EMAIL_SUBSCRIBED_AT,
-      paygEnabled: false,
-      tenantPaused: false,
-    },
+    email: emailOnFreePlan(),
   });
   world.keys.push(
-    { key: PLATFORM_KEY_PREFIX + rng.hex(48), kind: "platform", label: "secondAccount", projectId: null, accountId, products: [...allProducts], expiresAt: null, revoked: false },
-    { key: EMAIL_KEY_PREFIX + rng.hex(48), kind: "email", label: "secondEmail", projectId, accountId, products: ["email"], expiresAt: null, revoked: false },
+    keyRecord({ key: PLATFORM_KEY_PREFIX + rng.hex(48), kind: "platform", label: "secondAccount", projectId: null, accountId, products: [...allProducts] }),
+    keyRecord({ key: EMAIL_KEY_PREFIX + rng.hex(48), kind: "email", label: "secondEmail", projectId, accountId, products: ["email"] }),
   );
 }
 
