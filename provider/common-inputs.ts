@@ -16,9 +16,9 @@
  *
  * Both are kept in the outputs too: read and delete get only the outputs.
  */
-import { missingProfile, resolveSettings } from "./config";
+import { missingProfile } from "./config";
 import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
-import { currentConfig, inScope, type CallScope } from "./runtime";
+import { apiContextOf, currentConfig, inScope, type CallScope } from "./runtime";
 
 const COMMON = ["profile", "timeouts"] as const;
 
@@ -79,7 +79,7 @@ function profileFailures(type: string, olds: Props, news: Props): CheckFailure[]
       return [{ property: "profile", reason: (err as Error).message }];
     }
     if (missing) return [{ property: "profile", reason: missing }];
-    const settings = resolveSettings(currentConfig(), process.env, profile);
+    const { settings } = apiContextOf(profile);
     const needs = SERVICE[type] === "email" ? (settings.emailApiKey || settings.apiKey ? undefined : "emailApiKey (or apiKey)") : settings.apiKey ? undefined : "apiKey";
     if (needs) failures.push({ property: "profile", reason: `profile "${profile}" has no ${needs}: set it with pulumi config set --path --secret 'svc:profiles.${profile}.${needs.split(" ")[0]}' <key>` });
   }

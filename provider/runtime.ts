@@ -56,8 +56,10 @@ export function currentConfig(): ConfigSource | undefined {
 }
 
 /** The clients and pollers of the current call's profile, built on its first use in this process. */
-export function apiContext(): ApiContext {
-  const profile = currentScope().profile;
+export const apiContext = (): ApiContext => apiContextOf(currentScope().profile);
+
+/** A profile's (undefined: the top-level settings') context, built on its first use in this process. */
+export function apiContextOf(profile: string | undefined): ApiContext {
   let context = contexts.get(profile ?? "");
   if (!context) {
     context = new ApiContext(resolveSettings(configSource, process.env, profile));
