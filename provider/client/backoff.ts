@@ -40,14 +40,14 @@ export interface Schedule {
 export const POLL: Schedule = { firstMs: 500, factor: 1.5, maxMs: 5_000 };
 export const RETRY: Schedule = { firstMs: 500, factor: 2, maxMs: 10_000 };
 
-/** The POLL steps: `next()` answers the pause to take now (jittered ±20 %) and grows the next one. */
+/** A schedule's steps, ±20 % jitter: `next()` answers the pause to take now and grows the next one. */
 export class Backoff {
   private stepMs: number;
 
   constructor(
     private readonly schedule: Schedule = POLL,
     private readonly random: () => number = Math.random,
-    firstMs = schedule.firstMs,
+    private readonly firstMs = schedule.firstMs,
   ) {
     this.stepMs = firstMs;
   }
@@ -60,7 +60,7 @@ export class Backoff {
 
   /** Back to the first step (something changed: look again soon). */
   reset(): void {
-    this.stepMs = this.schedule.firstMs;
+    this.stepMs = this.firstMs;
   }
 
   /** Sleeps the next pause, never past `limitMs`. */

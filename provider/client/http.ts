@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Agent, request as undiciRequest } from "undici";
 import { z } from "zod";
 import { ApiError, ClientCodes, OutcomeUnknownError, redact, redactValue, type ApiErrorInit } from "./errors";
-import { retryDelayMs, RETRY, systemClock, type Clock } from "./backoff";
+import { retryDelayMs, RETRY, systemClock, type Clock, type Schedule } from "./backoff";
 import { bucketForKey, type TokenBucket } from "./rate-limit";
 import { fillPath, routes, type Method, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "../../contract/routes";
 
@@ -89,6 +89,8 @@ export class ApiClient {
   private readonly project?: string;
   private readonly timeouts: Timeouts;
   private readonly retry: RetryPolicy;
+  /** RETRY with this client's base and cap (tests shorten them). */
+  private readonly retrySchedule: Schedule;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly bucket: TokenBucket;
@@ -103,6 +105,7 @@ export class ApiClient {
     this.project = options.project;
     this.timeouts = { ...defaultTimeouts, ...options.timeouts };
     this.retry = { ...defaultRetry, ...options.retry };
+    this.retrySchedule = { ...RETRY, firstMs: this.retry.baseMs, maxMs: this.retry.capMs };
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.bucket = bucketForKey(options.apiKey, options.clock);
@@ -191,8 +194,7 @@ export class ApiClient {
       if (!mayRepeat && unknownOutcome) throw new OutcomeUnknownError(error);
       const repeatable = outcome.notSent || (mayRepeat && error.retryable) || (route.idempotencyKey && error.code === "REQUEST_IN_PROGRESS");
       if (!repeatable || ++failures >= this.retry.attempts) throw new ApiError(error);
-      const schedule = { ...RETRY, firstMs: this.retry.baseMs, maxMs: this.retry.capMs };
-      await this.clock.sleep(retryDelayMs(failures, error.retryAfterSeconds, this.random, schedule), options.signal);
+      await this.clock.sleep(retryDelayMs(failures, error.retryAfterSeconds, this.random, this.retrySchedule), options.signal);
     }
   }
 
