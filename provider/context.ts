@@ -5,7 +5,7 @@
  * Whatever holds a client, each API key keeps its one rate-limit bucket (client/rate-limit.ts).
  */
 import type { ApiClient } from "./client/http";
-import { Poller } from "./client/poller";
+import { listOrGet, Poller } from "./client/poller";
 import type { EmailDomain, EmailJob, Vps } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
 
@@ -35,15 +35,15 @@ export class ApiContext {
 
   /** All servers waiting to settle share one `GET /vps` per tick. */
   get servers(): Poller<Vps> {
-    return (this.built.servers ??= new Poller<Vps>(this.platform, { list: "vps.list", get: "vps.get", param: "id", idOf: (s) => s.id }));
+    return (this.built.servers ??= new Poller<Vps>(listOrGet(this.platform, { list: "vps.list", get: "vps.get", param: "id", idOf: (s) => s.id })));
   }
 
   /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. */
   get emailJobs(): Poller<EmailJob> {
-    return (this.built.emailJobs ??= new Poller<EmailJob>(this.email, { list: "email.jobs.list", get: "email.jobs.get", param: "jobId", idOf: (j) => j.jobId }));
+    return (this.built.emailJobs ??= new Poller<EmailJob>(listOrGet(this.email, { list: "email.jobs.list", get: "email.jobs.get", param: "jobId", idOf: (j) => j.jobId })));
   }
 
   get sendingDomains(): Poller<EmailDomain> {
-    return (this.built.sendingDomains ??= new Poller<EmailDomain>(this.email, { list: "email.domains.list", get: "email.domains.get", param: "domainId", idOf: (d) => d.id }));
+    return (this.built.sendingDomains ??= new Poller<EmailDomain>(listOrGet(this.email, { list: "email.domains.list", get: "email.domains.get", param: "domainId", idOf: (d) => d.id })));
   }
 }

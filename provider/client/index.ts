@@ -4,5 +4,4 @@ export * from "./http";
 export * from "./poller";
 export * from "./rate-limit";
 export * from "../../contract/routes";
-export * from "./wait";
 export * as schemas from "../../contract/schemas";

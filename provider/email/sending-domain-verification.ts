@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { EmailDomain } from "../../contract/schemas";
-import { WaitTimeoutError } from "../client/wait";
+import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
 import { emailApi, operationTimeoutMs } from "../runtime";
 import { formatDnsRecords, waitUntilVerified } from "./verification";

@@ -13,7 +13,7 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { EmailDomain } from "../../contract/schemas";
-import { WaitTimeoutError } from "../client/wait";
+import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
 import { emailApi, operationTimeoutMs } from "../runtime";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";

@@ -5,7 +5,7 @@
 import { Backoff, POLL } from "../client/backoff";
 import { ApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
-import { WaitTimeoutError } from "../client/wait";
+import { WaitTimeoutError } from "../client/poller";
 import type { EmailDomain } from "../../contract/schemas";
 import { sendingDomainPoller } from "../runtime";
 

@@ -12,7 +12,7 @@ import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
-import { waitFor } from "../client/wait";
+import { waitFor } from "../client/poller";
 import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { platformApi } from "../runtime";
 import { backupPlanCodes } from "./catalogue";
@@ -81,7 +81,7 @@ async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?
     expectedMs: settingUp ? USUAL_MS.backupSetup : undefined,
     maxDelayMs: 2_000,
     // The same reads as from a first read at once (0.5 s, then ×1.5), without that first read.
-    ...(seen ? { initialDelayMs: settingUp && !early ? USUAL_MS.backupSetup : 500, firstDelayMs: 750 } : {}),
+    ...(seen ? { firstReadInMs: settingUp && !early ? USUAL_MS.backupSetup : 500, firstDelayMs: 750 } : {}),
   });
 }
 

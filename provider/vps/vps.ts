@@ -13,7 +13,7 @@ import { isApiError, OutcomeUnknownError, redact } from "../client/errors";
 import { adoptIdOf, createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { billingPeriods, type Vps, type VpsPlan } from "../../contract/schemas";
-import { waitFor } from "../client/wait";
+import { waitFor } from "../client/poller";
 import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import { currentSettings, platformApi } from "../runtime";
 import { vpsPlans } from "./catalogue";

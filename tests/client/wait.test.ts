@@ -50,21 +50,22 @@ test("expectedMs: one early read, the next when the transition usually has ended
     timeoutMs: 60_000,
     clock,
     random: () => 0.5,
-    initialDelayMs: 500,
+    firstReadInMs: 500,
     firstDelayMs: 750,
     maxDelayMs: 2_000,
     expectedMs: 10_000,
   });
 
   expect(state.poll).toBe(4);
-  // 0.5 s after the answer, then at 10 s (the usual end), then 1.125 s and 1.69 s on.
-  expect(reads.map((r) => r.at)).toEqual([500, 10000, 11125, 12812.5]);
+  // 0.5 s after the answer, then at 10 s (the usual end), then the schedule from its first step:
+  // 0.75 s and 1.125 s on (the shared poller's rule; the lone wait went on at 1.125 s before).
+  expect(reads.map((r) => r.at)).toEqual([500, 10000, 10750, 11875]);
 });
 
 test("expectedMs: a transition done by the first read costs one read", async () => {
   const clock = new SteppingClock();
   const { read, reads } = poller(["active"], clock);
-  await waitFor(read, (s) => s.status === "active", { what: "x", timeoutMs: 60_000, clock, initialDelayMs: 500, expectedMs: 10_000 });
+  await waitFor(read, (s) => s.status === "active", { what: "x", timeoutMs: 60_000, clock, firstReadInMs: 500, expectedMs: 10_000 });
   expect(reads.map((r) => r.at)).toEqual([500]);
 });
 
