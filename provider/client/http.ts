@@ -1,12 +1,13 @@
 /**
  * The one request path of the project. Every API call goes through `ApiClient.request`: route table
- * lookup, per-key rate limit, timeouts, the envelope parsed and validated, typed errors, and retries
- * only where a repeat cannot act twice.
+ * lookup, per-key rate limit, timeouts, the transport; what an answer means (each service's body,
+ * typed errors) and whether to send it again (`shouldRetry`: only where a repeat cannot act twice)
+ * are decode.ts's.
  */
 import { randomUUID } from "node:crypto";
 import { Agent, request as undiciRequest } from "undici";
-import { z } from "zod";
-import { ApiError, ClientCodes, OutcomeUnknownError, redact, redactValue, type ApiErrorInit } from "./errors";
+import { ApiError, ClientCodes, OutcomeUnknownError, redact } from "./errors";
+import { decodeAnswer, shouldRetry, type ApiResult, type Outcome } from "./decode";
 import { retryDelayMs, RETRY, systemClock, type Clock, type Schedule } from "./backoff";
 import { bucketForKey, type TokenBucket } from "./rate-limit";
 import { fillPath, routes, type Method, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "../../contract/routes";
@@ -61,21 +62,6 @@ export type CallOptions<K extends RouteId> = {
 } & (RouteBody<K> extends undefined ? { body?: undefined } : { body: RouteBody<K> }) &
   (RouteQuery<K> extends undefined ? { query?: undefined } : { query?: RouteQuery<K> });
 
-/** A success answer: the validated `data`, plus the envelope's `code` when a success carries one
- * (`DOMAIN_SAVE_PENDING`) and its other top-level fields (`billing`, `message`). */
-export interface ApiResult<T> {
-  data: T;
-  status: number;
-  code?: string;
-  envelope: Record<string, unknown>;
-}
-
-const failureEnvelope = z.looseObject({ success: z.literal(false), error: z.string().optional(), code: z.string().optional() });
-const aiFailure = z.looseObject({
-  error: z.looseObject({ message: z.string().optional(), type: z.string().optional(), code: z.string().nullable().optional() }),
-});
-const successEnvelope = z.looseObject({ success: z.literal(true), data: z.unknown(), code: z.string().optional() });
-const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 /** Connection-stage failures: the request never left, so even a paid call may be sent again. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -162,7 +148,6 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers["content-type"] = "application/json";
     }
-    const mayRepeat = route.safety === "read" || route.safety === "idempotent";
     const base = { service: this.service, method: route.method, path } as const;
 
     let failures = 0;
@@ -183,18 +168,20 @@ export class ApiClient {
       const error = outcome.error;
       report(error.status, error.code);
 
-      if (error.status === 429) {
-        this.bucket.pause((error.retryAfterSeconds ?? 1) * 1000);
-        refusedBy429 = true;
-        if (++rateLimited < this.retry.rateLimitedAttempts) continue;
-        throw new ApiError(error);
+      switch (shouldRetry(outcome, route)) {
+        case "rate-limited":
+          this.bucket.pause((error.retryAfterSeconds ?? 1) * 1000);
+          refusedBy429 = true;
+          if (++rateLimited < this.retry.rateLimitedAttempts) continue;
+          throw new ApiError(error);
+        case "outcome-unknown":
+          throw new OutcomeUnknownError(error);
+        case "fail":
+          throw new ApiError(error);
+        case "retry":
+          if (++failures >= this.retry.attempts) throw new ApiError(error);
+          await this.clock.sleep(retryDelayMs(failures, error.retryAfterSeconds, this.random, this.retrySchedule), options.signal);
       }
-      // No answer, a 5xx, or a 2xx whose body cannot be read: the call may have been carried out.
-      const unknownOutcome = !outcome.notSent && (error.status === undefined || RETRYABLE_STATUS.has(error.status) || error.status < 300);
-      if (!mayRepeat && unknownOutcome) throw new OutcomeUnknownError(error);
-      const repeatable = outcome.notSent || (mayRepeat && error.retryable) || (route.idempotencyKey && error.code === "REQUEST_IN_PROGRESS");
-      if (!repeatable || ++failures >= this.retry.attempts) throw new ApiError(error);
-      await this.clock.sleep(retryDelayMs(failures, error.retryAfterSeconds, this.random, this.retrySchedule), options.signal);
     }
   }
 
@@ -206,7 +193,7 @@ export class ApiClient {
     headers: Record<string, string>,
     body: string | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<ApiResult<unknown> | { error: ApiErrorInit; notSent: boolean }> {
+  ): Promise<Outcome> {
     const base = { service: this.service, method: route.method, path } as const;
     const timeout = AbortSignal.timeout(this.timeouts.requestMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -233,97 +220,12 @@ export class ApiClient {
       };
     }
 
-    const retryAfterSeconds = parseRetryAfter(responseHeaders["retry-after"], this.clock.now());
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      const contentType = String(responseHeaders["content-type"] ?? "no content type");
-      return {
-        notSent: false,
-        error: {
-          ...base, status, retryAfterSeconds,
-          code: ClientCodes.BAD_RESPONSE,
-          apiMessage: `the answer is not JSON (${contentType}): ${JSON.stringify(this.clean(text).slice(0, 120))}`,
-          retryable: RETRYABLE_STATUS.has(status) || status === 429,
-        },
-      };
-    }
-
-    if (this.service === "ai") return this.aiOutcome(route, path, json, status, retryAfterSeconds);
-
-    const failure = failureEnvelope.safeParse(json);
-    if (failure.success || status >= 400) {
-      const envelope = failure.success ? failure.data : undefined;
-      const { success: _s, error: _e, code: _c, ...extra } = (envelope ?? {}) as Record<string, unknown>;
-      // The extra fields reach the caller as `details`: they are server text like the message.
-      const details = redactValue(extra, [this.apiKey]) as Record<string, unknown>;
-      return {
-        notSent: false,
-        error: {
-          ...base, status, retryAfterSeconds, details,
-          code: envelope?.code ? this.clean(envelope.code) : `HTTP_${status}`,
-          apiMessage: this.clean(envelope?.error ?? "no error message"),
-          retryable: RETRYABLE_STATUS.has(status) || status === 429,
-        },
-      };
-    }
-    const success = successEnvelope.safeParse(json);
-    if (!success.success) {
-      return {
-        notSent: false,
-        error: { ...base, status, code: ClientCodes.BAD_RESPONSE, apiMessage: "the answer is not the {success, data} envelope", retryable: false },
-      };
-    }
-    const data = route.response.safeParse(success.data.data);
-    if (!data.success) {
-      const issue = data.error.issues[0];
-      const where = issue?.path.length ? issue.path.join(".") : "data";
-      return {
-        notSent: false,
-        error: {
-          ...base, status,
-          code: ClientCodes.UNEXPECTED_RESPONSE,
-          apiMessage: this.clean(`the answer's data does not have the expected shape at ${where}: ${issue?.message ?? "invalid"}`),
-          retryable: false,
-        },
-      };
-    }
-    return { data: data.data, status, code: success.data.code, envelope: success.data as Record<string, unknown> };
-  }
-
-  /**
-   * The AI gateway answers without the envelope: the body itself on success, and on failure the
-   * OpenAI shape `{ error: { message, type, code } }` or the Anthropic shape `{ type: "error",
-   * error: { type, message } }` (no code: its `type` stands in).
-   */
-  private aiOutcome(route: RouteDef, path: string, json: unknown, status: number, retryAfterSeconds: number | undefined): ApiResult<unknown> | { error: ApiErrorInit; notSent: boolean } {
-    const base = { service: this.service, method: route.method, path } as const;
-    if (status >= 400) {
-      const body = aiFailure.safeParse(json);
-      const error = body.success ? body.data.error : undefined;
-      return {
-        notSent: false,
-        error: {
-          ...base, status, retryAfterSeconds,
-          code: this.clean(error?.code ?? error?.type ?? `HTTP_${status}`),
-          apiMessage: this.clean(error?.message ?? "no error message"),
-          retryable: RETRYABLE_STATUS.has(status) || status === 429,
-        },
-      };
-    }
-    const data = route.response.safeParse(json);
-    if (!data.success) {
-      const issue = data.error.issues[0];
-      return {
-        notSent: false,
-        error: {
-          ...base, status, code: ClientCodes.UNEXPECTED_RESPONSE, retryable: false,
-          apiMessage: this.clean(`the answer does not have the expected shape at ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`),
-        },
-      };
-    }
-    return { data: data.data, status, envelope: {} };
+    return decodeAnswer({
+      service: this.service, route, method: route.method, path, status, text,
+      contentType: responseHeaders["content-type"] === undefined ? undefined : String(responseHeaders["content-type"]),
+      retryAfterSeconds: parseRetryAfter(responseHeaders["retry-after"], this.clock.now()),
+      secrets: [this.apiKey],
+    });
   }
 
   /** Any text that leaves the client passes here: the key never appears in a message. */

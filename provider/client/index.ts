@@ -1,4 +1,5 @@
 export * from "./backoff";
+export * from "./decode";
 export * from "./errors";
 export * from "./http";
 export * from "./poller";
