@@ -5,7 +5,7 @@
  * - `profile`: the name of a set of settings in stack config `svc:profiles` (keys, project, URLs), so
  *   one program reaches several accounts. Dynamic resources cannot take the `provider` resource
  *   option, and the dynamic host configures one process-wide provider: the resource carries the
- *   profile's name instead (never a key), and its calls run with that profile's clients (runtime.ts).
+ *   profile's name instead (never a key), and its methods get that profile's clients (CallContext).
  *   Checked before any call: a profile that does not exist, or lacks the key the resource needs,
  *   fails at preview naming both. A different profile replaces the resource (an object cannot move
  *   between accounts) — except a Domain, refused: a replace would register the name again in the
@@ -18,7 +18,8 @@
  */
 import { missingProfile } from "./config";
 import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
-import { apiContextOf, currentConfig, inScope, type CallScope } from "./runtime";
+import type { CallContext } from "./context";
+import { apiContextOf, currentConfig } from "./runtime";
 
 const COMMON = ["profile", "timeouts"] as const;
 
@@ -99,17 +100,35 @@ function timeoutFailures(news: Props): CheckFailure[] {
     .map(([k, v]) => ({ property: "timeouts", reason: `customTimeouts.${k} "${String(v)}": a duration such as "30s", "40m" or "1h30m"` }));
 }
 
-function scopeFor(props: Props, operation: "create" | "update" | "delete" | undefined): CallScope {
-  const text = operation ? (props.timeouts as Record<string, string> | undefined)?.[operation] : undefined;
-  return { profile: profileOf(props), operation, timeoutText: text || undefined, timeoutMs: durationMs(text) };
+/** The operation a method runs for, and its customTimeouts entry (for the wait limit and messages). */
+interface Operation {
+  name?: "create" | "update" | "delete";
+  /** As the program wrote it ("2s"). */
+  timeoutText?: string;
+}
+
+/** The context a resource method runs with: its profile's clients and pollers, its operation's wait limit. */
+function callContext(props: Props, name?: Operation["name"]): { ctx: CallContext; operation: Operation } {
+  const text = name ? (props.timeouts as Record<string, string> | undefined)?.[name] : undefined;
+  const customMs = durationMs(text);
+  const profile = profileOf(props);
+  const ctx: CallContext = {
+    // Resolved on first use, inside the method: settings that cannot be resolved fail as its error.
+    get api() {
+      return apiContextOf(profile);
+    },
+    timeoutMs: (defaultMs) => customMs ?? defaultMs,
+  };
+  return { ctx, operation: { name, timeoutText: text || undefined } };
 }
 
 /** A wait that ran out: names the limit that applied and how to change it. */
-function withTimeoutHint(err: unknown, s: CallScope): unknown {
-  if (!(err instanceof Error) || !/timed out after/.test(err.message) || !s.operation) return err;
-  err.message += s.timeoutText
-    ? `. The limit was customTimeouts.${s.operation} "${s.timeoutText}": raise it in the resource options, e.g. customTimeouts: { ${s.operation}: "30m" }`
-    : `. The limit was the default for this wait: set it with the resource option customTimeouts: { ${s.operation}: "40m" }`;
+function withTimeoutHint(err: unknown, operation: Operation): unknown {
+  if (!(err instanceof Error) || !/timed out after/.test(err.message) || !operation.name) return err;
+  const name = operation.name;
+  err.message += operation.timeoutText
+    ? `. The limit was customTimeouts.${name} "${operation.timeoutText}": raise it in the resource options, e.g. customTimeouts: { ${name}: "30m" }`
+    : `. The limit was the default for this wait: set it with the resource option customTimeouts: { ${name}: "40m" }`;
   return err;
 }
 
@@ -121,56 +140,50 @@ export async function dispatch(type: string, impl: ResourceImpl, method: Method,
       const failures = [...profileFailures(type, olds ?? {}, news), ...timeoutFailures(news)];
       // Nothing is called for a profile that cannot serve the resource.
       if (failures.length) return { inputs: news, failures } satisfies CheckResult;
-      const result = await inScope(scopeFor(news, undefined), () => impl.check(without(olds ?? {}), without(news)));
+      const result = await impl.check(without(olds ?? {}), without(news), callContext(news).ctx);
       return { ...result, inputs: { ...result.inputs, ...common(news) } };
     }
     case "diff": {
       const [id, olds, news] = args as [string, Props, Props];
-      const result: DiffResult = await inScope(scopeFor(news, undefined), () => impl.diff(id, without(olds), without(news)));
+      const result: DiffResult = await impl.diff(id, without(olds), without(news), callContext(news).ctx);
       if (isUnknown(news.profile) || profileOf(olds) !== profileOf(news)) return { ...result, changes: true, replaces: [...(result.replaces ?? []), "profile"] };
       return result;
     }
     case "create": {
       const [inputs] = args as [Props];
-      return write("create", inputs, () => impl.create(without(inputs)));
+      return write("create", inputs, (ctx) => impl.create(without(inputs), ctx));
     }
     case "update": {
       const [id, olds, news] = args as [string, Props, Props];
-      return write("update", news, () => impl.update(id, without(olds), without(news)));
+      return write("update", news, (ctx) => impl.update(id, without(olds), without(news), ctx));
     }
     case "read": {
       const [id, props] = args as [string, Props];
-      return inScope(scopeFor(props, undefined), async () => {
-        const r = await impl.read(id, without(props));
-        if (!r.id) return r;
-        return { ...r, props: { ...r.props, ...common(props) }, ...(r.inputs ? { inputs: { ...r.inputs, ...common(props) } } : {}) };
-      });
+      const r = await impl.read(id, without(props), callContext(props).ctx);
+      if (!r.id) return r;
+      return { ...r, props: { ...r.props, ...common(props) }, ...(r.inputs ? { inputs: { ...r.inputs, ...common(props) } } : {}) };
     }
     case "delete": {
       const [id, props] = args as [string, Props];
-      const s = scopeFor(props, "delete");
-      return inScope(s, async () => {
-        try {
-          return await impl.delete(id, without(props));
-        } catch (err) {
-          throw withTimeoutHint(err, s);
-        }
-      });
+      const { ctx, operation } = callContext(props, "delete");
+      try {
+        return await impl.delete(id, without(props), ctx);
+      } catch (err) {
+        throw withTimeoutHint(err, operation);
+      }
     }
   }
 }
 
-/** A create or an update under the resource's scope: its outputs, and a partial failure's properties, keep the common inputs. */
-function write<R extends { outs?: Props }>(operation: "create" | "update", inputs: Props, run: () => Promise<R>): Promise<R> {
-  const s = scopeFor(inputs, operation);
-  return inScope(s, async () => {
-    try {
-      const r = await run();
-      return { ...r, outs: { ...r.outs, ...common(inputs) } };
-    } catch (err) {
-      throw keepCommon(withTimeoutHint(err, s), inputs);
-    }
-  });
+/** A create or an update: its outputs, and a partial failure's properties, keep the common inputs. */
+async function write<R extends { outs?: Props }>(name: "create" | "update", inputs: Props, run: (ctx: CallContext) => Promise<R>): Promise<R> {
+  const { ctx, operation } = callContext(inputs, name);
+  try {
+    const r = await run(ctx);
+    return { ...r, outs: { ...r.outs, ...common(inputs) } };
+  } catch (err) {
+    throw keepCommon(withTimeoutHint(err, operation), inputs);
+  }
 }
 
 /** A partial failure keeps the profile and timeouts in what the state records. */

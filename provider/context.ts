@@ -3,6 +3,9 @@
  * first use and then shared by every call made with those settings: in the provider process by every
  * resource call under that profile (runtime.ts), in a program by the data functions (sdk/data.ts).
  * Whatever holds a client, each API key keeps its one rate-limit bucket (client/rate-limit.ts).
+ *
+ * A resource method gets it in its CallContext, a parameter, as hcloud's CRUD functions get the
+ * client configured once: no resource code reaches for a global.
  */
 import type { ApiClient } from "./client/http";
 import { listOrGet, Poller } from "./client/poller";
@@ -46,4 +49,11 @@ export class ApiContext {
   get sendingDomains(): Poller<EmailDomain> {
     return (this.built.sendingDomains ??= new Poller<EmailDomain>(listOrGet(this.email, { list: "email.domains.list", get: "email.domains.get", param: "domainId", idOf: (d) => d.id })));
   }
+}
+
+/** What one resource method runs with: its profile's clients and pollers, and its operation's wait limit. */
+export interface CallContext {
+  readonly api: ApiContext;
+  /** This operation's wait limit: the resource's customTimeouts, else `defaultMs`. */
+  timeoutMs(defaultMs: number): number;
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ApiError, OutcomeUnknownError } from "./client/errors";
+import type { CallContext } from "./context";
 
 /** The engine's placeholder for a value not known during preview (any type). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -36,13 +37,14 @@ export interface ReadResult {
   inputs?: Props;
 }
 
+/** A resource's lifecycle; each method gets the CallContext of its resource's profile and operation (common-inputs.ts). */
 export interface ResourceImpl {
-  check(olds: Props, news: Props): Promise<CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
-  create(inputs: Props): Promise<CreateResult>;
-  read(id: string, props: Props): Promise<ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
-  delete(id: string, props: Props): Promise<void>;
+  check(olds: Props, news: Props, ctx: CallContext): Promise<CheckResult>;
+  diff(id: string, olds: Props, news: Props, ctx: CallContext): Promise<DiffResult>;
+  create(inputs: Props, ctx: CallContext): Promise<CreateResult>;
+  read(id: string, props: Props, ctx: CallContext): Promise<ReadResult>;
+  update(id: string, olds: Props, news: Props, ctx: CallContext): Promise<{ outs: Props }>;
+  delete(id: string, props: Props, ctx: CallContext): Promise<void>;
 }
 
 export const PROVIDER_KEY = "__provider";

@@ -30,7 +30,6 @@ import {
   type ResourceImpl,
 } from "../resource";
 import { createOnce } from "../create-once";
-import { platformApi } from "../runtime";
 import { DNS_LABEL, TOP_LEVEL_LABEL } from "../validation";
 
 
@@ -182,12 +181,12 @@ async function findDomain(api: ApiClient, name: string, domainId: unknown): Prom
  * `name` when the real call would be refused or the wallet cannot pay. A dry run that fails for
  * another reason (no answer, 5xx, a bad key) is a failure too: a paid call must not run unpriced.
  */
-async function dryRunFailure(inputs: Props): Promise<CheckFailure | undefined> {
+async function dryRunFailure(api: ApiClient, inputs: Props): Promise<CheckFailure | undefined> {
   const name = inputs.name as string;
   const whoisProtection = inputs.whoisProtection === true;
   let raw;
   try {
-    raw = await platformApi().call("domains.register", { body: { name, period: 1, whoisProtection }, query: { dryRun: "true" } });
+    raw = await api.call("domains.register", { body: { name, period: 1, whoisProtection }, query: { dryRun: "true" } });
   } catch (err) {
     const hint = hintFor(err, name) ?? "The price could not be checked, so the preview stops here (a dry run charges nothing): try again";
     return { property: "name", reason: operationError("registration dry run", knownOutcome(err), hint).message };
@@ -320,7 +319,7 @@ async function register(api: ApiClient, inputs: Props): Promise<Props> {
 }
 
 export const domain: ResourceImpl = {
-  async check(olds, news) {
+  async check(olds, news, ctx) {
     const result = checkInputs(news, fields, (inputs) => [
       ...(olds.whoisProtection === true && inputs.whoisProtection === false && olds.name === inputs.name
         ? [{ property: "whoisProtection", reason: "WHOIS protection cannot be turned off: the API cannot remove it once bought. Keep whoisProtection: true" }]
@@ -332,7 +331,7 @@ export const domain: ResourceImpl = {
     const name = result.inputs.name;
     // Price only a name not yet in the state and not adopted: a registered one is never registered again.
     if (result.failures.length || isUnknown(name) || olds.name === name || result.inputs.adoptId !== undefined) return result;
-    const failure = await dryRunFailure(result.inputs);
+    const failure = await dryRunFailure(ctx.api.platform, result.inputs);
     if (failure) result.failures.push(failure);
     return result;
   },
@@ -343,9 +342,9 @@ export const domain: ResourceImpl = {
     return awaitingSave(olds) && !result.changes ? { changes: true, replaces: [] } : result;
   },
 
-  async create(inputs) {
+  async create(inputs, ctx) {
     const name = inputs.name as string;
-    const api = platformApi();
+    const api = ctx.api.platform;
     // `outs` when this create registered the name; `record` when it found a registration to adopt.
     const { object } = await createOnce<{ record?: RegisteredDomain; outs?: Props }>(inputs, {
       noun: "domain",
@@ -386,12 +385,12 @@ export const domain: ResourceImpl = {
     return { id: name, outs: await finishCreate(api, live, record, undefined) };
   },
 
-  async update(id, olds, news) {
+  async update(id, olds, news, ctx) {
     const name = id;
     let api: ApiClient;
     let record: RegisteredDomain | undefined;
     try {
-      api = platformApi();
+      api = ctx.api.platform;
       record = await findDomain(api, name, olds.domainId);
     } catch (err) {
       throw apiFailure("update", err, name);
@@ -417,11 +416,11 @@ export const domain: ResourceImpl = {
     return { outs: outputs(news, record, olds.billing) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const name = id.trim().toLowerCase();
     let record: RegisteredDomain | undefined;
     try {
-      record = await findDomain(platformApi(), name, props.domainId);
+      record = await findDomain(ctx.api.platform, name, props.domainId);
     } catch (err) {
       throw apiFailure("read", err, name);
     }

@@ -4,13 +4,13 @@
  */
 import { ApiError } from "../client/errors";
 import type { EmailJob } from "../../contract/schemas";
-import { emailJobPoller, operationTimeoutMs } from "../runtime";
+import type { CallContext } from "../context";
 
 export const JOB_TIMEOUT_MS = 120_000;
 
 /** Waits for a job to end; answers it (completed or failed). */
-export async function waitForJob(jobId: string, what: string, timeoutMs = operationTimeoutMs(JOB_TIMEOUT_MS)): Promise<EmailJob> {
-  const job = await emailJobPoller().waitFor(jobId, (j) => j === undefined || j.status === "completed" || j.status === "failed", {
+export async function waitForJob(ctx: CallContext, jobId: string, what: string, timeoutMs = ctx.timeoutMs(JOB_TIMEOUT_MS)): Promise<EmailJob> {
+  const job = await ctx.api.emailJobs.waitFor(jobId, (j) => j === undefined || j.status === "completed" || j.status === "failed", {
     what: `job ${jobId} (${what}) to finish`,
     timeoutMs,
     describe: (j) => (j ? `status ${j.status}` : "gone"),

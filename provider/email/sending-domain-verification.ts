@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
-import { emailApi, operationTimeoutMs } from "../runtime";
+import type { CallContext } from "../context";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
 /** How long to wait is a setting of the provider, not of the domain: stored only when set (as SendingDomain's). */
@@ -24,12 +24,12 @@ function outputs(inputs: Props, domain: EmailDomain): Props {
   return { ...WAIT_DEFAULTS, ...pick(inputs, INPUTS), domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) };
 }
 
-async function verify(operation: string, inputs: Props): Promise<Props> {
+async function verify(ctx: CallContext, operation: string, inputs: Props): Promise<Props> {
   const domainId = inputs.domainId as string;
   // customTimeouts bounds the whole operation: the shorter of it and timeoutSeconds wins.
-  const seconds = Math.min((inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds, operationTimeoutMs(Infinity) / 1000);
+  const seconds = Math.min((inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds, ctx.timeoutMs(Infinity) / 1000);
   try {
-    return outputs(inputs, await waitUntilVerified(emailApi(), domainId, seconds * 1000));
+    return outputs(inputs, await waitUntilVerified(ctx, domainId, seconds * 1000));
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
@@ -49,16 +49,16 @@ export const sendingDomainVerification: ResourceImpl = {
   async diff(_id, olds, news) {
     return diffInputs(olds, news, { replace: ["domainId"], update: ["timeoutSeconds"], defaults: WAIT_DEFAULTS });
   },
-  async create(inputs) {
-    return { id: inputs.domainId as string, outs: await verify("create", inputs) };
+  async create(inputs, ctx) {
+    return { id: inputs.domainId as string, outs: await verify(ctx, "create", inputs) };
   },
-  async update(_id, _olds, news) {
-    return { outs: await verify("update", news) };
+  async update(_id, _olds, news, ctx) {
+    return { outs: await verify(ctx, "update", news) };
   },
-  async read(id, props) {
+  async read(id, props, ctx) {
     let domain: EmailDomain;
     try {
-      domain = await emailApi().call("email.domains.get", { params: { domainId: id } });
+      domain = await ctx.api.email.call("email.domains.get", { params: { domainId: id } });
     } catch (err) {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);

@@ -15,7 +15,7 @@ import type { ApiClient } from "../client/http";
 import type { EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
-import { emailApi, operationTimeoutMs } from "../runtime";
+import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { waitForJob } from "./jobs";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
@@ -114,7 +114,8 @@ async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: str
 }
 
 /** Waits for verification when asked; answers the outputs, or throws the partial failure. */
-async function settle(api: ApiClient, inputs: Props, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
+async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
+  const api = ctx.api.email;
   const wait = { ...WAIT_DEFAULTS, ...inputs };
   if (!wait.waitForVerification || domain.status === "verified") {
     if (domain.status === "pending" || domain.status === "failed") {
@@ -124,9 +125,9 @@ async function settle(api: ApiClient, inputs: Props, domain: EmailDomain, operat
     return outputs(inputs, domain);
   }
   // customTimeouts bounds the whole operation: the shorter of it and verificationTimeoutSeconds wins.
-  const seconds = Math.min(wait.verificationTimeoutSeconds as number, operationTimeoutMs(Infinity) / 1000);
+  const seconds = Math.min(wait.verificationTimeoutSeconds as number, ctx.timeoutMs(Infinity) / 1000);
   try {
-    return outputs(inputs, await waitUntilVerified(api, domain.id, seconds * 1000, domain));
+    return outputs(inputs, await waitUntilVerified(ctx, domain.id, seconds * 1000, domain));
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
@@ -145,13 +146,13 @@ export const sendingDomain: ResourceImpl = {
     return diffInputs(olds, news, { replace: ["domain"], update: ["waitForVerification", "verificationTimeoutSeconds"], defaults: WAIT_DEFAULTS });
   },
 
-  async create(inputs) {
-    const api = emailApi();
+  async create(inputs, ctx) {
+    const api = ctx.api.email;
     const added = await addDomain(api, inputs);
     if (added.jobId) {
       let job;
       try {
-        job = await waitForJob(added.jobId, "add_domain");
+        job = await waitForJob(ctx, added.jobId, "add_domain");
       } catch (err) {
         throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err).message);
       }
@@ -165,23 +166,23 @@ export const sendingDomain: ResourceImpl = {
     const domain = await api.call("email.domains.get", { params: { domainId: added.domainId } }).catch((err) => {
       throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err).message);
     });
-    return { id: domain.id, outs: await settle(api, inputs, domain, "create") };
+    return { id: domain.id, outs: await settle(ctx, inputs, domain, "create") };
   },
 
   /** Only the wait settings change in place; a domain still unverified continues its wait here. */
-  async update(id, _olds, news) {
-    const api = emailApi();
+  async update(id, _olds, news, ctx) {
+    const api = ctx.api.email;
     let domain: EmailDomain;
     try {
       domain = await api.call("email.domains.get", { params: { domainId: id } });
     } catch (err) {
       throw operationError("update", err, isNotFound(err) ? "The domain is gone: run `pulumi refresh`, then `pulumi up` adds it again" : undefined);
     }
-    return { outs: await settle(api, news, domain, "update") };
+    return { outs: await settle(ctx, news, domain, "update") };
   },
 
-  async read(id, props) {
-    const api = emailApi();
+  async read(id, props, ctx) {
+    const api = ctx.api.email;
     let domain: EmailDomain;
     try {
       domain = await api.call("email.domains.get", { params: { domainId: id } });
@@ -193,9 +194,9 @@ export const sendingDomain: ResourceImpl = {
     return { id, props: outputs(inputs, domain), inputs };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     try {
-      await emailApi().call("email.domains.delete", { params: { domainId: id } });
+      await ctx.api.email.call("email.domains.delete", { params: { domainId: id } });
     } catch (err) {
       if (!isNotFound(err)) throw operationError("delete", err);
     }

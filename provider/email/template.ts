@@ -13,7 +13,7 @@ import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { EmailTemplate } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
-import { emailApi } from "../runtime";
+import type { CallContext } from "../context";
 import { waitForJob } from "./jobs";
 
 const BODY_LIMIT = 200_000;
@@ -80,10 +80,10 @@ async function createTemplate(api: ApiClient, inputs: Props): Promise<{ template
 }
 
 /** Waits for the project's open create_template jobs to end (best effort: a wait that fails leaves the read to tell). */
-async function settleCreateJobs(api: ApiClient): Promise<void> {
-  const jobs = await api.call("email.jobs.list").catch(() => []);
+async function settleCreateJobs(ctx: CallContext): Promise<void> {
+  const jobs = await ctx.api.email.call("email.jobs.list").catch(() => []);
   const open = jobs.filter((j) => j.type === "create_template" && (j.status === "queued" || j.status === "running"));
-  await Promise.allSettled(open.map((j) => waitForJob(j.jobId, "create_template")));
+  await Promise.allSettled(open.map((j) => waitForJob(ctx, j.jobId, "create_template")));
 }
 
 /** A template's values as the program's inputs (pulumi-svc's own inputs kept from `props`). */
@@ -115,12 +115,12 @@ export const template: ResourceImpl = {
     return diffInputs(olds, news, { replace: ["name"], update: ["subject", "htmlBody", "textBody"] });
   },
 
-  async create(inputs) {
-    const api = emailApi();
+  async create(inputs, ctx) {
+    const api = ctx.api.email;
     const { templateId, jobId, adopted } = await createTemplate(api, inputs);
     const partial = (err: unknown) => new PartialFailure(templateId, { ...pick(inputs, INPUTS), templateId }, inputs, operationError("create", err).message);
     if (jobId) {
-      const job = await waitForJob(jobId, "create_template").catch((err) => {
+      const job = await waitForJob(ctx, jobId, "create_template").catch((err) => {
         throw partial(err);
       });
       if (job.status === "failed") throw new Error(`create failed: job ${job.jobId} (create_template) failed: ${job.errorMessage ?? "no reason given"}`);
@@ -142,7 +142,7 @@ export const template: ResourceImpl = {
     }
     // A template taken over may still be in its create_template job (an interrupted create's), and a
     // failed job removes it. Jobs name their template only once done, so the open ones are waited for.
-    if (adopted) await settleCreateJobs(api);
+    if (adopted) await settleCreateJobs(ctx);
     const t = await api.call("email.templates.get", { params: { templateId } }).catch((err) => {
       if (adopted && isNotFound(err)) throw operationError("create", err, `Template ${templateId} is gone (its create_template job failed, or it was deleted meanwhile): remove adoptId, if any, and run \`pulumi up\` again`);
       throw partial(err);
@@ -151,9 +151,9 @@ export const template: ResourceImpl = {
     return { id: t.id, outs: outputs(adopted ? liveInputs(t, inputs) : inputs, t) };
   },
 
-  async update(id, _olds, news) {
+  async update(id, _olds, news, ctx) {
     try {
-      const t = await emailApi().call("email.templates.update", {
+      const t = await ctx.api.email.call("email.templates.update", {
         params: { templateId: id },
         // An input removed from the program is cleared at the API.
         body: { subject: (news.subject as string) ?? null, htmlBody: (news.htmlBody as string) ?? null, textBody: (news.textBody as string) ?? null },
@@ -164,10 +164,10 @@ export const template: ResourceImpl = {
     }
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     let t: EmailTemplate;
     try {
-      t = await emailApi().call("email.templates.get", { params: { templateId: id } });
+      t = await ctx.api.email.call("email.templates.get", { params: { templateId: id } });
     } catch (err) {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
@@ -176,9 +176,9 @@ export const template: ResourceImpl = {
     return { id, props: outputs(inputs, t), inputs };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     try {
-      await emailApi().call("email.templates.delete", { params: { templateId: id } });
+      await ctx.api.email.call("email.templates.delete", { params: { templateId: id } });
     } catch (err) {
       if (!isNotFound(err)) throw operationError("delete", err);
     }

@@ -4,10 +4,9 @@
  */
 import { Backoff, POLL } from "../client/backoff";
 import { ApiError } from "../client/errors";
-import type { ApiClient } from "../client/http";
 import { WaitTimeoutError } from "../client/poller";
 import type { EmailDomain } from "../../contract/schemas";
-import { sendingDomainPoller } from "../runtime";
+import type { CallContext } from "../context";
 
 export function formatDnsRecords(domain: EmailDomain): string {
   return domain.dnsRecords.map((r) => `  ${r.type} ${r.name} ${r.value}${r.priority !== undefined ? ` (priority ${r.priority})` : ""}`).join("\n");
@@ -18,9 +17,9 @@ export function formatDnsRecords(domain: EmailDomain): string {
  * one while time remains (records may still be propagating). Answers the verified domain; throws
  * WaitTimeoutError (with the last domain seen) when time runs out.
  */
-export async function waitUntilVerified(api: ApiClient, domainId: string, timeoutMs: number, seen?: EmailDomain): Promise<EmailDomain> {
+export async function waitUntilVerified(ctx: CallContext, domainId: string, timeoutMs: number, seen?: EmailDomain): Promise<EmailDomain> {
   const deadline = Date.now() + timeoutMs;
-  const poller = sendingDomainPoller();
+  const poller = ctx.api.sendingDomains;
   const wait = (isDone: (d: EmailDomain | undefined) => boolean) =>
     poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, timeoutMs: Math.max(0, deadline - Date.now()), describe: (d) => (d ? `status ${d.status}` : "gone") });
   // `seen`: the caller has just read the domain; reading it again would only cost a call.
@@ -35,7 +34,7 @@ export async function waitUntilVerified(api: ApiClient, domainId: string, timeou
       // The records may still be propagating: pause, then check again.
       await pause.pause(left);
     }
-    if (domain.status === "pending" || domain.status === "failed") await api.call("email.domains.verify", { params: { domainId } });
+    if (domain.status === "pending" || domain.status === "failed") await ctx.api.email.call("email.domains.verify", { params: { domainId } });
     domain = await wait((d) => d === undefined || d.status === "verified" || d.status === "failed");
   }
 }

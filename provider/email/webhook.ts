@@ -15,7 +15,6 @@ import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type Props, type ResourceImpl } from "../resource";
-import { emailApi } from "../runtime";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 
 /** The spec's rule: https, a public fully-qualified host (names only: an IP literal is not one), no credentials. */
@@ -126,8 +125,8 @@ export const webhook: ResourceImpl = {
     return diffInputs(olds, news, { replace: ["url", "events"], update: [] });
   },
 
-  async create(inputs) {
-    const api = emailApi();
+  async create(inputs, ctx) {
+    const api = ctx.api.email;
     try {
       const hook = await createWebhook(api, inputs);
       return { id: hook.id, outs: outputs(inputs, hook, hook.secret) };
@@ -146,10 +145,10 @@ export const webhook: ResourceImpl = {
     return { outs: news };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     let hooks: Webhook[];
     try {
-      hooks = await emailApi().call("email.webhooks.list");
+      hooks = await ctx.api.email.call("email.webhooks.list");
     } catch (err) {
       throw operationError("read", err);
     }
@@ -160,9 +159,9 @@ export const webhook: ResourceImpl = {
     return { id, props: outputs(inputs, hook, props.secret), inputs };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     try {
-      await emailApi().call("email.webhooks.delete", { params: { webhookId: id } });
+      await ctx.api.email.call("email.webhooks.delete", { params: { webhookId: id } });
     } catch (err) {
       if (!isNotFound(err)) throw operationError("delete", err);
     }

@@ -14,7 +14,7 @@ import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
 import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
-import { platformApi } from "../runtime";
+import type { CallContext } from "../context";
 import { backupPlanCodes } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
 
@@ -47,10 +47,10 @@ async function readAddon(api: ApiClient, vpsId: string): Promise<BackupAddon | u
 }
 
 /** Runs a paid backup call, waiting out NODE_NOT_READY / AGENT_OFFLINE and VPS_BUSY refusals. */
-async function paidCall<T>(api: ApiClient, vpsId: string, call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + serverTimeoutMs();
+async function paidCall<T>(ctx: CallContext, vpsId: string, call: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + serverTimeoutMs(ctx);
   // The backup calls are the work that makes the server busy: they do not wait for it.
-  return retryWhileRefused(() => retryWhileBusy(api, vpsId, call, deadline, false), {
+  return retryWhileRefused(() => retryWhileBusy(ctx, vpsId, call, deadline, false), {
     refused: (err) => isApiError(err) && NOT_YET.has(err.code),
     deadlineMs: deadline,
   });
@@ -60,7 +60,8 @@ async function paidCall<T>(api: ApiClient, vpsId: string, call: () => Promise<T>
  * Waits until the add-on is active on `planCode` (undefined: it is gone, its setup failed). `seen`
  * is the add-on as a call just answered it: when it is still being set up, the first read waits.
  */
-async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?: BackupAddon): Promise<BackupAddon | undefined> {
+async function waitActive(ctx: CallContext, vpsId: string, planCode: string, seen?: BackupAddon): Promise<BackupAddon | undefined> {
+  const api = ctx.api.platform;
   const isDone = (a: BackupAddon | undefined) => a === undefined || (a.planCode === planCode && a.status === "active");
   if (seen && isDone(seen)) return seen;
   const settingUp = seen?.status === "setting_up";
@@ -73,7 +74,7 @@ async function waitActive(api: ApiClient, vpsId: string, planCode: string, seen?
   };
   return waitFor(read, isDone, {
     what: `the backup add-on of server ${vpsId} to be active on ${planCode}`,
-    timeoutMs: serverTimeoutMs(),
+    timeoutMs: serverTimeoutMs(ctx),
     describe: (a) => (a ? `${a.planCode} ${a.status}` : "none"),
     // A setup is not polled through: one read at 0.5 s (a fast setup; skipped once such a read has
     // missed in this process), the next when it usually has ended, then every 0.75 s growing to 2 s
@@ -98,12 +99,12 @@ let earlySetupRead: "pays" | "misses" | undefined;
  * unknown or retired one). A code already in the state is not checked again: an add-on on a plan
  * retired since keeps working.
  */
-async function planCodeRule(inputs: Props, olds: Props): Promise<CheckFailure[]> {
+async function planCodeRule(api: ApiClient, inputs: Props, olds: Props): Promise<CheckFailure[]> {
   const code = inputs.planCode;
   if (code === undefined || isUnknown(code) || code === olds.planCode) return [];
   let codes: string[];
   try {
-    codes = await backupPlanCodes(platformApi());
+    codes = await backupPlanCodes(api);
   } catch (err) {
     return [{ property: "planCode", reason: `could not read the backup plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }
@@ -121,9 +122,9 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
 }
 
 export const vpsBackup: ResourceImpl = {
-  async check(olds, news) {
+  async check(olds, news, ctx) {
     const result = checkInputs(news, fields, adoptIdRule);
-    if (result.failures.length === 0) result.failures.push(...(await planCodeRule(result.inputs, olds)));
+    if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx.api.platform, result.inputs, olds)));
     return result;
   },
 
@@ -131,8 +132,8 @@ export const vpsBackup: ResourceImpl = {
     return diffInputs(olds, news, { replace: ["vpsId"], update: ["planCode"] });
   },
 
-  async create(inputs) {
-    const api = platformApi();
+  async create(inputs, ctx) {
+    const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
     const planCode = inputs.planCode as string;
     // The setup keeps the server busy (VPS_BUSY): this process's other actions on the server (a
@@ -163,7 +164,7 @@ export const vpsBackup: ResourceImpl = {
             const live = await readAddon(api, vpsId);
             return { objects: live ? [live] : [], provablyMine: true };
           },
-          send: () => paidCall(api, vpsId, activate),
+          send: () => paidCall(ctx, vpsId, activate),
           refusedAsDuplicate: (err) => isApiError(err, "ALREADY_SUBSCRIBED"),
           otherwise: "cancel it",
         });
@@ -172,7 +173,7 @@ export const vpsBackup: ResourceImpl = {
       }
       // An adopted add-on is taken on its own plan: the next preview shows the plan change, if any.
       if (found.adopted) plan = found.object.planCode;
-      addon = await waitActive(api, vpsId, plan, found.object).catch((err) => {
+      addon = await waitActive(ctx, vpsId, plan, found.object).catch((err) => {
         throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS), planCode: plan }, inputs, operationError("create", err).message);
       });
     } finally {
@@ -186,28 +187,28 @@ export const vpsBackup: ResourceImpl = {
     return { id: vpsId, outs: outputs({ ...inputs, planCode: plan }, addon) };
   },
 
-  async update(id, olds, news) {
-    const api = platformApi();
+  async update(id, olds, news, ctx) {
+    const api = ctx.api.platform;
     const planCode = news.planCode as string;
     if (olds.planCode !== planCode) {
       try {
-        await paidCall(api, id, () => api.call("vps.backup.changePlan", { params: { id }, body: { planCode } }));
+        await paidCall(ctx, id, () => api.call("vps.backup.changePlan", { params: { id }, body: { planCode } }));
       } catch (err) {
         const settled = err instanceof OutcomeUnknownError && (await readAddon(api, id).catch(() => undefined))?.planCode === planCode;
         if (!settled) throw operationError("update", err, hintFor(err, id));
       }
     }
-    const addon = await waitActive(api, id, planCode).catch((err) => {
+    const addon = await waitActive(ctx, id, planCode).catch((err) => {
       throw operationError("update", err);
     });
     if (!addon) throw new Error(`update failed: server ${id} has no backup add-on any more: run \`pulumi refresh\`, then \`pulumi up\``);
     return { outs: outputs(news, addon) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     let addon: BackupAddon | undefined;
     try {
-      addon = await readAddon(platformApi(), id);
+      addon = await readAddon(ctx.api.platform, id);
     } catch (err) {
       throw operationError("read", err);
     }
@@ -216,9 +217,9 @@ export const vpsBackup: ResourceImpl = {
     return { id, props: outputs(inputs, addon), inputs };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     try {
-      await platformApi().call("vps.backup.cancel", { params: { id } });
+      await ctx.api.platform.call("vps.backup.cancel", { params: { id } });
     } catch (err) {
       // NOT_SUBSCRIBED or INSTANCE_NOT_FOUND: nothing left to cancel.
       if (!isNotFound(err)) throw operationError("delete", err);

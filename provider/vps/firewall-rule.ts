@@ -10,7 +10,6 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { FirewallRule } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
-import { platformApi } from "../runtime";
 import { retryWhileBusy } from "./server-waits";
 
 const port = z
@@ -73,8 +72,8 @@ export const vpsFirewallRule: ResourceImpl = {
     return diffInputs(olds, news, { replace: RULE_INPUTS, update: [] });
   },
 
-  async create(inputs) {
-    const api = platformApi();
+  async create(inputs, ctx) {
+    const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
     const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
     // A server's rules are created together: their looks before sending share one list.
@@ -90,7 +89,7 @@ export const vpsFirewallRule: ResourceImpl = {
           return found;
         },
         find: async (joinInFlight) => ({ objects: (await rules(joinInFlight)).filter((r) => sameRule(r, inputs)), provablyMine: true }),
-        send: async () => (await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } })))[0],
+        send: async () => (await retryWhileBusy(ctx, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } })))[0],
         otherwise: "remove it from the server",
       });
       // An adopted rule is taken as it is: its values, where they differ, make the next preview replace it.
@@ -106,11 +105,11 @@ export const vpsFirewallRule: ResourceImpl = {
     return { outs: news };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const vpsId = props.vpsId as string;
     let rules: FirewallRule[];
     try {
-      rules = await platformApi().call("vps.firewall.list", { params: { id: vpsId } });
+      rules = await ctx.api.platform.call("vps.firewall.list", { params: { id: vpsId } });
     } catch (err) {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
@@ -121,11 +120,11 @@ export const vpsFirewallRule: ResourceImpl = {
     return { id, props: outputs(inputs, rule), inputs };
   },
 
-  async delete(id, props) {
-    const api = platformApi();
+  async delete(id, props, ctx) {
+    const api = ctx.api.platform;
     const vpsId = props.vpsId as string;
     try {
-      await retryWhileBusy(api, vpsId, () => api.call("vps.firewall.remove", { params: { id: vpsId }, body: { ids: [id] } }));
+      await retryWhileBusy(ctx, vpsId, () => api.call("vps.firewall.remove", { params: { id: vpsId }, body: { ids: [id] } }));
     } catch (err) {
       // FIREWALL_RULE_NOT_FOUND or INSTANCE_NOT_FOUND: already gone.
       if (isNotFound(err)) return;

@@ -4,10 +4,9 @@
  * settled (the spec's retry guidance).
  */
 import { ApiError, isApiError } from "../client/errors";
-import type { ApiClient } from "../client/http";
 import type { Vps } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
-import { operationTimeoutMs, serverPoller } from "../runtime";
+import type { CallContext } from "../context";
 
 /** Statuses a server rests in; every other status is a transition in progress. */
 export const SETTLED_STATUSES = new Set(["running", "stopped", "error", "terminated"]);
@@ -15,7 +14,7 @@ export const SETTLED_STATUSES = new Set(["running", "stopped", "error", "termina
 export const SERVER_TIMEOUT_MS = 20 * 60_000;
 
 /** A server wait's limit: the resource's customTimeouts for the operation, else 20 minutes. */
-export const serverTimeoutMs = () => operationTimeoutMs(SERVER_TIMEOUT_MS);
+export const serverTimeoutMs = (ctx: CallContext) => ctx.timeoutMs(SERVER_TIMEOUT_MS);
 
 /**
  * How long the platform's transitions usually take: a server create about 8 s, a termination 5 s,
@@ -27,8 +26,8 @@ export const USUAL_MS = { create: 8_000, terminate: 5_000, backupSetup: 10_000 }
 
 /** Waits until the server rests; all servers waiting in this process share one list call per tick.
  * `expectedMs`: the transition just started and usually takes this long (USUAL_MS). */
-export async function waitSettled(vpsId: string, timeoutMs = serverTimeoutMs(), expectedMs?: number): Promise<Vps> {
-  const server = await serverPoller().waitFor(vpsId, (s) => s === undefined || SETTLED_STATUSES.has(s.status), {
+export async function waitSettled(ctx: CallContext, vpsId: string, timeoutMs = serverTimeoutMs(ctx), expectedMs?: number): Promise<Vps> {
+  const server = await ctx.api.servers.waitFor(vpsId, (s) => s === undefined || SETTLED_STATUSES.has(s.status), {
     what: `server ${vpsId} to settle`,
     timeoutMs,
     expectedMs,
@@ -39,8 +38,8 @@ export async function waitSettled(vpsId: string, timeoutMs = serverTimeoutMs(), 
 }
 
 /** Waits until the server is terminated (or gone altogether). */
-export async function waitTerminated(vpsId: string, timeoutMs = serverTimeoutMs()): Promise<void> {
-  await serverPoller().waitFor(vpsId, (s) => s === undefined || s.status === "terminated", {
+export async function waitTerminated(ctx: CallContext, vpsId: string, timeoutMs = serverTimeoutMs(ctx)): Promise<void> {
+  await ctx.api.servers.waitFor(vpsId, (s) => s === undefined || s.status === "terminated", {
     what: `server ${vpsId} to be terminated`,
     timeoutMs,
     // Called right after the terminate was accepted.
@@ -81,10 +80,10 @@ export function busyUntil<T>(vpsId: string, work: Promise<T>): Promise<T> {
  * that work's own calls (`waitForBusyWork` false).
  */
 export async function retryWhileBusy<T>(
-  api: ApiClient,
+  ctx: CallContext,
   vpsId: string,
   action: () => Promise<T>,
-  deadline = Date.now() + serverTimeoutMs(),
+  deadline = Date.now() + serverTimeoutMs(ctx),
   waitForBusyWork = true,
 ): Promise<T> {
   const attempt = async () => {
@@ -97,10 +96,10 @@ export async function retryWhileBusy<T>(
     waitOut: async (_err, pause) => {
       // Our own work began while this action was on its way: the next attempt waits for it.
       if (waitForBusyWork && busyWith.has(vpsId)) return;
-      const now = await api.call("vps.get", { params: { id: vpsId } });
+      const now = await ctx.api.platform.call("vps.get", { params: { id: vpsId } });
       // In a transition: ask again as soon as it settles. Settled yet busy: a backup job runs on
       // it, with no status to watch: back off.
-      if (!SETTLED_STATUSES.has(now.status)) await waitSettled(vpsId, Math.max(1_000, deadline - Date.now()));
+      if (!SETTLED_STATUSES.has(now.status)) await waitSettled(ctx, vpsId, Math.max(1_000, deadline - Date.now()));
       else await pause();
     },
   });

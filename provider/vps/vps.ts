@@ -15,7 +15,7 @@ import type { ApiClient } from "../client/http";
 import { billingPeriods, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
-import { currentSettings, platformApi } from "../runtime";
+import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
 
@@ -58,12 +58,12 @@ export function upgradeProblem(from: VpsPlan, to: VpsPlan): string | undefined {
   return undefined;
 }
 
-async function planRules(inputs: Props, olds: Props): Promise<CheckFailure[]> {
+async function planRules(api: ApiClient, inputs: Props, olds: Props): Promise<CheckFailure[]> {
   const known = (name: string) => inputs[name] !== undefined && !isUnknown(inputs[name]);
   if (!known("planId")) return [];
   let plans: VpsPlan[];
   try {
-    plans = await vpsPlans(platformApi());
+    plans = await vpsPlans(api);
   } catch (err) {
     return [{ property: "planId", reason: `could not read the plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }
@@ -186,10 +186,10 @@ async function adoptedOutputs(api: ApiClient, server: Vps, inputs: Props): Promi
 }
 
 /** Waits for the server to settle; a server in `error` is a partial failure (id kept). */
-async function settle(api: ApiClient, vpsId: string, inputs: Props, operation: string, expectedMs?: number): Promise<Vps> {
+async function settle(ctx: CallContext, vpsId: string, inputs: Props, operation: string, expectedMs?: number): Promise<Vps> {
   let server: Vps;
   try {
-    server = await waitSettled(vpsId, undefined, expectedMs);
+    server = await waitSettled(ctx, vpsId, undefined, expectedMs);
   } catch (err) {
     throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS) }, inputs, fail(operation, err, inputs).message);
   }
@@ -215,12 +215,13 @@ function jobFailed(what: string, server: Vps, undone: string): Error {
  * Brings the power state to what the program asks. Raw errors (the caller names the operation); a
  * stop or start whose job failed settles back where it was, which is an error too.
  */
-async function applyPower(api: ApiClient, server: Vps, inputs: Props, operation: string): Promise<Vps> {
+async function applyPower(ctx: CallContext, server: Vps, inputs: Props, operation: string): Promise<Vps> {
+  const api = ctx.api.platform;
   const wanted = inputs.powerState as "running" | "stopped";
   if (server.status === wanted) return server;
   const route = wanted === "running" ? "vps.start" : "vps.stop";
-  await retryWhileBusy(api, server.id, () => api.call(route, { params: { id: server.id } }));
-  const settled = await settle(api, server.id, inputs, operation);
+  await retryWhileBusy(ctx, server.id, () => api.call(route, { params: { id: server.id } }));
+  const settled = await settle(ctx, server.id, inputs, operation);
   if (settled.status !== wanted) throw jobFailed(`the ${wanted === "running" ? "start" : "stop"} of server ${server.id} (to ${wanted})`, settled, `it is ${settled.status}`);
   return settled;
 }
@@ -229,10 +230,11 @@ async function applyPower(api: ApiClient, server: Vps, inputs: Props, operation:
  * The password reset has no status of its own: it is done when the credentials answer the new one,
  * and failed when the server reports a new job error (the old password then stays valid).
  */
-async function resetPassword(api: ApiClient, vpsId: string, inputs: Props): Promise<void> {
+async function resetPassword(ctx: CallContext, vpsId: string, inputs: Props): Promise<void> {
+  const api = ctx.api.platform;
   const rootPassword = inputs.rootPassword as string;
   // The answer is the server as the call found it: its last job before this one.
-  const before = await retryWhileBusy(api, vpsId, () => api.call("vps.resetPassword", { params: { id: vpsId }, body: { rootPassword } }));
+  const before = await retryWhileBusy(ctx, vpsId, () => api.call("vps.resetPassword", { params: { id: vpsId }, body: { rootPassword } }));
   const outcome = await waitFor(
     async () => {
       if ((await api.call("vps.credentials", { params: { id: vpsId } })).password === rootPassword) return { done: true };
@@ -241,42 +243,44 @@ async function resetPassword(api: ApiClient, vpsId: string, inputs: Props): Prom
       return { done: false, failed: failed ? server : undefined };
     },
     (o) => o.done || o.failed !== undefined,
-    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: serverTimeoutMs(), describe: () => "old password still active" },
+    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: serverTimeoutMs(ctx), describe: () => "old password still active" },
   );
   if (outcome.failed) throw jobFailed(`the password reset of server ${vpsId}`, outcome.failed, "the old password stays valid");
 }
 
-async function upgrade(api: ApiClient, vpsId: string, inputs: Props): Promise<void> {
+async function upgrade(ctx: CallContext, vpsId: string, inputs: Props): Promise<void> {
+  const api = ctx.api.platform;
   const planId = inputs.planId as string;
   try {
-    await retryWhileBusy(api, vpsId, () => api.call("vps.upgrade", { params: { id: vpsId }, body: { planId } }));
+    await retryWhileBusy(ctx, vpsId, () => api.call("vps.upgrade", { params: { id: vpsId }, body: { planId } }));
   } catch (err) {
     if (!(err instanceof OutcomeUnknownError)) throw err;
     // Paid: never resent. The server's plan tells whether it went through.
-    const server = await waitSettled(vpsId);
+    const server = await waitSettled(ctx, vpsId);
     if (server.planId !== planId) throw err;
   }
 }
 
 /** Reinstall in place: the disk is wiped, the server and its address are kept. Never sent twice. */
-async function reinstall(api: ApiClient, vpsId: string, inputs: Props): Promise<void> {
+async function reinstall(ctx: CallContext, vpsId: string, inputs: Props): Promise<void> {
+  const api = ctx.api.platform;
   const body = { osType: inputs.osType as string, osVersion: inputs.osVersion as string, rootPassword: inputs.rootPassword as string };
   try {
-    await retryWhileBusy(api, vpsId, () => api.call("vps.reinstall", { params: { id: vpsId }, body }));
+    await retryWhileBusy(ctx, vpsId, () => api.call("vps.reinstall", { params: { id: vpsId }, body }));
   } catch (err) {
     if (!(err instanceof OutcomeUnknownError)) throw err;
     // A second reinstall would wipe the disk again: the server's system tells whether it went through.
-    const server = await waitSettled(vpsId);
+    const server = await waitSettled(ctx, vpsId);
     if (server.osType !== body.osType || server.osVersion !== body.osVersion) throw err;
   }
 }
 
 export const vps: ResourceImpl = {
-  async check(olds, news) {
+  async check(olds, news, ctx) {
     const result = checkInputs(news, fields);
     const inputs = result.inputs;
     if (news.projectId === undefined) {
-      const configured = currentSettings().projectId;
+      const configured = ctx.api.settings.projectId;
       if (configured) inputs.projectId = configured;
       else result.failures.push({ property: "projectId", reason: "projectId is required: set it, or the stack config svc:projectId (environment SVC_PROJECT_ID)" });
     }
@@ -291,7 +295,7 @@ export const vps: ResourceImpl = {
       else if (isUnknown(inputs.defaultName)) inputs.name = inputs.defaultName;
       else result.failures.push({ property: "name", reason: "name is required (at least 3 characters)" });
     }
-    if (result.failures.length === 0) result.failures.push(...(await planRules(inputs, olds)));
+    if (result.failures.length === 0) result.failures.push(...(await planRules(ctx.api.platform, inputs, olds)));
     return result;
   },
 
@@ -304,24 +308,24 @@ export const vps: ResourceImpl = {
     return { changes: replaces.length + updates.length > 0, replaces };
   },
 
-  async create(inputs) {
-    const api = platformApi();
+  async create(inputs, ctx) {
+    const api = ctx.api.platform;
     const { server: created, adopted } = await createServer(api, inputs);
     if (adopted && adoptIdOf(inputs) !== undefined) {
       // Taken over as it is (a server being provisioned is waited for): the next preview shows
       // where it differs from the program.
-      const server = await settle(api, created.id, inputs, "create");
+      const server = await settle(ctx, created.id, inputs, "create");
       return { id: server.id, outs: await adoptedOutputs(api, server, inputs) };
     }
     // Made by this create, or by an interrupted earlier one (adopted by its default name): the
     // create's own steps are finished. A server just made is not polled through its provisioning.
-    let server = await settle(api, created.id, inputs, "create", adopted ? undefined : USUAL_MS.create);
+    let server = await settle(ctx, created.id, inputs, "create", adopted ? undefined : USUAL_MS.create);
     if (inputs.autoRenew === false && server.autoRenew) {
-      server = await retryWhileBusy(api, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
+      server = await retryWhileBusy(ctx, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
         throw new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
       });
     }
-    server = await applyPower(api, server, inputs, "create").catch((err) => {
+    server = await applyPower(ctx, server, inputs, "create").catch((err) => {
       throw err instanceof PartialFailure ? err : new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
     });
     // An earlier attempt's server answers its own values (the program may have changed since).
@@ -329,32 +333,32 @@ export const vps: ResourceImpl = {
     return { id: server.id, outs: outputs(inputs, server, await username(api, server.id)) };
   },
 
-  async update(id, olds, news) {
-    const api = platformApi();
+  async update(id, olds, news, ctx) {
+    const api = ctx.api.platform;
     const changed = (name: string) => JSON.stringify(olds[name]) !== JSON.stringify(news[name]);
     try {
       // Compared with the live server, not the old state: an update that failed half-way (upgraded,
       // then the reinstall failed) is finished by the next one without paying or wiping twice.
-      let server = await waitSettled(id);
+      let server = await waitSettled(ctx, id);
       if (server.planId !== news.planId) {
-        await upgrade(api, id, news);
-        server = await settle(api, id, news, "update");
+        await upgrade(ctx, id, news);
+        server = await settle(ctx, id, news, "update");
         if (server.planId !== news.planId) throw jobFailed(`the upgrade of server ${id} to plan ${news.planId}`, server, "the charge is refunded and the old plan kept");
       }
       if (server.osType !== news.osType || server.osVersion !== news.osVersion) {
-        await reinstall(api, id, news);
-        server = await settle(api, id, news, "update");
+        await reinstall(ctx, id, news);
+        server = await settle(ctx, id, news, "update");
         if (server.osType !== news.osType || server.osVersion !== news.osVersion) {
           throw jobFailed(`the reinstall of server ${id} with ${news.osType} ${news.osVersion}`, server, "the old system and password stay");
         }
       } else if (changed("rootPassword")) {
-        await resetPassword(api, id, news);
+        await resetPassword(ctx, id, news);
       }
       if (server.autoRenew !== news.autoRenew) {
-        server = await retryWhileBusy(api, id, () => api.call("vps.autoRenew", { params: { id }, body: { enabled: news.autoRenew as boolean } }));
+        server = await retryWhileBusy(ctx, id, () => api.call("vps.autoRenew", { params: { id }, body: { enabled: news.autoRenew as boolean } }));
       }
       // billingPeriod needs no call: it applies at the next renewal.
-      server = await applyPower(api, await waitSettled(id), news, "update");
+      server = await applyPower(ctx, await waitSettled(ctx, id), news, "update");
       return { outs: outputs(news, server, await username(api, id)) };
     } catch (err) {
       if (err instanceof PartialFailure) throw err;
@@ -367,8 +371,8 @@ export const vps: ResourceImpl = {
     }
   },
 
-  async read(id, props) {
-    const api = platformApi();
+  async read(id, props, ctx) {
+    const api = ctx.api.platform;
     let server: Vps;
     try {
       server = await api.call("vps.get", { params: { id } });
@@ -393,11 +397,11 @@ export const vps: ResourceImpl = {
     return { id, props: { ...outputs(inputs, server, props.username ?? (await username(api, id))) }, inputs };
   },
 
-  async delete(id, props) {
-    const api = platformApi();
+  async delete(id, props, ctx) {
+    const api = ctx.api.platform;
     try {
-      await retryWhileBusy(api, id, () => api.call("vps.terminate", { params: { id } }));
-      await waitTerminated(id);
+      await retryWhileBusy(ctx, id, () => api.call("vps.terminate", { params: { id } }));
+      await waitTerminated(ctx, id);
     } catch (err) {
       if (!isNotFound(err)) throw fail("delete", err, props);
     }

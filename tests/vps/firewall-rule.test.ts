@@ -35,7 +35,9 @@ describe("VpsFirewallRule lifecycle", () => {
 
     const ids = created.map((c) => c.id);
     expect(new Set(ids).size).toBe(10);
-    expect(rulesOf(vpsId)).toEqual(created.map((c, i) => ({ id: c.id, protocol: "tcp", action: "allow", port: String(8001 + i), source: "203.0.113.0/24" })));
+    // Ten calls at once reach the API in any order: the rules are compared by port.
+    const byPort = (rules: { port?: string }[]) => [...rules].sort((a, b) => Number(a.port) - Number(b.port));
+    expect(byPort(rulesOf(vpsId))).toEqual(created.map((c, i) => ({ id: c.id, protocol: "tcp", action: "allow", port: String(8001 + i), source: "203.0.113.0/24" })));
     created.forEach((c, i) => expect(outputsOf(c.properties)).toEqual({ ...outputsOf(inputs[i]), ruleId: c.id }));
     expect(writes(h)).toHaveLength(10);
     expect(writes(h).every((w) => w.method === "POST" && w.path === `/api/vps/${vpsId}/firewall` && w.status === 201)).toBe(true);
