@@ -12,11 +12,10 @@
  * `before` → model delay → answer (or a `mid-stream` / `break` fault).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { routes, aiStyleOf, type AiStyle, type RouteId } from "../../contract/routes";
+import { routes } from "../../contract/routes";
 import { SERVICE_PREFIX } from "../core/module";
 import type { Emu } from "../core/emu";
 import type { FaultBook, RequestLog } from "../core/faults";
-import type { KeyRecord } from "../core/world";
 import {
   cannedAnswer,
   completionBody,
@@ -34,87 +33,15 @@ import {
   type Answer,
   type Ids,
 } from "./completions";
-import { AiError, defaultCodeOfStatus, errorBody, faultError } from "./errors";
-import { authenticateAi, charge, checkLimits, keyFromHeaders, keyLimitsOf, takeHold } from "./limits";
+import { authenticateAi } from "./auth";
+import { aiRoutes, callOf, logCall, newGateway, pathOf, type AiCall, type AiRouteId } from "./call";
+import { AiError, defaultCodeOfStatus, faultError } from "./errors";
+import { charge, checkLimits, keyLimitsOf, takeHold } from "./limits";
+import { requestIdHeaders, sendError, sendOk, toAiError } from "./respond";
 import { AI_BODY_LIMIT_BYTES, aiState, usable, USAGE_CAP, type AiFaultRec, type AiModelRec, type AiUsageRec } from "./state";
 
-export const aiRoutes = ["ai.models", "ai.chatCompletions", "ai.messages", "ai.countTokens"] as const satisfies readonly RouteId[];
-type AiRouteId = (typeof aiRoutes)[number];
-
-interface AiCall {
-  routeId: AiRouteId | null;
-  style: AiStyle;
-  path: string;
-  method: string;
-  keyPrefix: string | null;
-  requestId: string | null;
-  key: KeyRecord | null;
-  faultId: number | null;
-  logged: boolean;
-}
-
-type Parts = { faults: FaultBook; log: RequestLog };
-
-/** The path of a route relative to `{ai_base_url}` (for messages that name the right endpoint). */
-const pathOf = (id: AiRouteId) => routes[id].path;
-
-export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): void {
-  const calls = new WeakMap<FastifyRequest, AiCall>();
-  /** Open streams, ended when the app closes (a hijacked response would hold `close()` forever). */
-  const open = new Set<FastifyReply["raw"]>();
-
-  const callOf = (request: FastifyRequest, routeId: AiRouteId | null): AiCall => {
-    let call = calls.get(request);
-    if (!call) {
-      const path = request.url.split("?")[0];
-      const key = keyFromHeaders(request.headers);
-      // Unknown paths answer in the OpenAI style.
-      call = { routeId, style: routeId ? aiStyleOf(pathOf(routeId)) : "openai", path, method: request.method, keyPrefix: key ? key.slice(0, 12) : null, requestId: null, key: null, faultId: null, logged: false };
-      calls.set(request, call);
-    }
-    return call;
-  };
-
-  function logCall(call: AiCall, status: number, code: string | null, dropped = false): void {
-    if (call.logged) return;
-    call.logged = true;
-    parts.log.add({ time: emu.nowIso(), keyPrefix: call.keyPrefix, method: call.method, path: call.path, route: call.routeId, status: dropped ? 0 : status, code, fault: call.faultId, dropped });
-    emu.save();
-  }
-
-  function baseHeaders(call: AiCall, status: number): Record<string, string> {
-    // The spec: x-request-id on every answer but a 401 (also sent as `request-id`, the header the Anthropic SDK reads).
-    return call.requestId && status !== 401 ? { "x-request-id": call.requestId, "request-id": call.requestId } : {};
-  }
-
-  function writeJson(reply: FastifyReply, call: AiCall, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-    const text = JSON.stringify(body);
-    reply.hijack();
-    const res = reply.raw;
-    if (!res.headersSent && !res.destroyed) {
-      res.writeHead(status, { ...baseHeaders(call, status), ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
-      res.end(text);
-    }
-    return reply;
-  }
-
-  function sendError(reply: FastifyReply, call: AiCall, err: AiError): FastifyReply {
-    writeJson(reply, call, err.status, errorBody(call.style, err.status, err.code, err.message), err.headers);
-    logCall(call, err.status, err.code);
-    return reply;
-  }
-
-  function toAiError(error: unknown): AiError {
-    if (error instanceof AiError) return error;
-    const code = (error as { code?: string }).code ?? "";
-    if (code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return new AiError(413, "request_too_large", `Request body over ${AI_BODY_LIMIT_BYTES / 1024 / 1024} MB: send less, or send images by URL`);
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return new AiError(400, "invalid_request", `Invalid request: ${(error as Error).message}`);
-    if (process.env.SVC_EMULATOR_DEBUG) console.error("emulator ai:", error);
-    return new AiError(500, "internal_error", "Unexpected gateway error");
-  }
+export function registerGateway(app: FastifyInstance, emu: Emu, parts: { faults: FaultBook; log: RequestLog }): void {
+  const gw = newGateway(emu, parts);
 
   /** The model of a request, or the spec's 404 / 410 / 400 `unsupported_format`. */
   function resolveModel(call: AiCall, id: string): AiModelRec {
@@ -206,17 +133,16 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
     const res = reply.raw;
     const t = timersOf(res);
     const went = await t.wait(model.delayMs ?? aiState(emu.world).settings.delayMs);
-    if (!went || t.closed) return logCall(call, 0, "client_closed", true);
-    if (fault?.mode === "mid-stream") return void sendError(reply, call, faultError(fault.kind));
+    if (!went || t.closed) return logCall(gw, call, 0, "client_closed", true);
+    if (fault?.mode === "mid-stream") return void sendError(gw, reply, call, faultError(fault.kind));
     if (fault?.mode === "break") {
-      logCall(call, 0, fault.kind, true);
+      logCall(gw, call, 0, fault.kind, true);
       res.destroy();
       return;
     }
     const answer = cannedAnswer(body, model, cap);
     record(call, model, input, answer.outputTokens, "completed");
-    writeJson(reply, call, 200, completionBody(call.style, ids, model, answer, input));
-    logCall(call, 200, null);
+    sendOk(gw, reply, call, completionBody(call.style, ids, model, answer, input));
   }
 
   async function answerStream(reply: FastifyReply, call: AiCall, model: AiModelRec, body: Record<string, unknown>, input: number, cap: number, fault: AiFaultRec | undefined, ids: Ids) {
@@ -224,8 +150,8 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
     const res = reply.raw;
     const settings = aiState(emu.world).settings;
     const t = timersOf(res);
-    open.add(res);
-    res.writeHead(200, { ...baseHeaders(call, 200), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    gw.open.add(res);
+    res.writeHead(200, { ...requestIdHeaders(call, 200), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     res.flushHeaders();
 
     const answer: Answer = cannedAnswer(body, model, cap);
@@ -250,11 +176,11 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
     const finish = (outcome: AiUsageRec["outcome"], code: string | null, dropped: boolean) => {
       ended = true;
       t.clear(keepAlive);
-      open.delete(res);
+      gw.open.delete(res);
       const output = tokensOf(generated);
       // Nothing written yet: nothing charged (an error before any output, or a cancel while waiting).
       if (outcome === "completed" || output > 0) record(call, model, input, outcome === "completed" ? answer.outputTokens : output, outcome);
-      logCall(call, 200, code, dropped);
+      logCall(gw, call, 200, code, dropped);
     };
     res.once("close", () => {
       if (!ended) finish("cancelled", "client_closed", false);
@@ -293,7 +219,7 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
   }
 
   async function handle(routeId: AiRouteId, request: FastifyRequest, reply: FastifyReply) {
-    const call = callOf(request, routeId);
+    const call = callOf(gw, request, routeId);
     const ai = aiState(emu.world);
     if (routeId === "ai.models") {
       const allow = keyLimitsOf(emu, call.key!.key).models;
@@ -314,8 +240,7 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
           pricing: { currency: "IDR", input_per_token: m.price.input, output_per_token: m.price.output },
         }));
       const list = routes["ai.models"].response.parse({ object: "list", data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
-      writeJson(reply, call, 200, list);
-      logCall(call, 200, null);
+      sendOk(gw, reply, call, list);
       return reply;
     }
 
@@ -338,8 +263,7 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
       throw new AiError(413, "invalid_request", `Prompt is too long: ${input} tokens > ${model.contextWindow} maximum for ${model.id}`);
     }
     if (countOnly) {
-      writeJson(reply, call, 200, routes["ai.countTokens"].response.parse({ input_tokens: input }));
-      logCall(call, 200, null);
+      sendOk(gw, reply, call, routes["ai.countTokens"].response.parse({ input_tokens: input }));
       return reply;
     }
 
@@ -356,9 +280,9 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
     const run = b.stream === true ? answerStream : answerPlain;
     // The answer runs on its own (timers, stream writes); errors after the hijack end the response.
     run(reply, call, model, b, input, cap, fault, ids).catch((error) => {
-      if (!reply.raw.headersSent) return sendError(reply, call, toAiError(error));
+      if (!reply.raw.headersSent) return sendError(gw, reply, call, toAiError(error));
       reply.raw.destroy();
-      logCall(call, 500, "internal_error");
+      logCall(gw, call, 500, "internal_error");
     });
     return reply;
   }
@@ -369,16 +293,16 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
       // The raw text: JSON errors are the gateway's own 400 `invalid_request`, in the route's style.
       scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: AI_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
       scope.setErrorHandler((error, request, reply) => {
-        sendError(reply, callOf(request, null), toAiError(error));
+        sendError(gw, reply, callOf(gw, request, null), toAiError(error));
       });
       scope.setNotFoundHandler((request, reply) => {
-        const call = callOf(request, null);
+        const call = callOf(gw, request, null);
         call.style = "openai";
-        sendError(reply, call, new AiError(404, "not_found", `Unknown endpoint ${request.method} ${call.path}: use {ai_base_url}/v1 as the base for OpenAI-style clients and {ai_base_url} for Anthropic-style clients`));
+        sendError(gw, reply, call, new AiError(404, "not_found", `Unknown endpoint ${request.method} ${call.path}: use {ai_base_url}/v1 as the base for OpenAI-style clients and {ai_base_url} for Anthropic-style clients`));
       });
       scope.addHook("preClose", async () => {
-        for (const res of open) res.destroy();
-        open.clear();
+        for (const res of gw.open) res.destroy();
+        gw.open.clear();
       });
 
       for (const routeId of aiRoutes) {
@@ -388,16 +312,16 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): v
           url: route.path,
           bodyLimit: AI_BODY_LIMIT_BYTES,
           onRequest: async (request, reply) => {
-            const call = callOf(request, routeId);
+            const call = callOf(gw, request, routeId);
             emu.settleDue();
             call.requestId = "req_" + emu.hex(24);
             // Fault rules of `POST /_emulator/faults` on an `/ai/...` path: delay, drop or a status in the route's style.
-            const rule = parts.faults.match(request.method, call.path, () => emu.random());
+            const rule = gw.faults.match(request.method, call.path, () => emu.random());
             if (rule) {
               call.faultId = rule.id;
               if (rule.delayMs) await new Promise((r) => setTimeout(r, rule.delayMs));
               if (rule.drop) {
-                logCall(call, 0, null, true);
+                logCall(gw, call, 0, null, true);
                 reply.hijack();
                 request.raw.socket.destroy();
                 return;
