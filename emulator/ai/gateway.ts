@@ -20,7 +20,6 @@ import {
   cannedAnswer,
   completionBody,
   cost,
-  inputTokens,
   KEEP_ALIVE,
   outputCap,
   piecesOf,
@@ -29,36 +28,20 @@ import {
   streamError,
   streamStart,
   tokensOf,
-  validateParams,
   type Answer,
   type Ids,
 } from "./completions";
-import { authenticateAi } from "./auth";
-import { aiRoutes, callOf, logCall, newGateway, pathOf, type AiCall, type AiRouteId } from "./call";
-import { AiError, defaultCodeOfStatus, faultError } from "./errors";
-import { charge, checkLimits, keyLimitsOf, takeHold } from "./limits";
+import { admit } from "./admission";
+import { aiRoutes, callOf, logCall, newGateway, type AiCall, type AiRouteId } from "./call";
+import { AiError, faultError } from "./errors";
+import { listModels } from "./models";
+import { readPrompt } from "./prompt";
+import { charge, takeHold } from "./limits";
 import { requestIdHeaders, sendError, sendOk, toAiError } from "./respond";
-import { AI_BODY_LIMIT_BYTES, aiState, usable, USAGE_CAP, type AiFaultRec, type AiModelRec, type AiUsageRec } from "./state";
+import { AI_BODY_LIMIT_BYTES, aiState, USAGE_CAP, type AiFaultRec, type AiModelRec, type AiUsageRec } from "./state";
 
 export function registerGateway(app: FastifyInstance, emu: Emu, parts: { faults: FaultBook; log: RequestLog }): void {
   const gw = newGateway(emu, parts);
-
-  /** The model of a request, or the spec's 404 / 410 / 400 `unsupported_format`. */
-  function resolveModel(call: AiCall, id: string): AiModelRec {
-    const model = aiState(emu.world).models.find((m) => m.id === id);
-    const allow = keyLimitsOf(emu, call.key!.key).models;
-    if (!model || !model.enabled || (allow && !allow.includes(model.id))) {
-      throw new AiError(404, "model_not_found", `Model '${id}' not found: choose an id from GET /v1/models`);
-    }
-    if (model.retired) {
-      throw new AiError(410, "model_retired", `Model '${id}' is retired: use '${model.replacement ?? "another model from GET /v1/models"}' instead`);
-    }
-    if (!model.styles.includes(call.style)) {
-      const right = call.style === "openai" ? `POST ${pathOf("ai.messages")} (Anthropic style, base {ai_base_url})` : `POST ${pathOf("ai.chatCompletions")} (OpenAI style, base {ai_base_url}/v1)`;
-      throw new AiError(400, "unsupported_format", `Model '${id}' is not served in the ${call.style === "openai" ? "OpenAI" : "Anthropic"} style: call ${right}`);
-    }
-    return model;
-  }
 
   /** Takes one use of the first AI fault that applies to this model. */
   function takeAiFault(model: string): AiFaultRec | undefined {
@@ -220,48 +203,9 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: { faults:
 
   async function handle(routeId: AiRouteId, request: FastifyRequest, reply: FastifyReply) {
     const call = callOf(gw, request, routeId);
-    const ai = aiState(emu.world);
-    if (routeId === "ai.models") {
-      const allow = keyLimitsOf(emu, call.key!.key).models;
-      const data = ai.models
-        .filter((m) => usable(m) && (!allow || allow.includes(m.id)))
-        .map((m) => ({
-          id: m.id,
-          object: "model" as const,
-          created: m.created,
-          owned_by: m.ownedBy,
-          // Extra fields (the Anthropic SDK's page reads type/display_name/created_at).
-          type: "model",
-          display_name: m.id,
-          created_at: new Date(m.created * 1000).toISOString(),
-          styles: m.styles,
-          context_window: m.contextWindow,
-          max_output_tokens: m.outputLimit,
-          pricing: { currency: "IDR", input_per_token: m.price.input, output_per_token: m.price.output },
-        }));
-      const list = routes["ai.models"].response.parse({ object: "list", data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
-      sendOk(gw, reply, call, list);
-      return reply;
-    }
-
-    let body: unknown;
-    const raw = request.body;
-    try {
-      body = typeof raw === "string" && raw.trim() !== "" ? JSON.parse(raw) : undefined;
-    } catch {
-      throw new AiError(400, "invalid_request", "Body is not valid JSON");
-    }
-    if (body === undefined) throw new AiError(400, "invalid_request", "Body required: a JSON object with a model field");
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AiError(400, "invalid_request", "Body must be a JSON object");
-    const b = body as Record<string, unknown>;
-    if (typeof b.model !== "string" || b.model === "") throw new AiError(400, "invalid_request", "model: required (a model id from GET /v1/models)");
-    const model = resolveModel(call, b.model);
+    if (routeId === "ai.models") return listModels(gw, call, reply);
     const countOnly = routeId === "ai.countTokens";
-    validateParams(call.style, b, countOnly);
-    const input = inputTokens(call.style, b);
-    if (input > model.contextWindow) {
-      throw new AiError(413, "invalid_request", `Prompt is too long: ${input} tokens > ${model.contextWindow} maximum for ${model.id}`);
-    }
+    const { body: b, model, input } = readPrompt(emu, call, request.body, countOnly);
     if (countOnly) {
       sendOk(gw, reply, call, routes["ai.countTokens"].response.parse({ input_tokens: input }));
       return reply;
@@ -311,27 +255,7 @@ export function registerGateway(app: FastifyInstance, emu: Emu, parts: { faults:
           method: route.method,
           url: route.path,
           bodyLimit: AI_BODY_LIMIT_BYTES,
-          onRequest: async (request, reply) => {
-            const call = callOf(gw, request, routeId);
-            emu.settleDue();
-            call.requestId = "req_" + emu.hex(24);
-            // Fault rules of `POST /_emulator/faults` on an `/ai/...` path: delay, drop or a status in the route's style.
-            const rule = gw.faults.match(request.method, call.path, () => emu.random());
-            if (rule) {
-              call.faultId = rule.id;
-              if (rule.delayMs) await new Promise((r) => setTimeout(r, rule.delayMs));
-              if (rule.drop) {
-                logCall(gw, call, 0, null, true);
-                reply.hijack();
-                request.raw.socket.destroy();
-                return;
-              }
-              if (rule.status) throw new AiError(rule.status, rule.code ?? defaultCodeOfStatus(rule.status), "Injected fault", rule.status === 429 || rule.status === 503 ? { "retry-after": "1" } : {});
-            }
-            call.key = authenticateAi(emu, request.headers);
-            // Limits 1–4; the concurrency slot is held until the response closes (a stream: until it ends).
-            reply.raw.once("close", checkLimits(emu, call.key));
-          },
+          onRequest: (request, reply) => admit(gw, routeId, request, reply),
           handler: (request, reply) => handle(routeId, request, reply),
         });
       }

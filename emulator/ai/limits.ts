@@ -1,5 +1,5 @@
 /**
- * The four limits the spec checks before every request, the hold a request takes against the AI
+ * The four limits the spec checks before every request, a key's model allowlist, the hold a request takes against the AI
  * balance before its model runs, and the charge of a finished request.
  */
 import type { Emu } from "../core/emu";
@@ -9,6 +9,12 @@ import { aiRuntime, aiState, heldTotal, monthOf, type AiKeyLimits } from "./stat
 
 export function keyLimitsOf(emu: Emu, key: string): AiKeyLimits {
   return aiState(emu.world).keyLimits[key] ?? { perMinute: null, monthlySpendLimit: null, models: null };
+}
+
+/** Whether the key's model allowlist, when it has one, names the model. */
+export function keyAllowsModel(emu: Emu, key: KeyRecord, modelId: string): boolean {
+  const allow = keyLimitsOf(emu, key.key).models;
+  return !allow || allow.includes(modelId);
 }
 
 export function spentThisMonth(emu: Emu, key: string): number {
