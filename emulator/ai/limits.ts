@@ -1,6 +1,6 @@
 /**
- * The four limits the spec checks before every request, a key's model allowlist, the hold a request takes against the AI
- * balance before its model runs, and the charge of a finished request.
+ * The four limits the spec checks before every request, a key's model allowlist, and the hold a
+ * request takes against the AI balance before its model runs.
  */
 import type { Emu } from "../core/emu";
 import type { KeyRecord } from "../core/world";
@@ -81,14 +81,4 @@ export function takeHold(emu: Emu, requestId: string, amount: number): () => voi
   }
   rt.holds.set(requestId, amount);
   return () => void rt.holds.delete(requestId);
-}
-
-/** Charges a finished request: from the balance and into the key's spend of this UTC month. */
-export function charge(emu: Emu, key: string, amount: number): void {
-  if (amount <= 0) return;
-  const ai = aiState(emu.world);
-  ai.balance = Math.max(0, ai.balance - amount);
-  const month = monthOf(emu.nowMs());
-  const byMonth = (ai.spend[key] ??= {});
-  byMonth[month] = (byMonth[month] ?? 0) + amount;
 }
