@@ -10,9 +10,7 @@ import { sendOk } from "./respond";
 import { aiState, usable, type AiModelRec } from "./state";
 
 export async function listModels(gw: Gateway, call: AiCall, reply: FastifyReply): Promise<FastifyReply> {
-  const data = aiState(gw.emu.world)
-    .models.filter((m) => usable(m) && keyAllowsModel(gw.emu, call.key!, m.id))
-    .map(modelView);
+  const data = aiState(gw.emu.world).models.filter((m) => usable(m) && keyAllowsModel(gw.emu, call.key!, m.id)).map(modelView);
   sendOk(gw, reply, call, routes["ai.models"].response.parse({ object: "list", data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }));
   return reply;
 }

@@ -12,7 +12,7 @@ export function requestIdHeaders(call: AiCall, status: number): Record<string, s
   return call.requestId && status !== 401 ? { "x-request-id": call.requestId, "request-id": call.requestId } : {};
 }
 
-export function writeJson(reply: FastifyReply, call: AiCall, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function writeJson(reply: FastifyReply, call: AiCall, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   reply.hijack();
   const res = reply.raw;

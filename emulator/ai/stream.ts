@@ -6,11 +6,11 @@
  * for what it wrote; nothing written, nothing charged.
  */
 import type { FastifyReply } from "fastify";
-import { logCall, type RawResponse, type Gateway } from "./call";
+import { firstOutputDelayMs, type Completion } from "./answer";
+import { logCall, type Gateway, type RawResponse } from "./call";
 import { cannedAnswer, KEEP_ALIVE, piecesOf, streamDelta, streamEnd, streamError, streamStart, tokensOf, type Answer } from "./completions";
 import { faultError } from "./errors";
 import { requestIdHeaders } from "./respond";
-import { firstOutputDelayMs, type Completion } from "./answer";
 import { aiState, type AiSettings, type AiUsageRec } from "./state";
 import { responseTimers, type ResponseTimers } from "./timers";
 import { recordUsage } from "./usage";
