@@ -3,412 +3,64 @@
  * fastify scope with its own body parser (8 MB), error handler and not-found handler, so the
  * envelope machinery of the other services never answers an AI request.
  *
- * Every answer is written on the raw response (`reply.hijack()`): the app-wide onSend hook (which
- * logs envelope codes) does not see it, and the gateway logs each request itself, once, with its
- * own code, when the request is over (streams: when they end).
+ * Every answer is written on the raw response (see respond.ts), and the gateway logs each request
+ * itself, once, with its own code, when the request is over (streams: when they end).
  *
- * Order of one request: generic fault rules → key (401/403) → limits 1–4 (429/403/429) → body
- * (413/400) → model (404/410/400) → parameters (400, 413 prompt too long) → hold (402) → AI fault
- * `before` → model delay → answer (or a `mid-stream` / `break` fault).
+ * Order of one request: generic fault rules → key (401/403) → limits 1–4 (429/403/429)
+ * (admission.ts) → body (413/400) → model (404/410/400) → parameters (400, 413 prompt too long)
+ * (prompt.ts) → hold (402) → AI fault `before` (complete.ts) → model delay → answer (or a
+ * `mid-stream` / `break` fault) (answer.ts, stream.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { routes, aiStyleOf, type AiStyle, type RouteId } from "../../contract/routes";
-import { SERVICE_PREFIX } from "../core/module";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { routes } from "../../contract/routes";
 import type { Emu } from "../core/emu";
 import type { FaultBook, RequestLog } from "../core/faults";
-import type { KeyRecord } from "../core/world";
-import {
-  cannedAnswer,
-  completionBody,
-  cost,
-  inputTokens,
-  KEEP_ALIVE,
-  outputCap,
-  piecesOf,
-  streamDelta,
-  streamEnd,
-  streamError,
-  streamStart,
-  tokensOf,
-  validateParams,
-  type Answer,
-  type Ids,
-} from "./completions";
-import { AiError, defaultCodeOfStatus, errorBody, faultError } from "./errors";
-import { authenticateAi, charge, checkLimits, keyFromHeaders, keyLimitsOf, takeHold } from "./limits";
-import { AI_BODY_LIMIT_BYTES, aiState, usable, USAGE_CAP, type AiFaultRec, type AiModelRec, type AiUsageRec } from "./state";
+import { SERVICE_PREFIX } from "../core/module";
+import { admit } from "./admission";
+import { aiRoutes, callOf, newGateway, type AiCall, type AiRouteId, type Gateway } from "./call";
+import { complete, countTokens } from "./complete";
+import { AiError } from "./errors";
+import { listModels } from "./models";
+import { sendError, toAiError } from "./respond";
+import { AI_BODY_LIMIT_BYTES } from "./state";
 
-export const aiRoutes = ["ai.models", "ai.chatCompletions", "ai.messages", "ai.countTokens"] as const satisfies readonly RouteId[];
-type AiRouteId = (typeof aiRoutes)[number];
+/** A route's handler, after admission: `body` is the raw request text. */
+type AiHandler = (gw: Gateway, call: AiCall, reply: FastifyReply, body: unknown) => Promise<FastifyReply>;
 
-interface AiCall {
-  routeId: AiRouteId | null;
-  style: AiStyle;
-  path: string;
-  method: string;
-  keyPrefix: string | null;
-  requestId: string | null;
-  key: KeyRecord | null;
-  faultId: number | null;
-  logged: boolean;
-}
+const handlers: Record<AiRouteId, AiHandler> = {
+  "ai.models": listModels,
+  "ai.chatCompletions": complete,
+  "ai.messages": complete,
+  "ai.countTokens": countTokens,
+};
 
-type Parts = { faults: FaultBook; log: RequestLog };
-
-/** The path of a route relative to `{ai_base_url}` (for messages that name the right endpoint). */
-const pathOf = (id: AiRouteId) => routes[id].path;
-
-export function registerGateway(app: FastifyInstance, emu: Emu, parts: Parts): void {
-  const calls = new WeakMap<FastifyRequest, AiCall>();
-  /** Open streams, ended when the app closes (a hijacked response would hold `close()` forever). */
-  const open = new Set<FastifyReply["raw"]>();
-
-  const callOf = (request: FastifyRequest, routeId: AiRouteId | null): AiCall => {
-    let call = calls.get(request);
-    if (!call) {
-      const path = request.url.split("?")[0];
-      const key = keyFromHeaders(request.headers);
-      // Unknown paths answer in the OpenAI style.
-      call = { routeId, style: routeId ? aiStyleOf(pathOf(routeId)) : "openai", path, method: request.method, keyPrefix: key ? key.slice(0, 12) : null, requestId: null, key: null, faultId: null, logged: false };
-      calls.set(request, call);
-    }
-    return call;
-  };
-
-  function logCall(call: AiCall, status: number, code: string | null, dropped = false): void {
-    if (call.logged) return;
-    call.logged = true;
-    parts.log.add({ time: emu.nowIso(), keyPrefix: call.keyPrefix, method: call.method, path: call.path, route: call.routeId, status: dropped ? 0 : status, code, fault: call.faultId, dropped });
-    emu.save();
-  }
-
-  function baseHeaders(call: AiCall, status: number): Record<string, string> {
-    // The spec: x-request-id on every answer but a 401 (also sent as `request-id`, the header the Anthropic SDK reads).
-    return call.requestId && status !== 401 ? { "x-request-id": call.requestId, "request-id": call.requestId } : {};
-  }
-
-  function writeJson(reply: FastifyReply, call: AiCall, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-    const text = JSON.stringify(body);
-    reply.hijack();
-    const res = reply.raw;
-    if (!res.headersSent && !res.destroyed) {
-      res.writeHead(status, { ...baseHeaders(call, status), ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
-      res.end(text);
-    }
-    return reply;
-  }
-
-  function sendError(reply: FastifyReply, call: AiCall, err: AiError): FastifyReply {
-    writeJson(reply, call, err.status, errorBody(call.style, err.status, err.code, err.message), err.headers);
-    logCall(call, err.status, err.code);
-    return reply;
-  }
-
-  function toAiError(error: unknown): AiError {
-    if (error instanceof AiError) return error;
-    const code = (error as { code?: string }).code ?? "";
-    if (code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return new AiError(413, "request_too_large", `Request body over ${AI_BODY_LIMIT_BYTES / 1024 / 1024} MB: send less, or send images by URL`);
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return new AiError(400, "invalid_request", `Invalid request: ${(error as Error).message}`);
-    if (process.env.SVC_EMULATOR_DEBUG) console.error("emulator ai:", error);
-    return new AiError(500, "internal_error", "Unexpected gateway error");
-  }
-
-  /** The model of a request, or the spec's 404 / 410 / 400 `unsupported_format`. */
-  function resolveModel(call: AiCall, id: string): AiModelRec {
-    const model = aiState(emu.world).models.find((m) => m.id === id);
-    const allow = keyLimitsOf(emu, call.key!.key).models;
-    if (!model || !model.enabled || (allow && !allow.includes(model.id))) {
-      throw new AiError(404, "model_not_found", `Model '${id}' not found: choose an id from GET /v1/models`);
-    }
-    if (model.retired) {
-      throw new AiError(410, "model_retired", `Model '${id}' is retired: use '${model.replacement ?? "another model from GET /v1/models"}' instead`);
-    }
-    if (!model.styles.includes(call.style)) {
-      const right = call.style === "openai" ? `POST ${pathOf("ai.messages")} (Anthropic style, base {ai_base_url})` : `POST ${pathOf("ai.chatCompletions")} (OpenAI style, base {ai_base_url}/v1)`;
-      throw new AiError(400, "unsupported_format", `Model '${id}' is not served in the ${call.style === "openai" ? "OpenAI" : "Anthropic"} style: call ${right}`);
-    }
-    return model;
-  }
-
-  /** Takes one use of the first AI fault that applies to this model. */
-  function takeAiFault(model: string): AiFaultRec | undefined {
-    const ai = aiState(emu.world);
-    const fault = ai.faults.find((f) => f.remaining > 0 && (f.model === null || f.model === model));
-    if (!fault) return undefined;
-    fault.remaining--;
-    ai.faults = ai.faults.filter((f) => f.remaining > 0);
-    return fault;
-  }
-
-  function record(call: AiCall, model: AiModelRec, input: number, output: number, outcome: AiUsageRec["outcome"]): void {
-    const amount = cost(model, input, output);
-    charge(emu, call.key!.key, amount);
-    const ai = aiState(emu.world);
-    ai.usage.unshift({ requestId: call.requestId!, time: emu.nowIso(), keyPrefix: call.key!.key.slice(0, 12), model: model.id, inputTokens: input, outputTokens: output, cost: amount, outcome });
-    if (ai.usage.length > USAGE_CAP) ai.usage.length = USAGE_CAP;
-  }
-
-  /** Timers of one request, all cleared when its response closes. */
-  function timersOf(res: FastifyReply["raw"]) {
-    const timers = new Set<NodeJS.Timeout>();
-    const waiters = new Set<(done: boolean) => void>();
-    let closed = false;
-    const socket = res.socket;
-    res.once("close", () => {
-      closed = true;
-      // The client went away mid-answer: drop the half-closed connection (it would hold the server's close()).
-      if (!res.writableEnded) socket?.destroy();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      for (const w of waiters) w(false);
-      waiters.clear();
-    });
-    return {
-      get closed() {
-        return closed || res.destroyed;
-      },
-      /** Resolves true after `ms`, false if the response closed first. */
-      wait(ms: number): Promise<boolean> {
-        if (closed) return Promise.resolve(false);
-        if (ms <= 0) return Promise.resolve(true);
-        return new Promise((resolve) => {
-          const t = setTimeout(() => {
-            timers.delete(t);
-            waiters.delete(resolve);
-            resolve(true);
-          }, ms);
-          timers.add(t);
-          waiters.add(resolve);
-        });
-      },
-      timer(ms: number, fn: () => void): NodeJS.Timeout | undefined {
-        if (closed) return undefined;
-        const t = setTimeout(() => {
-          timers.delete(t);
-          fn();
-        }, ms);
-        timers.add(t);
-        return t;
-      },
-      clear(t: NodeJS.Timeout | undefined) {
-        if (!t) return;
-        clearTimeout(t);
-        timers.delete(t);
-      },
-    };
-  }
-
-  async function answerPlain(reply: FastifyReply, call: AiCall, model: AiModelRec, body: Record<string, unknown>, input: number, cap: number, fault: AiFaultRec | undefined, ids: Ids) {
-    reply.hijack();
-    const res = reply.raw;
-    const t = timersOf(res);
-    const went = await t.wait(model.delayMs ?? aiState(emu.world).settings.delayMs);
-    if (!went || t.closed) return logCall(call, 0, "client_closed", true);
-    if (fault?.mode === "mid-stream") return void sendError(reply, call, faultError(fault.kind));
-    if (fault?.mode === "break") {
-      logCall(call, 0, fault.kind, true);
-      res.destroy();
-      return;
-    }
-    const answer = cannedAnswer(body, model, cap);
-    record(call, model, input, answer.outputTokens, "completed");
-    writeJson(reply, call, 200, completionBody(call.style, ids, model, answer, input));
-    logCall(call, 200, null);
-  }
-
-  async function answerStream(reply: FastifyReply, call: AiCall, model: AiModelRec, body: Record<string, unknown>, input: number, cap: number, fault: AiFaultRec | undefined, ids: Ids) {
-    reply.hijack();
-    const res = reply.raw;
-    const settings = aiState(emu.world).settings;
-    const t = timersOf(res);
-    open.add(res);
-    res.writeHead(200, { ...baseHeaders(call, 200), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
-    res.flushHeaders();
-
-    const answer: Answer = cannedAnswer(body, model, cap);
-    let generated = "";
-    let started = false;
-    let ended = false;
-    // Keep-alive comments while there is no output: the first after keepAliveFirstMs, then every keepAliveEveryMs.
-    let keepAlive: NodeJS.Timeout | undefined;
-    const arm = (ms: number) => {
-      t.clear(keepAlive);
-      keepAlive = t.timer(ms, () => {
-        if (t.closed) return;
-        res.write(KEEP_ALIVE);
-        arm(settings.keepAliveEveryMs);
-      });
-    };
-    const write = (text: string) => {
-      if (t.closed) return;
-      res.write(text);
-      arm(settings.keepAliveFirstMs);
-    };
-    const finish = (outcome: AiUsageRec["outcome"], code: string | null, dropped: boolean) => {
-      ended = true;
-      t.clear(keepAlive);
-      open.delete(res);
-      const output = tokensOf(generated);
-      // Nothing written yet: nothing charged (an error before any output, or a cancel while waiting).
-      if (outcome === "completed" || output > 0) record(call, model, input, outcome === "completed" ? answer.outputTokens : output, outcome);
-      logCall(call, 200, code, dropped);
-    };
-    res.once("close", () => {
-      if (!ended) finish("cancelled", "client_closed", false);
-    });
-    arm(settings.keepAliveFirstMs);
-
-    if (!(await t.wait(model.delayMs ?? settings.delayMs))) return;
-    const pieces = piecesOf(answer.text);
-    const upTo = fault && fault.mode !== "before" ? Math.min(fault.afterChunks, pieces.length) : pieces.length;
-    for (let i = 0; i < upTo; i++) {
-      if (i > 0 && settings.chunkDelayMs > 0 && !(await t.wait(settings.chunkDelayMs))) return;
-      if (t.closed) return;
-      if (!started) {
-        write(streamStart(call.style, ids, model, input));
-        started = true;
-      }
-      write(streamDelta(call.style, ids, model, pieces[i]));
-      generated += pieces[i];
-    }
-    if (t.closed) return;
-    if (fault?.mode === "mid-stream") {
-      write(streamError(call.style, faultError(fault.kind)));
-      finish("failed", fault.kind, false);
-      res.end();
-      return;
-    }
-    if (fault?.mode === "break") {
-      finish("broken", fault.kind, true);
-      res.end(); // the body ends without `data: [DONE]` / `message_stop`
-      return;
-    }
-    if (!started) write(streamStart(call.style, ids, model, input));
-    write(streamEnd(call.style, ids, model, answer, input, Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage)));
-    finish("completed", null, false);
-    res.end();
-  }
-
-  async function handle(routeId: AiRouteId, request: FastifyRequest, reply: FastifyReply) {
-    const call = callOf(request, routeId);
-    const ai = aiState(emu.world);
-    if (routeId === "ai.models") {
-      const allow = keyLimitsOf(emu, call.key!.key).models;
-      const data = ai.models
-        .filter((m) => usable(m) && (!allow || allow.includes(m.id)))
-        .map((m) => ({
-          id: m.id,
-          object: "model" as const,
-          created: m.created,
-          owned_by: m.ownedBy,
-          // Extra fields (the Anthropic SDK's page reads type/display_name/created_at).
-          type: "model",
-          display_name: m.id,
-          created_at: new Date(m.created * 1000).toISOString(),
-          styles: m.styles,
-          context_window: m.contextWindow,
-          max_output_tokens: m.outputLimit,
-          pricing: { currency: "IDR", input_per_token: m.price.input, output_per_token: m.price.output },
-        }));
-      const list = routes["ai.models"].response.parse({ object: "list", data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
-      writeJson(reply, call, 200, list);
-      logCall(call, 200, null);
-      return reply;
-    }
-
-    let body: unknown;
-    const raw = request.body;
-    try {
-      body = typeof raw === "string" && raw.trim() !== "" ? JSON.parse(raw) : undefined;
-    } catch {
-      throw new AiError(400, "invalid_request", "Body is not valid JSON");
-    }
-    if (body === undefined) throw new AiError(400, "invalid_request", "Body required: a JSON object with a model field");
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AiError(400, "invalid_request", "Body must be a JSON object");
-    const b = body as Record<string, unknown>;
-    if (typeof b.model !== "string" || b.model === "") throw new AiError(400, "invalid_request", "model: required (a model id from GET /v1/models)");
-    const model = resolveModel(call, b.model);
-    const countOnly = routeId === "ai.countTokens";
-    validateParams(call.style, b, countOnly);
-    const input = inputTokens(call.style, b);
-    if (input > model.contextWindow) {
-      throw new AiError(413, "invalid_request", `Prompt is too long: ${input} tokens > ${model.contextWindow} maximum for ${model.id}`);
-    }
-    if (countOnly) {
-      writeJson(reply, call, 200, routes["ai.countTokens"].response.parse({ input_tokens: input }));
-      logCall(call, 200, null);
-      return reply;
-    }
-
-    const cap = outputCap(b, model);
-    const release = takeHold(emu, call.requestId!, cost(model, input, cap));
-    reply.raw.once("close", release);
-    const fault = takeAiFault(model.id);
-    if (fault) call.faultId = fault.id;
-    if (fault?.mode === "before") {
-      release();
-      throw faultError(fault.kind);
-    }
-    const ids: Ids = { id: (call.style === "anthropic" ? "msg_" : "chatcmpl-") + emu.hex(24), created: Math.floor(emu.nowMs() / 1000) };
-    const run = b.stream === true ? answerStream : answerPlain;
-    // The answer runs on its own (timers, stream writes); errors after the hijack end the response.
-    run(reply, call, model, b, input, cap, fault, ids).catch((error) => {
-      if (!reply.raw.headersSent) return sendError(reply, call, toAiError(error));
-      reply.raw.destroy();
-      logCall(call, 500, "internal_error");
-    });
-    return reply;
-  }
-
+export function registerGateway(app: FastifyInstance, emu: Emu, parts: { faults: FaultBook; log: RequestLog }): void {
+  const gw = newGateway(emu, parts);
   app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
       // The raw text: JSON errors are the gateway's own 400 `invalid_request`, in the route's style.
       scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: AI_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
       scope.setErrorHandler((error, request, reply) => {
-        sendError(reply, callOf(request, null), toAiError(error));
+        sendError(gw, reply, callOf(gw, request, null), toAiError(error));
       });
       scope.setNotFoundHandler((request, reply) => {
-        const call = callOf(request, null);
+        const call = callOf(gw, request, null);
         call.style = "openai";
-        sendError(reply, call, new AiError(404, "not_found", `Unknown endpoint ${request.method} ${call.path}: use {ai_base_url}/v1 as the base for OpenAI-style clients and {ai_base_url} for Anthropic-style clients`));
+        sendError(gw, reply, call, new AiError(404, "not_found", `Unknown endpoint ${request.method} ${call.path}: use {ai_base_url}/v1 as the base for OpenAI-style clients and {ai_base_url} for Anthropic-style clients`));
       });
       scope.addHook("preClose", async () => {
-        for (const res of open) res.destroy();
-        open.clear();
+        for (const res of gw.open) res.destroy();
+        gw.open.clear();
       });
-
       for (const routeId of aiRoutes) {
         const route = routes[routeId];
         scope.route({
           method: route.method,
           url: route.path,
           bodyLimit: AI_BODY_LIMIT_BYTES,
-          onRequest: async (request, reply) => {
-            const call = callOf(request, routeId);
-            emu.settleDue();
-            call.requestId = "req_" + emu.hex(24);
-            // Fault rules of `POST /_emulator/faults` on an `/ai/...` path: delay, drop or a status in the route's style.
-            const rule = parts.faults.match(request.method, call.path, () => emu.random());
-            if (rule) {
-              call.faultId = rule.id;
-              if (rule.delayMs) await new Promise((r) => setTimeout(r, rule.delayMs));
-              if (rule.drop) {
-                logCall(call, 0, null, true);
-                reply.hijack();
-                request.raw.socket.destroy();
-                return;
-              }
-              if (rule.status) throw new AiError(rule.status, rule.code ?? defaultCodeOfStatus(rule.status), "Injected fault", rule.status === 429 || rule.status === 503 ? { "retry-after": "1" } : {});
-            }
-            call.key = authenticateAi(emu, request.headers);
-            // Limits 1–4; the concurrency slot is held until the response closes (a stream: until it ends).
-            reply.raw.once("close", checkLimits(emu, call.key));
-          },
-          handler: (request, reply) => handle(routeId, request, reply),
+          onRequest: (request, reply) => admit(gw, routeId, request, reply),
+          handler: (request, reply) => handlers[routeId](gw, callOf(gw, request, routeId), reply, request.body),
         });
       }
     },

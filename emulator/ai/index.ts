@@ -8,7 +8,8 @@
 import { SERVICE_PREFIX, type ServiceModule } from "../core/module";
 import { errorBody } from "./errors";
 import { registerAiControl } from "./control";
-import { aiRoutes, registerGateway } from "./gateway";
+import { aiRoutes } from "./call";
+import { registerGateway } from "./gateway";
 
 export const aiModule: ServiceModule = {
   handlers: {},

@@ -1,42 +1,20 @@
 /**
- * Who may call the gateway, and the four limits the spec checks before every request.
- *
- * Keys the gateway accepts (the spec does not say which keys exist for AI): platform keys whose
- * products include "ai" (whole-account or project-limited alike; usage is billed to the account's AI
- * balance). A platform key without the "ai" product answers 403 `scope_not_allowed`
- * (permission_error). Email keys (`svcm_…`) are unknown to the gateway: 401 `invalid_api_key`.
- * The key comes from `Authorization: Bearer <key>` (a bare `Authorization: <key>` is accepted too)
- * or, when there is no Authorization header, from `x-api-key`.
+ * The four limits the spec checks before every request, a key's model allowlist, and the hold a
+ * request takes against the AI balance before its model runs.
  */
 import type { Emu } from "../core/emu";
 import type { KeyRecord } from "../core/world";
 import { AiError } from "./errors";
 import { aiRuntime, aiState, heldTotal, monthOf, type AiKeyLimits } from "./state";
 
-export function keyFromHeaders(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
-  const auth = first(headers.authorization);
-  if (auth) {
-    const m = /^Bearer\s+(.+)$/i.exec(auth);
-    const key = (m ? m[1] : auth).trim();
-    if (key) return key;
-  }
-  const x = first(headers["x-api-key"]);
-  return x ? x : undefined;
-}
-
-export function authenticateAi(emu: Emu, headers: Record<string, string | string[] | undefined>): KeyRecord {
-  const value = keyFromHeaders(headers);
-  if (!value) throw new AiError(401, "missing_api_key", "No API key: send Authorization: Bearer <key> or x-api-key: <key>");
-  const key = emu.world.keys.find((k) => k.key === value);
-  if (!key || key.revoked || key.kind !== "platform") throw new AiError(401, "invalid_api_key", "Invalid API key");
-  if (key.expiresAt && Date.parse(key.expiresAt) <= emu.nowMs()) throw new AiError(401, "expired_api_key", "API key expired: create a new key");
-  if (!key.products.includes("ai")) throw new AiError(403, "scope_not_allowed", "This API key is not enabled for the AI product");
-  return key;
-}
-
 export function keyLimitsOf(emu: Emu, key: string): AiKeyLimits {
   return aiState(emu.world).keyLimits[key] ?? { perMinute: null, monthlySpendLimit: null, models: null };
+}
+
+/** Whether the key's model allowlist, when it has one, names the model. */
+export function keyAllowsModel(emu: Emu, key: KeyRecord, modelId: string): boolean {
+  const allow = keyLimitsOf(emu, key.key).models;
+  return !allow || allow.includes(modelId);
 }
 
 export function spentThisMonth(emu: Emu, key: string): number {
@@ -103,14 +81,4 @@ export function takeHold(emu: Emu, requestId: string, amount: number): () => voi
   }
   rt.holds.set(requestId, amount);
   return () => void rt.holds.delete(requestId);
-}
-
-/** Charges a finished request: from the balance and into the key's spend of this UTC month. */
-export function charge(emu: Emu, key: string, amount: number): void {
-  if (amount <= 0) return;
-  const ai = aiState(emu.world);
-  ai.balance = Math.max(0, ai.balance - amount);
-  const month = monthOf(emu.nowMs());
-  const byMonth = (ai.spend[key] ??= {});
-  byMonth[month] = (byMonth[month] ?? 0) + amount;
 }
