@@ -45,19 +45,28 @@ const keyLimitsInput = z.object({
   models: z.array(z.string().min(1)).nullable().optional(),
 });
 
-
 const notFound = (reply: FastifyReply, what: string) => reply.code(404).send({ success: false, error: `no ${what}`, code: "NOT_FOUND" });
 
-export function registerAiControl(control: FastifyInstance, emu: Emu): void {
-  const ok = (data: unknown) => ({ success: true, data });
-  const ai = () => aiState(emu.world);
+const ok = (data: unknown) => ({ success: true, data });
+/** The fields of a patch that were given (an undefined one leaves the value as it is). */
+const given = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 
+export function registerAiControl(control: FastifyInstance, emu: Emu): void {
+  const ai = () => aiState(emu.world);
   control.get("/ai", async () => {
     const rt = aiRuntime(emu);
     const { usage: _u, ...rest } = ai();
     return ok({ ...rest, inFlight: rt.inFlight, held: heldTotal(rt) });
   });
+  control.get("/ai/usage", async () => ok({ usage: ai().usage, spend: ai().spend }));
+  registerModels(control, emu);
+  registerMoney(control, emu);
+  registerBehaviour(control, emu);
+}
 
+/** The model catalogue: list, add, change. */
+function registerModels(control: FastifyInstance, emu: Emu): void {
+  const ai = () => aiState(emu.world);
   control.get("/ai/models", async () => ok(ai().models));
   control.post("/ai/models", async (request, reply) => {
     const input = parseControlBody(modelInput, request, reply);
@@ -82,10 +91,14 @@ export function registerAiControl(control: FastifyInstance, emu: Emu): void {
     if (!rec) return notFound(reply, `model ${request.params.id}`);
     const input = parseControlBody(modelPatch, request, reply);
     if (!input) return reply;
-    Object.assign(rec, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+    Object.assign(rec, given(input));
     return ok(rec);
   });
+}
 
+/** Balance, account limits and per-key limits. */
+function registerMoney(control: FastifyInstance, emu: Emu): void {
+  const ai = () => aiState(emu.world);
   control.get("/ai/balance", async () => ok({ balance: ai().balance, held: heldTotal(aiRuntime(emu)), currency: "IDR" }));
   control.patch("/ai/balance", async (request, reply) => {
     const input = parseControlBody(z.object({ balance: z.number().min(0) }), request, reply);
@@ -107,16 +120,20 @@ export function registerAiControl(control: FastifyInstance, emu: Emu): void {
     if (!key) return notFound(reply, "such key");
     const input = parseControlBody(keyLimitsInput, request, reply);
     if (!input) return reply;
-    const next = { ...keyLimitsOf(emu, key.key), ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+    const next = { ...keyLimitsOf(emu, key.key), ...given(input) };
     ai().keyLimits[key.key] = next;
     return ok(next);
   });
+}
 
+/** Stream settings and faults. */
+function registerBehaviour(control: FastifyInstance, emu: Emu): void {
+  const ai = () => aiState(emu.world);
   control.get("/ai/settings", async () => ok(ai().settings));
   control.patch("/ai/settings", async (request, reply) => {
     const input = parseControlBody(settingsInput, request, reply);
     if (!input) return reply;
-    Object.assign(ai().settings, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+    Object.assign(ai().settings, given(input));
     return ok(ai().settings);
   });
 
@@ -140,6 +157,4 @@ export function registerAiControl(control: FastifyInstance, emu: Emu): void {
     ai().faults = [];
     return ok({ cleared: true });
   });
-
-  control.get("/ai/usage", async () => ok({ usage: ai().usage, spend: ai().spend }));
 }

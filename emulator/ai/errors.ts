@@ -17,7 +17,7 @@ export class AiError extends Error {
   }
 }
 
-export function typeOfStatus(status: number): string {
+function typeOfStatus(status: number): string {
   switch (status) {
     case 400:
       return "invalid_request_error";

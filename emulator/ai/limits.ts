@@ -17,7 +17,7 @@ export function keyAllowsModel(emu: Emu, key: KeyRecord, modelId: string): boole
   return !allow || allow.includes(modelId);
 }
 
-export function spentThisMonth(emu: Emu, key: string): number {
+function spentThisMonth(emu: Emu, key: string): number {
   return aiState(emu.world).spend[key]?.[monthOf(emu.nowMs())] ?? 0;
 }
 

@@ -118,7 +118,7 @@ export const DEFAULT_OUTPUT_CAP = 16_384;
 export const AI_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const USAGE_CAP = 1_000;
 
-export const defaultSettings = (): AiSettings => ({ keepAliveFirstMs: 10_000, keepAliveEveryMs: 15_000, delayMs: 0, chunkDelayMs: 0 });
+const defaultSettings = (): AiSettings => ({ keepAliveFirstMs: 10_000, keepAliveEveryMs: 15_000, delayMs: 0, chunkDelayMs: 0 });
 
 const model = (m: Partial<AiModelRec> & Pick<AiModelRec, "id" | "styles" | "ownedBy" | "price" | "outputLimit" | "contextWindow">): AiModelRec => ({
   created: 1_735_689_600, // 2025-01-01T00:00:00Z
@@ -130,7 +130,7 @@ const model = (m: Partial<AiModelRec> & Pick<AiModelRec, "id" | "styles" | "owne
 });
 
 /** The seeded catalogue and balance: fixed strings only (no draw from the world's generator). */
-export function seedAi(): AiWorld {
+function seedAi(): AiWorld {
   return {
     balance: 10_000_000,
     models: [
