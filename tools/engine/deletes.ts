@@ -1,0 +1,144 @@
+/**
+ * Deletes and their order: originals of replacements, resources the program no longer declares
+ * (dependents first: newest first), and `destroy` (CONFORMANCE.md, "delete").
+ */
+import { dynamicType, timeoutSeconds } from "./plan";
+import { resourceLabel } from "./printing";
+import { STACK_TYPE, type Run } from "./run";
+import type { ResourceState } from "./state";
+
+const protectedMessage = (r: ResourceState) => `${resourceLabel(r)}: resource is protected; set protect: false (and run up) before deleting it`;
+
+/** Like the CLI, deletes nothing when one of the resources to delete is protected: reports each
+ * and answers true. */
+export function refuseProtected(run: Run, doomed: ResourceState[]): boolean {
+  const protectedOnes = doomed.filter((r) => r.protect);
+  for (const r of protectedOnes) run.fail(protectedMessage(r));
+  return protectedOnes.length > 0;
+}
+
+/** Deletes one resource (protect and retainOnDelete honoured); answers false on failure. The
+ * original of a replacement is not shown again: its replace step already was. */
+export async function deleteResource(run: Run, r: ResourceState, shown = true): Promise<boolean> {
+  if (r.protect) {
+    run.fail(protectedMessage(r));
+    return false;
+  }
+  if (r.custom && r.id && !r.retainOnDelete) {
+    try {
+      const h = await run.provider();
+      await h.delete(dynamicType(r.type), r.id, r.outputs, { urn: r.urn, oldInputs: r.inputs, timeout: timeoutSeconds(r.customTimeouts?.delete) });
+    } catch (err) {
+      if (run.interrupted) throw err;
+      run.failedStep("delete", r, String(err));
+      run.fail(`${resourceLabel(r)}: delete failed: ${(err as Error).message}`);
+      return false;
+    }
+  }
+  run.markDeleted(r);
+  if (shown && r.type !== STACK_TYPE) run.step("delete", r);
+  else run.checkpoint();
+  return true;
+}
+
+/** Originals of replacements a failed update left behind are deleted first, as the CLI does. */
+export async function deleteLeftOriginals(run: Run): Promise<void> {
+  for (const r of run.old.resources.filter((x) => x.pendingDelete)) {
+    if (run.dryRun) run.step("delete", r);
+    else if (!(await deleteResource(run, { ...r, protect: false }))) run.next.resources.push(r);
+  }
+}
+
+/** Every resource the program no longer declares, newest first (reverse dependency order). */
+export function removedResources(run: Run, registered: Set<string>): ResourceState[] {
+  return run.old.resources.filter((r) => !r.pendingDelete && !registered.has(r.urn)).reverse();
+}
+
+/** After a preview or a failed program: resources the run did not reach stay as they were;
+ * replaced originals wait for the next run. */
+export function keepUndeleted(run: Run, removed: ResourceState[]): void {
+  for (const r of [...removed].reverse()) if (!run.next.resources.some((x) => x.urn === r.urn && !x.pendingDelete)) run.next.resources.push(r);
+  for (const r of run.replacedToDelete) run.next.resources.push({ ...r, pendingDelete: true });
+}
+
+/** The deletes a preview shows (none if one of them is protected). */
+export function previewDeletes(run: Run, removed: ResourceState[]): void {
+  if (refuseProtected(run, removed)) return;
+  for (const r of removed) if (r.type !== STACK_TYPE) run.step("delete", r);
+}
+
+/** After the program of an `up`: the replaced originals, then the removed resources (none if one of
+ * them is protected). */
+export async function deleteAfterProgram(run: Run, removed: ResourceState[]): Promise<void> {
+  if (!(await deleteReplacedOriginals(run, removed))) return;
+  if (refuseProtected(run, removed)) {
+    run.next.resources.push(...[...removed].reverse());
+    return;
+  }
+  for (const r of removed) {
+    if (!(await deleteResource(run, r))) {
+      for (const rest of removed.slice(removed.indexOf(r)).reverse()) run.next.resources.push(rest);
+      return;
+    }
+  }
+}
+
+/** Answers false when one failed: it and the originals after it stay pending delete, and the removed
+ * resources stay. */
+async function deleteReplacedOriginals(run: Run, removed: ResourceState[]): Promise<boolean> {
+  const originals = run.replacedToDelete.reverse();
+  for (const [i, r] of originals.entries()) {
+    if (!(await deleteResource(run, { ...r, protect: false }, false))) {
+      for (const rest of originals.slice(i)) run.next.resources.push({ ...rest, pendingDelete: true });
+      run.next.resources.push(...[...removed].reverse());
+      return false;
+    }
+  }
+  return true;
+}
+
+/** `destroy`: deletes everything in reverse dependency order. */
+export async function destroyAll(run: Run): Promise<void> {
+  const all = [...run.old.resources];
+  if (refuseProtected(run, all)) {
+    run.next.resources.push(...all);
+    return;
+  }
+  const kept = run.options.parallelDestroy ? await deleteConcurrently(run, all) : await deleteNewestFirst(run, all);
+  if (kept.length) {
+    run.next.resources.push(...kept);
+    return;
+  }
+  run.next.outputs = {};
+  run.next.secretOutputs = [];
+}
+
+/** Deletes one at a time, newest first; a failed delete keeps the resource and every older one.
+ * Answers the resources kept, in their order. */
+async function deleteNewestFirst(run: Run, doomed: ResourceState[]): Promise<ResourceState[]> {
+  const remaining = [...doomed];
+  while (remaining.length) {
+    run.throwIfInterrupted();
+    if (!(await deleteResource(run, remaining[remaining.length - 1]))) return remaining;
+    remaining.pop();
+  }
+  return [];
+}
+
+/** Deletes every resource as soon as its dependents (by dependency or parent) are deleted; a
+ * failed delete keeps the resource and everything it depends on. Answers the resources kept, in
+ * their order. */
+async function deleteConcurrently(run: Run, doomed: ResourceState[]): Promise<ResourceState[]> {
+  const deleted = new Map<string, Promise<boolean>>();
+  const dependentsOf = (r: ResourceState) => doomed.filter((d) => d !== r && (d.parent === r.urn || d.dependencies.includes(r.urn)));
+  const deleteAfterDependents = (r: ResourceState): Promise<boolean> => {
+    let done = deleted.get(r.urn);
+    if (!done) {
+      done = Promise.all(dependentsOf(r).map(deleteAfterDependents)).then((ok) => ok.every(Boolean) && deleteResource(run, r));
+      deleted.set(r.urn, done);
+    }
+    return done;
+  };
+  const ok = await Promise.all(doomed.map(deleteAfterDependents));
+  return doomed.filter((_, i) => !ok[i]);
+}

@@ -1,0 +1,238 @@
+/**
+ * The step of each resource the program registers, as the real engine decides it: check, then diff,
+ * then create, update, replace or same — and what each sends to the provider (CONFORMANCE.md).
+ */
+import type { RegisterAnswer, Registration } from "./monitor";
+import { HostError, type DiffAnswer, type ProviderHost } from "./provider-host";
+import { resourceLabel } from "./printing";
+import type { Run } from "./run";
+import { unwrapSecrets, wrapSecrets } from "./secrets";
+import type { PendingOperation, Props, ResourceState } from "./state";
+import type { StepOp } from "./types";
+
+export const dynamicType = (type: string) => type.replace(/^pulumi-nodejs:dynamic\/svc:/, "");
+
+/** A Go duration ("40m", "1h30m", "90s", "2.5h") in seconds, as the engine turns customTimeouts into
+ * the requests' `timeout` (0 when not set). */
+export function timeoutSeconds(duration: string | undefined): number {
+  if (!duration) return 0;
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+  let total = 0;
+  for (const [, value, unit] of duration.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) total += Number(value) * units[unit];
+  return total;
+}
+
+export function changedKeys(olds: Props, news: Props): string[] {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  keys.delete("__provider");
+  return [...keys].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
+}
+
+/** What the state keeps of a registration whatever its step. */
+function registrationState(reg: Registration, urn: string) {
+  const timeouts = reg.customTimeouts.create || reg.customTimeouts.update || reg.customTimeouts.delete ? reg.customTimeouts : undefined;
+  return { urn, type: reg.type, name: reg.name, parent: reg.parent || undefined, dependencies: reg.dependencies, protect: reg.protect, retainOnDelete: reg.retainOnDelete, customTimeouts: timeouts };
+}
+
+type RegistrationState = ReturnType<typeof registrationState>;
+type Existing = ResourceState & { id: string };
+
+const existsAtApi = (r: ResourceState | undefined): r is Existing => Boolean(r?.id);
+
+/** Answers one registration of the program: a component is kept as it is; a custom resource gets its step. */
+export async function registerResource(run: Run, reg: Registration, urn: string): Promise<RegisterAnswer> {
+  const before = run.prior.get(urn);
+  const base = registrationState(reg, urn);
+  if (!reg.custom) {
+    run.keep({ ...base, custom: false, inputs: {}, outputs: before?.outputs ?? {}, secrets: [] });
+    return { urn, object: {} };
+  }
+  if (!reg.type.startsWith("pulumi-nodejs:dynamic/")) throw new Error(`${reg.type}: the test engine runs only dynamic resources`);
+  const host = await run.provider();
+  return new ResourcePlan(run, reg, base, before, host).apply();
+}
+
+/** One custom resource the program registered, on its way through check and diff to its step. */
+class ResourcePlan {
+  private readonly urn: string;
+  /** The type as the dynamic provider knows it. */
+  private readonly type: string;
+  private readonly label: string;
+  /** The program's inputs before ignoreChanges: a replacement is checked again with these. */
+  private readonly programInputs: Props;
+  /** The inputs the first check is given: ignoreChanges applied. */
+  private readonly news: Props;
+  private readonly secrets: string[];
+  /** The inputs the first check answered. */
+  private inputs: Props = {};
+  /** What stays in the state for this resource when its step fails. */
+  private kept: ResourceState | undefined;
+
+  constructor(
+    private readonly run: Run,
+    private readonly reg: Registration,
+    private readonly base: RegistrationState,
+    private readonly before: ResourceState | undefined,
+    private readonly host: ProviderHost,
+  ) {
+    this.urn = base.urn;
+    this.type = dynamicType(reg.type);
+    this.label = resourceLabel(reg);
+    const { plain: news, secrets: secretInputs } = unwrapSecrets(reg.object);
+    this.programInputs = { ...news };
+    if (before) applyIgnoreChanges(news, before, reg.ignoreChanges);
+    this.news = news;
+    this.secrets = [...new Set([...secretInputs, ...reg.additionalSecretOutputs, ...(before?.secrets ?? [])])];
+    this.kept = before;
+  }
+
+  async apply(): Promise<RegisterAnswer> {
+    if (this.reg.importId && !this.before) return this.import(this.reg.importId);
+    await this.check();
+    const before = this.before;
+    if (!existsAtApi(before)) return this.create();
+    const diff = await this.host.diff(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges });
+    const diffs = changedKeys(before.inputs, this.inputs);
+    // A resource deleted by a delete-before-replace whose create then failed is replaced again, and
+    // not deleted again (step_generator.go continueStepsFromDiff: `|| old.PendingReplacement`).
+    if (diff.replaces.length > 0 || before.pendingReplacement) return this.replace(before, diff, diffs);
+    if (diff.changes === "some" || before.initErrors) return this.update(before, diffs);
+    return this.same(before);
+  }
+
+  private answer(id: string | undefined, outputs: Props): RegisterAnswer {
+    return { urn: this.urn, id, object: wrapSecrets(outputs, this.secrets) };
+  }
+
+  /** Fails the registration: the error is the run's, and the program's. */
+  private refuse(message: string): never {
+    this.run.fail(message);
+    throw new Error(message);
+  }
+
+  // The `import` option: the real engine's import step calls Read with the id and no properties
+  // (pulumi/pulumi pkg/resource/deploy/step.go, ImportStep.Apply); the dynamic host finds no
+  // `__provider` there and fails (pulumi/pulumi#16175). Sent as the CLI sends it, failing as it fails.
+  private async import(importId: string): Promise<never> {
+    try {
+      const read = await this.host.read(this.type, importId, undefined, undefined, { urn: this.urn });
+      if (!read.id) throw new Error(`resource '${importId}' does not exist`);
+      throw new Error("the dynamic provider host answered a Read without its provider: not expected of @pulumi/pulumi");
+    } catch (err) {
+      this.run.failedStep("import", this.base, (err as Error).message);
+      return this.refuse(`${this.label}: reading resource ${importId} to import failed: ${(err as Error).message}`);
+    }
+  }
+
+  // A resource not in the state is checked with no olds, also when an earlier run left its create
+  // pending: the real engine does not resume it (see printPendingOperationsWarning).
+  private async check(): Promise<void> {
+    const checked = await this.host.check(this.type, this.before?.inputs ?? {}, this.news, { urn: this.urn });
+    if (checked.failures.length) {
+      if (this.before) this.run.keep(this.before);
+      this.refuse(checkFailures(this.label, checked.failures));
+    }
+    this.inputs = checked.inputs;
+  }
+
+  /** A create, or the create of a replacement (with the inputs of its own check). */
+  private async create(inputs = this.inputs): Promise<RegisterAnswer> {
+    const op = this.before ? "replace" : "create";
+    const diffs = this.before ? changedKeys(this.before.inputs, inputs) : [];
+    if (this.run.dryRun) {
+      this.run.step(op, this.base, diffs);
+      return this.answer(undefined, inputs);
+    }
+    // Recorded before the call (the CLI's pending operation), dropped once the provider answered.
+    const pending: PendingOperation = { op: "create", urn: this.urn, type: this.reg.type, name: this.reg.name, inputs, secrets: this.secrets, startedAt: new Date().toISOString() };
+    this.run.beginCreate(pending);
+    try {
+      const res = await this.host.create(this.type, inputs, { urn: this.urn, timeout: timeoutSeconds(this.reg.customTimeouts.create) });
+      this.run.dropPending(pending);
+      this.run.keep({ ...this.base, custom: true, id: res.id, inputs, outputs: res.properties, secrets: this.secrets });
+      this.run.step(op, this.base, diffs);
+      return this.answer(res.id, res.properties);
+    } catch (err) {
+      // No answer from the provider (its host died): the create's outcome is unknown, it stays pending.
+      if (!(err instanceof HostError && err.unreachable) || err.initFailed) this.run.dropPending(pending);
+      return this.failed(err, op);
+    }
+  }
+
+  /** A failed provider call: a partial failure is kept with its id, otherwise what was there stays. */
+  private failed(err: unknown, op: StepOp): never {
+    this.run.throwIfInterrupted();
+    const partial = err instanceof HostError ? err.initFailed : undefined;
+    if (partial) this.run.keep({ ...this.base, custom: true, id: partial.id, inputs: this.inputs, outputs: partial.properties, secrets: this.secrets, initErrors: partial.reasons });
+    else if (this.kept) this.run.keep(this.kept);
+    this.run.failedStep(op, this.base, (err as Error).message);
+    return this.refuse(`${this.label}: ${(err as Error).message}`);
+  }
+
+  private async replace(before: Existing, diff: DiffAnswer, diffs: string[]): Promise<RegisterAnswer> {
+    // As step_generator.go: refused only when protected before and still protected now; lifting
+    // `protect` and replacing may happen in one run.
+    if (before.protect && this.reg.protect) {
+      this.run.keep(before);
+      return this.refuse(`${this.label}: resource is protected; it cannot be replaced (changes: ${diffs.join(", ")})`);
+    }
+    // A replacement is checked again as a new resource: no olds, and the program's inputs without
+    // ignoreChanges (step_generator.go continueStepsFromDiff: `prov.Check(ctx, plugin.CheckRequest{URN: urn,
+    // News: …goal.Properties…})` — a default name is then the new resource's, not the old one's).
+    const replacement = await this.host.check(this.type, {}, this.programInputs, { urn: this.urn });
+    if (replacement.failures.length) {
+      this.run.keep(before);
+      return this.refuse(checkFailures(this.label, replacement.failures));
+    }
+    if (this.run.dryRun) return this.create(replacement.inputs);
+    if (before.pendingReplacement) this.run.markDeleted(before);
+    else if (diff.deleteBeforeReplace || this.reg.deleteBeforeReplace) await this.deleteBeforeReplace(before);
+    else this.run.replacedToDelete.push(before);
+    return this.create(replacement.inputs);
+  }
+
+  private async deleteBeforeReplace(before: Existing): Promise<void> {
+    try {
+      await this.host.delete(this.type, before.id, before.outputs, { urn: this.urn, oldInputs: before.inputs, timeout: timeoutSeconds(before.customTimeouts?.delete) });
+      this.run.markDeleted(before);
+      // Deleted: until its replacement exists, the state keeps it as pending replacement (step.go
+      // DeleteStep.Apply: `s.old.PendingReplacement = true`).
+      this.kept = { ...before, pendingReplacement: true };
+    } catch (err) {
+      this.failed(err, "replace");
+    }
+  }
+
+  private async update(before: Existing, diffs: string[]): Promise<RegisterAnswer> {
+    if (this.run.dryRun) {
+      this.run.step("update", this.base, diffs);
+      return this.answer(before.id, { ...before.outputs, ...this.inputs });
+    }
+    try {
+      const res = await this.host.update(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges, timeout: timeoutSeconds(this.reg.customTimeouts.update) });
+      this.run.keep({ ...this.base, custom: true, id: before.id, inputs: this.inputs, outputs: res.properties, secrets: this.secrets });
+      this.run.step("update", this.base, diffs);
+      return this.answer(before.id, res.properties);
+    } catch (err) {
+      return this.failed(err, "update");
+    }
+  }
+
+  private same(before: Existing): RegisterAnswer {
+    this.run.keep({ ...before, ...this.base, inputs: this.inputs, secrets: this.secrets });
+    this.run.step("same", this.base);
+    return this.answer(before.id, before.outputs);
+  }
+}
+
+/** ignoreChanges, before check as the CLI does: the old input stays (a new one stays absent). */
+function applyIgnoreChanges(news: Props, before: ResourceState, ignoreChanges: string[]): void {
+  for (const key of ignoreChanges) {
+    if (key in before.inputs) news[key] = before.inputs[key];
+    else delete news[key];
+  }
+}
+
+function checkFailures(label: string, failures: { property: string; reason: string }[]): string {
+  return `${label}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`;
+}

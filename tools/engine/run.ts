@@ -1,0 +1,203 @@
+/**
+ * One run of the test engine: what it started from, the state it builds, its steps and errors, its
+ * provider host and its checkpoints. The parts of the engine (plan, deletes, refresh, program) share
+ * it instead of each keeping a piece.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startProviderHost, type ProviderHost } from "./provider-host";
+import { printError, printStep, type Print } from "./printing";
+import { loadState, readConfig, readProject, saveState, type PendingOperation, type Project, type ResourceState, type StackConfig, type StackState } from "./state";
+import type { EngineOptions, Operation, Step, StepOp } from "./types";
+
+export const STACK_TYPE = "pulumi:pulumi:Stack";
+
+/** The run was killed through `EngineOptions.signal`. */
+export class EngineInterrupted extends Error {
+  constructor() {
+    super("the engine was interrupted");
+    this.name = "EngineInterrupted";
+  }
+}
+
+export function stateFileOf(options: EngineOptions): string {
+  return options.stateFile ?? join(options.projectDir, ".pulumi-test-engine", `${options.stack ?? "dev"}.json`);
+}
+
+export function passphraseOf(options: EngineOptions): string {
+  return options.passphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? "";
+}
+
+/** The `SVC_*` settings of the environment: the provider's fallback after stack config, as under the CLI. */
+function svcEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("SVC_") && e[1] !== undefined));
+}
+
+/** What a step names of its resource. */
+type StepResource = Pick<ResourceState, "urn" | "type" | "name">;
+
+export class Run {
+  readonly started = Date.now();
+  readonly stack: string;
+  readonly passphrase: string;
+  readonly print: Print;
+  readonly project: Project;
+  readonly config: StackConfig;
+  readonly stateFile: string;
+  /** The state the run started from. */
+  readonly old: StackState;
+  /** Resources of the old state by URN (originals pending delete left out): what the program's registrations are compared with. */
+  readonly prior: Map<string, ResourceState>;
+  /** The state this run builds. */
+  readonly next: StackState;
+  readonly steps: Step[] = [];
+  readonly errors: string[] = [];
+  // ---- checkpoints: the state is saved after every step, as the CLI does ----
+  /** Resources of the old state this run deleted at the API. */
+  readonly deletedNow = new Set<ResourceState>();
+  /** Originals of create-then-delete replacements, until their delete runs. */
+  readonly replacedToDelete: ResourceState[] = [];
+  /** Creates started and not seen to end, and those an earlier run left: the real engine keeps
+   * pending creates across `up` until `pulumi refresh` clears them (CONFORMANCE.md). */
+  readonly pendingOps: PendingOperation[];
+  // One provider host per run, started by the first resource that needs it (resources register
+  // concurrently: they all wait for the same start).
+  private host: ProviderHost | undefined;
+  private hostStart: Promise<ProviderHost> | undefined;
+  // A kill (options.signal): the processes die at once, and nothing more is written.
+  private killed = false;
+  private killProgram: (() => void) | undefined;
+  private readonly onAbort = () => {
+    this.killed = true;
+    this.host?.kill();
+    this.killProgram?.();
+  };
+
+  constructor(
+    readonly operation: Operation,
+    readonly options: EngineOptions,
+  ) {
+    this.stack = options.stack ?? "dev";
+    this.passphrase = passphraseOf(options);
+    this.print = options.print ?? (() => undefined);
+    this.project = readProject(options.projectDir);
+    this.config = readConfig(options.projectDir, this.stack, this.passphrase);
+    this.stateFile = stateFileOf(options);
+    mkdirSync(join(this.stateFile, ".."), { recursive: true });
+    this.old = loadState(this.stateFile, this.passphrase);
+    this.prior = new Map(this.old.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
+    this.next = { salt: this.old.salt, resources: [], outputs: this.old.outputs, secretOutputs: this.old.secretOutputs };
+    this.pendingOps = [...(this.old.pendingOperations ?? [])];
+  }
+
+  /** A preview: check and diff only, nothing saved. */
+  get dryRun(): boolean {
+    return this.operation === "preview";
+  }
+
+  get interrupted(): boolean {
+    return this.killed;
+  }
+
+  throwIfInterrupted(): void {
+    if (this.killed) throw new EngineInterrupted();
+  }
+
+  watchSignal(): void {
+    if (this.options.signal?.aborted) throw new EngineInterrupted();
+    this.options.signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  stopWatchingSignal(): void {
+    this.options.signal?.removeEventListener("abort", this.onAbort);
+  }
+
+  /** The program's process: killed with the run, at once if the run is killed already. */
+  attachProgram(kill: () => void): void {
+    this.killProgram = kill;
+    if (this.killed) kill();
+  }
+
+  provider(): Promise<ProviderHost> {
+    return (this.hostStart ??= startProviderHost({ cwd: this.options.projectDir, project: this.project.name, stack: this.stack, env: svcEnv(), asEngine: true }).then(async (h) => {
+      this.host = h;
+      if (this.killed) h.kill();
+      this.options.onProviderHost?.(h);
+      await h.configure(this.config.values);
+      return h;
+    }));
+  }
+
+  /** Stops the provider host, once started; answers the lines it wrote on stderr. */
+  async stopProviderHost(): Promise<string[]> {
+    await this.hostStart?.catch(() => undefined);
+    const messages = (this.host?.stderr() ?? "").split("\n").filter((line) => line.trim());
+    await this.host?.stop();
+    return messages;
+  }
+
+  step(op: StepOp, r: StepResource, diffs: string[] = []): void {
+    this.record({ op, urn: r.urn, type: r.type, name: r.name, diffs });
+  }
+
+  failedStep(op: StepOp, r: StepResource, error: string): void {
+    this.record({ op, urn: r.urn, type: r.type, name: r.name, diffs: [], error });
+  }
+
+  private record(s: Step): void {
+    this.steps.push(s);
+    this.checkpoint();
+    printStep(this.print, s);
+  }
+
+  fail(message: string): void {
+    this.errors.push(message);
+    printError(this.print, message);
+  }
+
+  /** Puts `r` in the new state, in place of the resource of its URN (originals pending delete aside). */
+  keep(r: ResourceState): void {
+    const i = this.next.resources.findIndex((x) => x.urn === r.urn && !x.pendingDelete);
+    if (i >= 0) this.next.resources[i] = r;
+    else this.next.resources.push(r);
+  }
+
+  /** `r` may be a copy (protect lifted) of a resource of the old state or a replaced original. */
+  markDeleted(r: ResourceState): void {
+    this.deletedNow.add(r);
+    for (const x of [...this.old.resources, ...this.replacedToDelete]) if (x.urn === r.urn && x.id === r.id && x.pendingDelete === r.pendingDelete) this.deletedNow.add(x);
+  }
+
+  /** Recorded before the provider's create is called (the CLI's pending operation). */
+  beginCreate(pending: PendingOperation): void {
+    this.pendingOps.push(pending);
+    this.checkpoint();
+  }
+
+  dropPending(p: PendingOperation): void {
+    const i = this.pendingOps.indexOf(p);
+    if (i >= 0) this.pendingOps.splice(i, 1);
+  }
+
+  /** The state as it stands now: what this run has done, then what it has not reached yet. */
+  private snapshot(): StackState {
+    const done = new Set(this.next.resources.filter((r) => !r.pendingDelete).map((r) => r.urn));
+    const originals = this.replacedToDelete.filter((r) => !this.deletedNow.has(r) && done.has(r.urn)).map((r) => ({ ...r, pendingDelete: true }));
+    const notReached = this.old.resources.filter((r) => !this.deletedNow.has(r) && !this.next.resources.includes(r) && (r.pendingDelete || !done.has(r.urn)));
+    return { ...this.next, resources: [...this.next.resources, ...originals, ...notReached], pendingOperations: [...this.pendingOps] };
+  }
+
+  checkpoint(): void {
+    if (this.dryRun || this.killed) return;
+    // Saved first: `onCheckpoint?.(saveState(…))` would skip the save when there is no callback.
+    const bytes = saveState(this.stateFile, this.snapshot(), this.passphrase);
+    this.options.onCheckpoint?.(bytes);
+  }
+
+  /** The state at the end of the run: the new state alone, and the pending creates. */
+  saveFinalState(): void {
+    if (this.dryRun || this.killed) return;
+    const bytes = saveState(this.stateFile, { ...this.next, pendingOperations: this.pendingOps }, this.passphrase);
+    this.options.onCheckpoint?.(bytes);
+  }
+}

@@ -1,0 +1,57 @@
+/** The test engine's public types: what a caller passes to `runEngine` and what it answers. */
+import type { ProviderHost } from "./provider-host";
+import type { Props } from "./state";
+
+export type Operation = "preview" | "up" | "refresh" | "destroy";
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "import" | "refresh";
+
+export interface Step {
+  op: StepOp;
+  urn: string;
+  type: string;
+  name: string;
+  /** Properties that changed (update, replace, refresh). */
+  diffs: string[];
+  error?: string;
+}
+
+export interface EngineOptions {
+  projectDir: string;
+  stack?: string;
+  /** Encrypts secrets in config and state (default: PULUMI_CONFIG_PASSPHRASE). */
+  passphrase?: string;
+  /** Default: `<projectDir>/.pulumi-test-engine/<stack>.json`. */
+  stateFile?: string;
+  /** Receives each line the CLI would print. */
+  print?: (line: string) => void;
+  /** `destroy` deletes independent resources at the same time, each once the resources that depend
+   * on it are gone, as the Pulumi CLI does (default: one at a time, newest first, so the order of
+   * deletes is fixed for tests). The benchmark uses it: one at a time, 20 server terminations take
+   * 20 × their transition time. */
+  parallelDestroy?: boolean;
+  /** Aborting it kills the run the way a crash (or kill -9 of the CLI) would: the program and the
+   * provider host are killed at once, nothing more is saved, and `runEngine` rejects with
+   * `EngineInterrupted`. What the checkpoints saved so far is what the next run finds. */
+  signal?: AbortSignal;
+  /** Called with the bytes of each checkpoint written (the benchmark adds them up: the CLI's file and
+   * object-store backends write the whole checkpoint after every step too). */
+  onCheckpoint?: (bytes: number) => void;
+  /** Called with the provider host once started (tests kill it to simulate the host crashing). */
+  onProviderHost?: (host: ProviderHost) => void;
+  /** `pulumi refresh --clear-pending-creates`: drops the pending creates an interrupted run left. */
+  clearPendingCreates?: boolean;
+}
+
+export interface RunResult {
+  operation: Operation;
+  ok: boolean;
+  steps: Step[];
+  /** Steps by kind, `same` included. */
+  counts: Partial<Record<StepOp, number>>;
+  /** Stack outputs (secrets in clear: this is the program's own view). */
+  outputs: Props;
+  errors: string[];
+  /** What the provider host wrote on stderr (the CLI shows these as diagnostics). */
+  messages: string[];
+  ms: number;
+}
