@@ -25,9 +25,6 @@ import type { EngineOptions, Operation, RunResult } from "./types";
 
 export type { EngineOptions, Operation, RunResult, Step, StepOp } from "./types";
 export { EngineInterrupted, stateFileOf } from "./run";
-export { ORGANIZATION } from "./program";
-export { timeoutSeconds } from "./plan";
-export { UNKNOWN } from "./state";
 
 /** The state as stored for a stack (secrets decrypted), for tests. */
 export function readStackState(options: EngineOptions): StackState {

@@ -15,7 +15,6 @@ export type Props = Record<string, any>; // eslint-disable-line @typescript-esli
 /** The SDK's marker of a secret value on the wire (and Pulumi's in state). */
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export class Crypter {
   private readonly key: Buffer;
