@@ -16,6 +16,7 @@
 import { z } from "zod";
 import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
+import type { CallContext } from "../context";
 import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../../contract/schemas";
 import {
   checkInputs,
@@ -181,12 +182,12 @@ async function findDomain(api: ApiClient, name: string, domainId: unknown): Prom
  * `name` when the real call would be refused or the wallet cannot pay. A dry run that fails for
  * another reason (no answer, 5xx, a bad key) is a failure too: a paid call must not run unpriced.
  */
-async function dryRunFailure(api: ApiClient, inputs: Props): Promise<CheckFailure | undefined> {
+async function dryRunFailure(ctx: CallContext, inputs: Props): Promise<CheckFailure | undefined> {
   const name = inputs.name as string;
   const whoisProtection = inputs.whoisProtection === true;
   let raw;
   try {
-    raw = await api.call("domains.register", { body: { name, period: 1, whoisProtection }, query: { dryRun: "true" } });
+    raw = await ctx.api.platform.call("domains.register", { body: { name, period: 1, whoisProtection }, query: { dryRun: "true" } });
   } catch (err) {
     const hint = hintFor(err, name) ?? "The price could not be checked, so the preview stops here (a dry run charges nothing): try again";
     return { property: "name", reason: operationError("registration dry run", knownOutcome(err), hint).message };
@@ -331,7 +332,7 @@ export const domain: ResourceImpl = {
     const name = result.inputs.name;
     // Price only a name not yet in the state and not adopted: a registered one is never registered again.
     if (result.failures.length || isUnknown(name) || olds.name === name || result.inputs.adoptId !== undefined) return result;
-    const failure = await dryRunFailure(ctx.api.platform, result.inputs);
+    const failure = await dryRunFailure(ctx, result.inputs);
     if (failure) result.failures.push(failure);
     return result;
   },

@@ -99,12 +99,12 @@ let earlySetupRead: "pays" | "misses" | undefined;
  * unknown or retired one). A code already in the state is not checked again: an add-on on a plan
  * retired since keeps working.
  */
-async function planCodeRule(api: ApiClient, inputs: Props, olds: Props): Promise<CheckFailure[]> {
+async function planCodeRule(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
   const code = inputs.planCode;
   if (code === undefined || isUnknown(code) || code === olds.planCode) return [];
   let codes: string[];
   try {
-    codes = await backupPlanCodes(api);
+    codes = await backupPlanCodes(ctx.api.platform);
   } catch (err) {
     return [{ property: "planCode", reason: `could not read the backup plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }
@@ -124,7 +124,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
 export const vpsBackup: ResourceImpl = {
   async check(olds, news, ctx) {
     const result = checkInputs(news, fields, adoptIdRule);
-    if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx.api.platform, result.inputs, olds)));
+    if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx, result.inputs, olds)));
     return result;
   },
 

@@ -58,12 +58,12 @@ export function upgradeProblem(from: VpsPlan, to: VpsPlan): string | undefined {
   return undefined;
 }
 
-async function planRules(api: ApiClient, inputs: Props, olds: Props): Promise<CheckFailure[]> {
+async function planRules(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
   const known = (name: string) => inputs[name] !== undefined && !isUnknown(inputs[name]);
   if (!known("planId")) return [];
   let plans: VpsPlan[];
   try {
-    plans = await vpsPlans(api);
+    plans = await vpsPlans(ctx.api.platform);
   } catch (err) {
     return [{ property: "planId", reason: `could not read the plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }
@@ -295,7 +295,7 @@ export const vps: ResourceImpl = {
       else if (isUnknown(inputs.defaultName)) inputs.name = inputs.defaultName;
       else result.failures.push({ property: "name", reason: "name is required (at least 3 characters)" });
     }
-    if (result.failures.length === 0) result.failures.push(...(await planRules(ctx.api.platform, inputs, olds)));
+    if (result.failures.length === 0) result.failures.push(...(await planRules(ctx, inputs, olds)));
     return result;
   },
 
