@@ -5,7 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../sdk";
-import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
+import type { TestEmulator } from "../../tools/support/emulator";
+import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
 const savedEnv = { ...process.env };
@@ -42,16 +43,14 @@ async function valueOf<T>(o: pulumi.Output<T>): Promise<T | "unknown"> {
   return new Promise((resolve) => o.apply((v) => resolve(v)));
 }
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  process.env = savedEnv;
-  await emu.close();
-});
-beforeEach(() => {
-  emu.control.reset();
-  useSettings();
+useEmulator((e) => (emu = e), {
+  fresh: (emu) => {
+    emu.control.reset();
+    useSettings();
+  },
+  beforeClose: () => {
+    process.env = savedEnv;
+  },
 });
 
 async function createServer(): Promise<string> {

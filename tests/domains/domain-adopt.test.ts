@@ -10,7 +10,7 @@ import { useResourceHarness } from "../support/per-file";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const NAME = "my-shop.com";
 const check = async (args: Props, olds: Props = {}) => h.host.check(T, olds, await h.inputs(T, args));

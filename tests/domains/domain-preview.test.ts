@@ -10,7 +10,7 @@ import { UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, COM, domainRecords, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const check = async (args: Props, olds: Props = {}) => h.host.check(T, olds, await h.inputs(T, args));
 const DRY_RUN_OK = "POST /api/domains 200";

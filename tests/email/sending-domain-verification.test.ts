@@ -4,18 +4,14 @@
  * shape under test: SendingDomain with waitForVerification: false, DNS records published by the
  * program (here: the emulator's dns/publish), then this resource.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 
 const T = "SendingDomainVerification";
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness({ dns: "manual" });
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), { options: { dns: "manual" }, fresh });
 
 const domainRec = (id: string) => emailWorld(h).domains.find((d) => d.id === id);
 

@@ -4,18 +4,14 @@
  * creates, a lost answer). DNS is "manual": a domain verifies only after the test publishes its
  * records, as a user would while `pulumi up` waits.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "SendingDomain";
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness({ dns: "manual" });
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), { options: { dns: "manual" }, fresh });
 
 const domainRec = (id: string) => emailWorld(h).domains.find((d) => d.id === id);
 

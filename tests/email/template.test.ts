@@ -10,7 +10,7 @@ import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type P
 
 const T = "Template";
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const templateRec = (id: string) => emailWorld(h).templates.find((t) => t.id === id);
 

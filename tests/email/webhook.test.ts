@@ -11,7 +11,7 @@ import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type P
 const T = "Webhook";
 const URL_1 = "https://hooks.example.com/svc/events";
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const hookRec = (id: string) => emailWorld(h).webhooks.find((w) => w.id === id);
 

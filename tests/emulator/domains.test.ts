@@ -4,7 +4,8 @@
  * protection, auto-renew, owner details, and every code of the spec's "Domain API codes" table.
  * Every refusal and every refunded outcome is checked against the wallet.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
+import type { CallResult, TestEmulator } from "../../tools/support/emulator";
+import { useEmulator } from "../support/per-file";
 
 const PRICES = {
   com: { registration: 165_000, whoisProtection: 50_000, renewal: 175_000 },
@@ -15,16 +16,12 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
 const DAY_MS = 24 * 3600 * 1000;
 
 let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.ctl("POST", "/reset");
-  await emu.ctl("POST", "/transitions", { mode: "immediate" });
-  await emu.ctl("POST", "/clock/advance", { seconds: 1 });
+useEmulator((e) => (emu = e), {
+  fresh: async (emu) => {
+    await emu.ctl("POST", "/reset");
+    await emu.ctl("POST", "/transitions", { mode: "immediate" });
+    await emu.ctl("POST", "/clock/advance", { seconds: 1 });
+  },
 });
 
 let callsSinceRefill = 0;

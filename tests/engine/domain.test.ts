@@ -4,7 +4,8 @@
  * (issue 7, acceptance 2 and 6).
  */
 import { join } from "node:path";
-import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
@@ -18,12 +19,13 @@ let balance: number;
 const records = (): Registration[] => (s.world().domains as { records?: Registration[] }).records ?? [];
 const wallet = () => s.world().account.wallet;
 
-beforeAll(async () => {
-  s = await engineStack({ projectDir: join(ROOT, "examples/domain"), stack: "engine-test-domain" });
-  s.config("svc-domain:name", NAME);
-  balance = wallet();
+useEngineStack((x) => (s = x), {
+  options: { projectDir: join(ROOT, "examples/domain"), stack: "engine-test-domain" },
+  setup: (s) => {
+    s.config("svc-domain:name", NAME);
+    balance = wallet();
+  },
 });
-afterAll(() => s?.close());
 
 test("preview prices the name with a free dry run and shows one create", async () => {
   const r = await s.run("preview");

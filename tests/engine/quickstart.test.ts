@@ -4,7 +4,8 @@
  * state file.
  */
 import { join } from "node:path";
-import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
@@ -19,13 +20,14 @@ const email = (): Email => ({ domains: [], webhooks: [], templates: [], ...(s.wo
 const servers = (): Server[] => (s.world().vps as { servers?: Server[] }).servers ?? [];
 const sorted = (a: string[]) => [...a].sort();
 
-beforeAll(async () => {
-  s = await engineStack({ projectDir: join(ROOT, "examples/quickstart"), stack: "engine-test-quickstart" });
-  // No plan set: the program picks its default, s-1vcpu-1gb, by name through getVpsPlans.
-  s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
-  s.config(`${P}:webhookUrl`, "https://hooks.example.com/svc");
+useEngineStack((x) => (s = x), {
+  options: { projectDir: join(ROOT, "examples/quickstart"), stack: "engine-test-quickstart" },
+  setup: (s) => {
+    // No plan set: the program picks its default, s-1vcpu-1gb, by name through getVpsPlans.
+    s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
+    s.config(`${P}:webhookUrl`, "https://hooks.example.com/svc");
+  },
 });
-afterAll(() => s?.close());
 
 test("preview shows the eight creates and changes nothing", async () => {
   const r = await s.run("preview");

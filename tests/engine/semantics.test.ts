@@ -6,7 +6,8 @@
  * proven on the quickstart (quickstart.test.ts).
  */
 import type { EmulatorOptions } from "../../emulator";
-import { calls, changes, engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { calls, changes, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
@@ -16,10 +17,7 @@ const STACK = "engine-test-semantics";
 function fixture(name: string, emulator?: EmulatorOptions) {
   const project = fixtureProject(name);
   const ctx = { s: undefined as unknown as EngineStack, program: project.program };
-  beforeAll(async () => {
-    ctx.s = await engineStack({ projectDir: project.dir, stack: STACK, emulator, removeProject: true });
-  });
-  afterAll(() => ctx.s?.close());
+  useEngineStack((s) => (ctx.s = s), { options: { projectDir: project.dir, stack: STACK, emulator, removeProject: true } });
   return ctx;
 }
 

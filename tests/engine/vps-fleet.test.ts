@@ -4,7 +4,8 @@
  * destroy — each confirmed in the emulator (issue 7, acceptance 2, 3, 5, 6).
  */
 import { join } from "node:path";
-import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
@@ -19,12 +20,13 @@ const planId = (name: string) => s.world().catalog.vpsPlans.find((p) => p.name =
 const ports = (server: Server) => server.firewall.map((f) => f.port).sort();
 const sorted = (a: string[]) => [...a].sort();
 
-beforeAll(async () => {
-  s = await engineStack({ projectDir: join(ROOT, "examples/vps-fleet"), stack: "engine-test-vps-fleet" });
-  s.config(`${P}:plan`, "s-1vcpu-1gb");
-  s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
+useEngineStack((x) => (s = x), {
+  options: { projectDir: join(ROOT, "examples/vps-fleet"), stack: "engine-test-vps-fleet" },
+  setup: (s) => {
+    s.config(`${P}:plan`, "s-1vcpu-1gb");
+    s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
+  },
 });
-afterAll(() => s?.close());
 
 const FLEET = ["web-0", "web-0-ssh", "web-0-https", "web-1", "web-1-ssh", "web-1-https"];
 

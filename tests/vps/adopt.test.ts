@@ -7,7 +7,8 @@
  * stack's (a server of the default name, the rule or add-on of the stack's server), and otherwise
  * stops with the object's id and the `adoptId` line; with that line added it converges.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError } from "../../tools/engine/provider-host";
 import { api, catalogue, failure, fresh, outputsOf, PASSWORD, PLAN, runningServer, server, servers, until, wallet, writes, type BackupPlan, type Plan, type Props } from "./helpers";
 
@@ -17,11 +18,12 @@ let h: ResourceHarness;
 let plan: (name: string) => Plan;
 let backupPlan: (code: string) => BackupPlan;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 0.5 });
-  ({ plan, backupPlan } = await catalogue(h));
-}, 60_000);
-afterAll(() => h?.close());
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 0.5 },
+  setup: async (h) => {
+    ({ plan, backupPlan } = await catalogue(h));
+  },
+});
 
 /** The program of a server like the one `runningServer` makes (fixture-1, small, ubuntu 22.04). */
 const vpsArgs = (overrides: Props = {}): Props => ({ planId: plan(PLAN.small).id, name: "fixture-1", osType: "ubuntu", osVersion: "22.04", rootPassword: PASSWORD, ...overrides });

@@ -4,7 +4,8 @@
  * shows no write call (Vps check may read the plan catalogue, a GET; the other two call nothing).
  * Values the engine does not know yet (preview) are never failed.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { UNKNOWN } from "../../tools/engine/provider-host";
 import { catalogue, fresh, PASSWORD, PLAN, type Props } from "./helpers";
 
@@ -12,15 +13,16 @@ let h: ResourceHarness;
 let smallPlan: string;
 let largePlan: string;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 1 });
-  await fresh(h);
-  const c = await catalogue(h);
-  smallPlan = c.plan(PLAN.small).id;
-  largePlan = c.plan(PLAN.large).id;
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => h.emu.control.clearRequests());
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 1 },
+  setup: async (h) => {
+    await fresh(h);
+    const c = await catalogue(h);
+    smallPlan = c.plan(PLAN.small).id;
+    largePlan = c.plan(PLAN.large).id;
+  },
+  fresh: (h) => h.emu.control.clearRequests(),
+});
 
 const vps = (overrides: Props = {}): Props => ({ planId: smallPlan, name: "web-1", osType: "ubuntu", osVersion: "22.04", rootPassword: PASSWORD, ...overrides });
 const rule = (overrides: Props = {}): Props => ({ vpsId: "3f1c2a4e-0000-4000-8000-000000000001", protocol: "tcp", action: "allow", port: "22", source: "203.0.113.0/24", ...overrides });

@@ -4,7 +4,8 @@
  * change table), 2 (ambiguous create, provisioning failure) and 5 (rootPassword secret), and the
  * INSUFFICIENT_BALANCE / INSTANCE_NOT_RUNNING messages.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, programRegistrations, providerFor } from "../../tools/engine/provider-host";
 import {
   answeredAt,
@@ -31,11 +32,12 @@ const NEW_PASSWORD = "N3w^Passw0rd#x";
 let h: ResourceHarness;
 let plan: (name: string) => Plan;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 1 });
-  plan = (await catalogue(h)).plan;
-}, 60_000);
-afterAll(() => h?.close());
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 1 },
+  setup: async (h) => {
+    plan = (await catalogue(h)).plan;
+  },
+});
 
 /** Program inputs of a small ubuntu server named web-1 (overridable). */
 const args = (overrides: Props = {}): Props => ({ planId: plan(PLAN.small).id, name: "web-1", osType: "ubuntu", osVersion: "22.04", rootPassword: PASSWORD, ...overrides });
