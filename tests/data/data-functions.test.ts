@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../sdk";
 import type { TestEmulator } from "../../tools/support/emulator";
+import { failure } from "../../tools/support/resource-harness";
 import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
@@ -27,14 +28,7 @@ function useSettings(over: Record<string, string | undefined> = {}): void {
 }
 
 /** Whatever a promise rejects with (fails the test if it resolves). */
-async function rejection(p: Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error & { code?: string };
-  }
-  throw new Error("expected a rejection");
-}
+const rejection = (p: Promise<unknown>) => failure<Error & { code?: string }>(p);
 
 /** The value of an Output, or "unknown" when it is unknown (as in a preview). */
 async function valueOf<T>(o: pulumi.Output<T>): Promise<T | "unknown"> {

@@ -17,7 +17,7 @@ useResourceHarness((x) => (h = x), {
 const WHOLE_ACCOUNT = /Domain resources need a whole-account API key: this key is limited to one project\. Create a key that covers the whole account/;
 
 test("preview refuses on name with the whole-account-key message; only the dry run was sent", async () => {
-  const { failures } = await h.host.check(T, {}, await h.inputs(T, { name: "my-shop.com" }));
+  const { failures } = await h.check(T, { name: "my-shop.com" });
 
   expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/^registration dry run failed: POST \/domains 403 ACCOUNT_KEY_REQUIRED — /) }]);
   expect(failures[0].reason).toMatch(WHOLE_ACCOUNT);

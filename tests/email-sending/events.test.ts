@@ -6,6 +6,7 @@
  */
 import { verifyWebhookSignature } from "../../sdk/webhook-signature";
 import { startTestEmulator } from "../../tools/support/emulator";
+import { ISO_MS } from "../../tools/support/world";
 import { closedAfterAll } from "../support/per-file";
 import { createWebhook, ok, refused, send, SIM, startReceiver, useSendingEmulator, waitFor, type Api, type Receiver } from "./helpers";
 
@@ -19,8 +20,6 @@ async function receiver(answer?: (n: number) => number): Promise<Receiver> {
   receivers.push(r);
   return r;
 }
-
-const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 function verified(r: Receiver, secret: string) {
   return r.received.map((d) => {

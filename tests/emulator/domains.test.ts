@@ -5,15 +5,14 @@
  * Every refusal and every refunded outcome is checked against the wallet.
  */
 import type { CallResult, TestEmulator } from "../../tools/support/emulator";
+import { DAY_MS, SEEDED_WALLET, walletOf } from "../../tools/support/world";
 import { useEmulator } from "../support/per-file";
 
 const PRICES = {
   com: { registration: 165_000, whoisProtection: 50_000, renewal: 175_000 },
   coId: { registration: 120_000 },
 };
-const SEEDED_WALLET = 50_000_000;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
-const DAY_MS = 24 * 3600 * 1000;
 
 let emu: TestEmulator;
 useEmulator((e) => (emu = e), {
@@ -33,7 +32,7 @@ async function api(method: string, path: string, body?: unknown, key: string | n
   }
   return emu.call(method, `/api${path}`, { key, body });
 }
-const wallet = () => emu.control.state().account.wallet;
+const wallet = () => walletOf(emu);
 const failNext = (kind: string, reason?: string) => emu.ctl("POST", "/job-failures", reason ? { kind, reason } : { kind });
 const manualTransitions = () => emu.ctl("POST", "/transitions", { mode: "manual" });
 const settle = () => emu.ctl("POST", "/transitions/settle");

@@ -4,6 +4,7 @@
  * tables list for these routes. The manual-DNS lifecycle is in email-dns.test.ts.
  */
 import type { CallResult, TestEmulator } from "../../tools/support/emulator";
+import { ISO_MS } from "../../tools/support/world";
 import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
@@ -68,7 +69,6 @@ async function createWebhook(body: Record<string, unknown>, key?: string) {
   return ok(await api("POST", "/webhooks", { key, body }), 201);
 }
 
-const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const HOOK = "https://hooks.example.com/svc";
 
 describe("sending domains", () => {

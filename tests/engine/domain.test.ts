@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { domainRecords, walletOf } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
@@ -13,11 +14,10 @@ const NAME = "engine-example.com";
 // .com in the emulator's catalogue: registration 165,000 + WHOIS protection 50,000.
 const PRICE = 215_000;
 
-type Registration = { id: number; name: string; status: string; whoisProtection: boolean; autoRenew: boolean };
 let s: EngineStack;
 let balance: number;
-const records = (): Registration[] => (s.world().domains as { records?: Registration[] }).records ?? [];
-const wallet = () => s.world().account.wallet;
+const records = () => domainRecords(s.world());
+const wallet = () => walletOf(s.emu);
 
 useEngineStack((x) => (s = x), {
   options: { projectDir: join(ROOT, "examples/domain"), stack: "engine-test-domain" },

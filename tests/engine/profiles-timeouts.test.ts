@@ -7,6 +7,7 @@
  * every config value to Configure as a string; an object as its JSON).
  */
 import { changes, fixtureProject, onlySame, type EngineStack } from "../../tools/support/engine-harness";
+import { liveServers } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(90_000);
@@ -78,7 +79,7 @@ describe("customTimeouts", () => {
   });
   const server = (timeouts: string) => `
 new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: "${PASSWORD}" }, { customTimeouts: ${timeouts} });`;
-  const servers = () => ((s.world().vps as { servers?: { id: string; status: string }[] }).servers ?? []).filter((x) => x.status !== "terminated");
+  const servers = () => liveServers(s.world());
 
   test('create: "2s" against a 5 s create fails naming the 2 s timeout; the server stays in the state; the next up converges', async () => {
     project.program(server('{ create: "2s" }'));

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { emailRecords, serverRecords } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
@@ -14,10 +15,8 @@ const ROOT_PASSWORD = "Quick!start2026x";
 const CREATES = ["events", "https", "mail", "mail-verified", "ssh", "web", "web-backup", "welcome"].map((n) => `create ${n}`);
 
 let s: EngineStack;
-type Email = { domains: { domain: string; status: string }[]; webhooks: { id: string; url: string; secret: string }[]; templates: { name: string }[] };
-type Server = { id: string; status: string; publicIp: string; firewall: { port?: string }[]; backup: { planCode: string } | null };
-const email = (): Email => ({ domains: [], webhooks: [], templates: [], ...(s.world().email as Partial<Email>) });
-const servers = (): Server[] => (s.world().vps as { servers?: Server[] }).servers ?? [];
+const email = () => emailRecords(s.world());
+const servers = () => serverRecords(s.world());
 const sorted = (a: string[]) => [...a].sort();
 
 useEngineStack((x) => (s = x), {

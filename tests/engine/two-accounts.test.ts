@@ -6,20 +6,18 @@
  */
 import { join } from "node:path";
 import { changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { emailRecords, liveServers } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(90_000);
-
-type Server = { id: string; projectId: string; name: string; status: string };
-type TemplateRec = { id: string; projectId: string; name: string };
 
 let s: EngineStack;
 const wallets = () => {
   const world = s.world();
   return { a: world.account.wallet, b: world.otherAccounts![0].wallet };
 };
-const live = () => ((s.world().vps as { servers?: Server[] }).servers ?? []).filter((x) => x.status !== "terminated");
-const templates = () => (s.world().email as { templates?: TemplateRec[] }).templates ?? [];
+const live = () => liveServers(s.world());
+const templates = () => emailRecords(s.world()).templates;
 let before: { a: number; b: number };
 let price: number;
 

@@ -37,7 +37,7 @@ test("the catalogue covers every resource type with at least 60 rows in all", ()
 });
 
 test.each(Object.keys(base))("%s: the base inputs the rows start from pass check (control case)", async (type) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, argsOf(base[type])));
+  const result = await h.check(type, argsOf(base[type]));
   expect(result.failures).toEqual([]);
   const writes = h.emu.control.requests().filter((r) => r.method !== "GET");
   // Only the Domain check prices a new name: one free dry run, and nothing else is written.
@@ -47,13 +47,13 @@ test.each(Object.keys(base))("%s: the base inputs the rows start from pass check
 
 test("VpsBackup: a plan code already in the state is not checked against the catalogue (an add-on on a plan retired since keeps working)", async () => {
   const olds = { vpsId: SERVER_ID, planCode: "backup-legacy" };
-  const result = await h.host.check("VpsBackup", olds, await h.inputs("VpsBackup", olds));
+  const result = await h.check("VpsBackup", olds, olds);
   expect(result.failures).toEqual([]);
   expect(h.emu.control.requests()).toEqual([]);
 });
 
 test.each(rows)("$type: $what → refused at preview on $property, no write call", async ({ type, args, property, reason }) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, argsOf(args)));
+  const result = await h.check(type, argsOf(args));
 
   expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
   const requests = h.emu.control.requests().map((r) => `${r.method} ${r.path}`);

@@ -10,9 +10,8 @@
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
 import { HostError } from "../../tools/engine/provider-host";
-import { api, catalogue, failure, fresh, outputsOf, PASSWORD, PLAN, runningServer, server, servers, until, wallet, writes, type BackupPlan, type Plan, type Props } from "./helpers";
+import { api, catalogue, failure, fresh, NEW_PASSWORD, outputsOf, PASSWORD, PLAN, runningServer, server, servers, until, wallet, writes, type BackupPlan, type Plan, type Props } from "./helpers";
 
-const NEW_PASSWORD = "N3w^Passw0rd#x";
 const MISSING = "00000000-0000-4000-8000-000000000000";
 let h: ResourceHarness;
 let plan: (name: string) => Plan;
@@ -142,7 +141,7 @@ describe("Vps adoptId", () => {
   });
 
   test("check: adoptId must be a server id (UUID)", async () => {
-    const result = await h.host.check("Vps", {}, await h.inputs("Vps", vpsArgs({ adoptId: "web-1" })));
+    const result = await h.check("Vps", vpsArgs({ adoptId: "web-1" }));
     expect(result.failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/server id \(UUID\)/) }]);
   });
 });
@@ -295,7 +294,7 @@ describe("VpsBackup adoptId and a repeated first create", () => {
   });
 
   test("adoptId other than vpsId: refused at check on adoptId; a server with no add-on: an error naming it, nothing activated", async () => {
-    const result = await h.host.check("VpsBackup", {}, await h.inputs("VpsBackup", { vpsId, planCode: "backup-10", adoptId: MISSING }));
+    const result = await h.check("VpsBackup", { vpsId, planCode: "backup-10", adoptId: MISSING });
     expect(result.failures).toEqual([{ property: "adoptId", reason: "the id of a VpsBackup is its server's id: adoptId must equal vpsId" }]);
 
     const w0 = wallet(h);

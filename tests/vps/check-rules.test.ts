@@ -88,7 +88,7 @@ const rows: Row[] = [
 ];
 
 test.each(rows)("%s: %s → refused on the property, no write call", async (type, _what, args, property, reason) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, args()));
+  const result = await h.check(type, args());
   expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
   const requests = h.emu.control.requests().map((r) => `${r.method} ${r.path}`);
   if (type === "Vps") expect(requests.filter((r) => r !== "GET /api/vps/plans")).toEqual([]);
@@ -103,7 +103,7 @@ test.each([
   ["VpsFirewallRule", () => rule({ protocol: "udp", port: "8000-8100", action: "deny", source: "0.0.0.0/0" })],
   ["VpsBackup", () => backup()],
 ])("%s: valid inputs pass (control case)", async (type, args) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, args()));
+  const result = await h.check(type, args());
   expect(result.failures).toEqual([]);
 });
 
@@ -116,7 +116,7 @@ test.each([
   ["VpsFirewallRule source", "VpsFirewallRule", () => rule({ source: UNKNOWN })],
   ["VpsBackup vpsId", "VpsBackup", () => backup({ vpsId: UNKNOWN })],
 ])("preview: an unknown %s is not failed, and no write call", async (_what, type, args) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, args()));
+  const result = await h.check(type, args());
   expect(result.failures).toEqual([]);
   expect(h.emu.control.requests().filter((r) => r.method !== "GET")).toEqual([]);
 });

@@ -137,7 +137,7 @@ describe("VpsFirewallRule check (acceptance 3): refused with the property named,
     ["port 0", { port: "0" }, "port", /1 to 65535/],
     ["a bad CIDR", { source: "10.0.0.0/33" }, "source", /address or CIDR/],
   ])("%s", async (_what, overrides, property, reason) => {
-    const result = await h.host.check(T, {}, await h.inputs(T, ssh(overrides)));
+    const result = await h.check(T, ssh(overrides));
     expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
     expect(calls(h)).toEqual([]);
   });

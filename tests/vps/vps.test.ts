@@ -14,6 +14,7 @@ import {
   calls,
   failure,
   fresh,
+  NEW_PASSWORD,
   outputsOf,
   PASSWORD,
   PLAN,
@@ -28,7 +29,6 @@ import {
 } from "./helpers";
 
 const T = "Vps";
-const NEW_PASSWORD = "N3w^Passw0rd#x";
 let h: ResourceHarness;
 let plan: (name: string) => Plan;
 
@@ -145,7 +145,7 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
     ["another region", PLAN.sgp, /region sgp/],
   ])("planId to %s: refused at check, on planId, with the reason, and no write call", async (_what, name, reason) => {
     h.emu.control.clearRequests();
-    const result = await h.host.check(T, inputs, await h.inputs(T, args({ planId: plan(name).id })));
+    const result = await h.check(T, args({ planId: plan(name).id }), inputs);
     expect(result.failures).toEqual([{ property: "planId", reason: expect.stringMatching(reason) }]);
     expect(writes(h)).toEqual([]);
   });
@@ -435,7 +435,7 @@ describe("rootPassword stays secret", () => {
     expect(partial.initFailed!.properties.lastJobError).toBe("cloud-init rejected password [redacted]");
 
     // A refused password at check.
-    const refused = await h.host.check(T, {}, await h.inputs(T, args({ rootPassword: `${secret}&` })));
+    const refused = await h.check(T, args({ rootPassword: `${secret}&` }));
     expect(refused.failures).toEqual([{ property: "rootPassword", reason: expect.any(String) }]);
 
     // Delete and read errors are what the host prints on stderr: make both fail.
