@@ -5,7 +5,7 @@
 import { Agent, fetch as undiciFetch } from "undici";
 import { routes } from "../../contract/routes";
 import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
-import { perFile } from "../support/per-file";
+import { useEmulator } from "../support/per-file";
 
 export type { TestEmulator };
 
@@ -130,16 +130,11 @@ export const tokens = (text: string) => Math.ceil(text.length / 4);
  * a calendar minute with `alignMinute`, for tests that count per-minute limits), closed after all.
  */
 export function useAi(set: (emu: TestEmulator) => void, options: { alignMinute?: boolean } = {}): void {
-  perFile({
-    start: startAi,
-    set,
-    close: async (emu) => {
-      await closeStreamPool();
-      await emu.close();
-    },
+  useEmulator(set, {
     fresh: async (emu) => {
       await ctl(emu, "POST", "/reset");
       if (options.alignMinute) alignMinute(emu);
     },
+    beforeClose: closeStreamPool,
   });
 }

@@ -4,7 +4,7 @@
  */
 import { inspect } from "node:util";
 import { ApiClient, ApiError, OutcomeUnknownError, type RequestEvent } from "../../provider/client";
-import { freshKey, reply, startServer, vpsRecord, type TestServer } from "../support/http-server";
+import { freshKey, reply, startServer, vpsCreateBody, vpsRecord, type TestServer } from "../support/http-server";
 
 let server: TestServer;
 const clients: ApiClient[] = [];
@@ -15,16 +15,6 @@ function client(apiKey = freshKey("err"), retry: Record<string, number> = { base
   clients.push(c);
   return c;
 }
-
-const createBody = {
-  planId: "plan-small",
-  projectId: "6a1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f",
-  name: "web-1",
-  osType: "ubuntu",
-  osVersion: "24.04",
-  rootPassword: "Sup3r!secret#pw",
-  billingPeriod: "monthly",
-};
 
 beforeEach(async () => {
   events = [];
@@ -51,7 +41,7 @@ describe("failure envelopes", () => {
     const apiMessage = "Saldo tidak cukup: dibutuhkan 150000, tersedia 20000";
     server.handle(() => reply.fail(402, "INSUFFICIENT_BALANCE", apiMessage));
 
-    const err = await apiError(client().call("vps.create", { body: createBody }));
+    const err = await apiError(client().call("vps.create", { body: vpsCreateBody }));
 
     expect(err).not.toBeInstanceOf(OutcomeUnknownError);
     expect(err.name).toBe("ApiError");
@@ -120,7 +110,7 @@ describe("answers that are not the envelope", () => {
   test("a paid POST answered 201 with data the client cannot read: sent once, outcome unknown (it probably charged)", async () => {
     server.handle(() => reply.ok({ id: 42 }, 201));
 
-    const err = await apiError(client().call("vps.create", { body: createBody }));
+    const err = await apiError(client().call("vps.create", { body: vpsCreateBody }));
 
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(err.code).toBe("UNEXPECTED_RESPONSE");
@@ -132,7 +122,7 @@ describe("answers that are not the envelope", () => {
   test("an HTML 502 on a paid POST: sent once, outcome unknown", async () => {
     server.handle(() => reply.html(502, "<html><body>Bad Gateway</body></html>"));
 
-    const err = await apiError(client().call("vps.create", { body: createBody }));
+    const err = await apiError(client().call("vps.create", { body: vpsCreateBody }));
 
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(err.code).toBe("BAD_RESPONSE");
@@ -256,7 +246,7 @@ describe("the API key never leaks into an error", () => {
     const key = freshKey("live");
     server.handle((r) => reply.fail(500, "INTERNAL_ERROR", `failed for ${String(r.headers.authorization)}`, { key: r.headers.authorization }));
 
-    const err = await apiError(client(key).call("vps.create", { body: createBody }));
+    const err = await apiError(client(key).call("vps.create", { body: vpsCreateBody }));
 
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expectNoKey(err, key);

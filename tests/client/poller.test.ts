@@ -4,23 +4,23 @@
  * coalescing off every waiter reads its own object.
  */
 import { ApiClient, listOrGet, Poller, WaitTimeoutError, type schemas } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
+import type { TestEmulator } from "../../tools/support/emulator";
+import { useEmulator } from "../support/per-file";
 
 type Vps = import("zod").infer<typeof schemas.vps>;
 let emu: TestEmulator;
 let api: ApiClient;
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ transitions: "manual" });
-  api = new ApiClient({ service: "platform", baseUrl: emu.urls.api, apiKey: emu.keys.account });
-});
-afterAll(async () => {
-  await api.close();
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.ctl("POST", "/reset");
-  await emu.ctl("POST", "/clock/advance", { seconds: 2 });
+useEmulator((e) => (emu = e), {
+  options: { transitions: "manual" },
+  setup: (emu) => {
+    api = new ApiClient({ service: "platform", baseUrl: emu.urls.api, apiKey: emu.keys.account });
+  },
+  fresh: async (emu) => {
+    await emu.ctl("POST", "/reset");
+    await emu.ctl("POST", "/clock/advance", { seconds: 2 });
+  },
+  beforeClose: () => api.close(),
 });
 
 const kind = { list: "vps.list", get: "vps.get", param: "id", idOf: (s: Vps) => s.id } as const;

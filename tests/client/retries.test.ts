@@ -4,7 +4,7 @@
  * it is sent once and its outcome is reported as unknown.
  */
 import { ApiClient, ApiError, OutcomeUnknownError, type RequestEvent } from "../../provider/client";
-import { freshKey, reply, startServer, vpsRecord, type TestServer } from "../support/http-server";
+import { freshKey, reply, startServer, vpsCreateBody, vpsRecord, type TestServer } from "../support/http-server";
 
 let server: TestServer;
 const clients: ApiClient[] = [];
@@ -22,16 +22,6 @@ function client(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> =
   clients.push(c);
   return c;
 }
-
-const createBody = {
-  planId: "plan-small",
-  projectId: "6a1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f",
-  name: "web-1",
-  osType: "ubuntu",
-  osVersion: "24.04",
-  rootPassword: "Sup3r!secret#pw",
-  billingPeriod: "monthly",
-};
 
 beforeEach(async () => {
   events = [];
@@ -79,11 +69,11 @@ test("a GET that keeps failing with 5xx gives up after the configured attempts",
 test("a paid POST answered 500 INTERNAL_ERROR is sent once and raises OutcomeUnknownError", async () => {
   server.handle(() => reply.fail(500, "INTERNAL_ERROR", "Internal server error"));
 
-  const err = await caught(client().call("vps.create", { body: createBody }));
+  const err = await caught(client().call("vps.create", { body: vpsCreateBody }));
 
   expect(server.requests).toHaveLength(1);
   expect(server.requests[0]).toMatchObject({ method: "POST", path: "/vps" });
-  expect(JSON.parse(server.requests[0].body)).toEqual(createBody);
+  expect(JSON.parse(server.requests[0].body)).toEqual(vpsCreateBody);
   expect(err).toBeInstanceOf(OutcomeUnknownError);
   expect(err).toBeInstanceOf(ApiError);
   const e = err as OutcomeUnknownError;
@@ -98,11 +88,11 @@ test("a paid POST answered 500 INTERNAL_ERROR is sent once and raises OutcomeUnk
 test("a paid POST whose connection is dropped after the server read it is sent once and raises OutcomeUnknownError", async () => {
   server.handle(() => reply.destroy());
 
-  const err = await caught(client().call("vps.create", { body: createBody }));
+  const err = await caught(client().call("vps.create", { body: vpsCreateBody }));
 
   expect(server.requests).toHaveLength(1);
   // The server did read the whole request before dropping the connection.
-  expect(JSON.parse(server.requests[0].body)).toEqual(createBody);
+  expect(JSON.parse(server.requests[0].body)).toEqual(vpsCreateBody);
   expect(err).toBeInstanceOf(OutcomeUnknownError);
   const e = err as OutcomeUnknownError;
   expect(e.status).toBeUndefined();
@@ -117,7 +107,7 @@ test("a paid POST answered 429 is sent again (refused before acting) and then su
       : reply.ok(vpsRecord({ charged: 12.5 }), 201),
   );
 
-  const created = await client().call("vps.create", { body: createBody });
+  const created = await client().call("vps.create", { body: vpsCreateBody });
 
   expect(created.charged).toBe(12.5);
   expect(server.requests).toHaveLength(2);
@@ -134,7 +124,7 @@ test("a paid POST that never left (connection refused) is sent again, and fails 
   const baseUrl = closed.baseUrl;
   await closed.close();
 
-  const err = await caught(client({ baseUrl, retry: { attempts: 3, baseMs: 5 } }).call("vps.create", { body: createBody }));
+  const err = await caught(client({ baseUrl, retry: { attempts: 3, baseMs: 5 } }).call("vps.create", { body: vpsCreateBody }));
 
   expect(err).toBeInstanceOf(ApiError);
   expect(err).not.toBeInstanceOf(OutcomeUnknownError);
@@ -173,5 +163,5 @@ test("callShared: reads asked for while the same read is in flight share its one
   await c.callShared("vps.list");
   expect(server.requests).toHaveLength(2);
   // Only reads: a write always goes out on its own.
-  expect(() => c.callShared("vps.create" as never, { body: createBody } as never)).toThrow("callShared is for reads");
+  expect(() => c.callShared("vps.create" as never, { body: vpsCreateBody } as never)).toThrow("callShared is for reads");
 });

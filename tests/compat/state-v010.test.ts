@@ -11,6 +11,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { runEngine, type EngineOptions } from "../../tools/engine/engine";
 import { setConfig } from "../../tools/engine/state";
 import { ROOT } from "../../tools/support/engine-harness";
+import { perFile } from "../support/per-file";
 
 jest.setTimeout(90_000);
 
@@ -24,30 +25,37 @@ let projectDir: string;
 let tmp: string;
 let options: EngineOptions;
 
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "svc-state-v010-"));
-  // The project runs inside the repository (it resolves @pulumi/pulumi from the root), under a
-  // generated name: the fixture itself is never written to.
-  projectDir = join(ROOT, "tests/fixtures/engine-state-v010");
-  rmSync(projectDir, { recursive: true, force: true });
-  cpSync(FIXTURE, projectDir, { recursive: true, filter: (src) => !src.endsWith(".json") && !src.endsWith(".md") });
-  cpSync(join(FIXTURE, "state.json"), join(tmp, "state.json"));
-  const world = JSON.parse(readFileSync(join(FIXTURE, "world.json"), "utf8")) as World;
-  // The emulator's clock is set back to when the fixture was written, or its servers would have
-  // expired and renewed in the meantime.
-  const servers = (world.vps as { servers: { createdAt: string }[] }).servers;
-  world.clockOffsetMs = Math.max(...servers.map((s) => Date.parse(s.createdAt))) + 60_000 - Date.now();
-  writeFileSync(join(tmp, "world.json"), JSON.stringify(world));
-  emulator = await startEmulator({ port: 0, seed: 1, stateFile: join(tmp, "world.json") });
-  setConfig(projectDir, STACK, PASSPHRASE, "svc:apiUrl", emulator.urls.api);
-  setConfig(projectDir, STACK, PASSPHRASE, "svc:emailUrl", emulator.urls.email);
-  options = { projectDir, stack: STACK, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  rmSync(projectDir, { recursive: true, force: true });
-  rmSync(tmp, { recursive: true, force: true });
+// The fixture is the copied project and the temp dir; the emulator starts on the world written there
+// (setup), so both are removed after all even when it fails to start.
+perFile({
+  start: async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "svc-state-v010-"));
+    // The project runs inside the repository (it resolves @pulumi/pulumi from the root), under a
+    // generated name: the fixture itself is never written to.
+    const projectDir = join(ROOT, "tests/fixtures/engine-state-v010");
+    rmSync(projectDir, { recursive: true, force: true });
+    cpSync(FIXTURE, projectDir, { recursive: true, filter: (src) => !src.endsWith(".json") && !src.endsWith(".md") });
+    cpSync(join(FIXTURE, "state.json"), join(tmp, "state.json"));
+    const world = JSON.parse(readFileSync(join(FIXTURE, "world.json"), "utf8")) as World;
+    // The emulator's clock is set back to when the fixture was written, or its servers would have
+    // expired and renewed in the meantime.
+    const servers = (world.vps as { servers: { createdAt: string }[] }).servers;
+    world.clockOffsetMs = Math.max(...servers.map((s) => Date.parse(s.createdAt))) + 60_000 - Date.now();
+    writeFileSync(join(tmp, "world.json"), JSON.stringify(world));
+    return { tmp, projectDir };
+  },
+  set: (f) => ({ tmp, projectDir } = f),
+  setup: async () => {
+    emulator = await startEmulator({ port: 0, seed: 1, stateFile: join(tmp, "world.json") });
+    setConfig(projectDir, STACK, PASSPHRASE, "svc:apiUrl", emulator.urls.api);
+    setConfig(projectDir, STACK, PASSPHRASE, "svc:emailUrl", emulator.urls.email);
+    options = { projectDir, stack: STACK, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
+  },
+  close: async (f) => {
+    await emulator?.close();
+    rmSync(f.projectDir, { recursive: true, force: true });
+    rmSync(f.tmp, { recursive: true, force: true });
+  },
 });
 
 test("the 0.1.0 state holds the old serialized shims", () => {

@@ -5,7 +5,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../sdk";
-import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
+import type { TestEmulator } from "../../tools/support/emulator";
+import { failure } from "../../tools/support/resource-harness";
+import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
 const savedEnv = { ...process.env };
@@ -26,14 +28,7 @@ function useSettings(over: Record<string, string | undefined> = {}): void {
 }
 
 /** Whatever a promise rejects with (fails the test if it resolves). */
-async function rejection(p: Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error & { code?: string };
-  }
-  throw new Error("expected a rejection");
-}
+const rejection = (p: Promise<unknown>) => failure<Error & { code?: string }>(p);
 
 /** The value of an Output, or "unknown" when it is unknown (as in a preview). */
 async function valueOf<T>(o: pulumi.Output<T>): Promise<T | "unknown"> {
@@ -42,16 +37,14 @@ async function valueOf<T>(o: pulumi.Output<T>): Promise<T | "unknown"> {
   return new Promise((resolve) => o.apply((v) => resolve(v)));
 }
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  process.env = savedEnv;
-  await emu.close();
-});
-beforeEach(() => {
-  emu.control.reset();
-  useSettings();
+useEmulator((e) => (emu = e), {
+  fresh: (emu) => {
+    emu.control.reset();
+    useSettings();
+  },
+  beforeClose: () => {
+    process.env = savedEnv;
+  },
 });
 
 async function createServer(): Promise<string> {

@@ -3,22 +3,21 @@
  * at preview, from the free dry run, before any paid call; and a create that gets there anyway is
  * refused the same way, charging nothing.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { stackConfig } from "../../tools/engine/provider-host";
 import { calls, domainRecords, failure, fresh, SEEDED_WALLET, T, wallet } from "./helpers";
 
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness({ config: (emu) => stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.project }) });
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), {
+  options: { config: (emu) => stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.project }) },
+  fresh,
+});
 
 const WHOLE_ACCOUNT = /Domain resources need a whole-account API key: this key is limited to one project\. Create a key that covers the whole account/;
 
 test("preview refuses on name with the whole-account-key message; only the dry run was sent", async () => {
-  const { failures } = await h.host.check(T, {}, await h.inputs(T, { name: "my-shop.com" }));
+  const { failures } = await h.check(T, { name: "my-shop.com" });
 
   expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/^registration dry run failed: POST \/domains 403 ACCOUNT_KEY_REQUIRED — /) }]);
   expect(failures[0].reason).toMatch(WHOLE_ACCOUNT);

@@ -10,10 +10,9 @@ import { useResourceHarness } from "../support/per-file";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const NAME = "my-shop.com";
-const check = async (args: Props, olds: Props = {}) => h.host.check(T, olds, await h.inputs(T, args));
 /** Paid registrations (201); a dry run answers 200. */
 const paidRegistrations = () => registerCalls(h).filter((r) => r.status === 201);
 
@@ -30,7 +29,7 @@ describe("Domain adoptId", () => {
     const data = await registeredByHand();
     const walletBefore = wallet(h);
 
-    const { inputs, failures } = await check({ name: NAME, whoisProtection: true, autoRenew: false, adoptId: " My-Shop.com " });
+    const { inputs, failures } = await h.check(T, { name: NAME, whoisProtection: true, autoRenew: false, adoptId: " My-Shop.com " });
     expect(failures).toEqual([]);
     expect(inputs.adoptId).toBe(NAME);
     // Nothing to price: the name is not registered again.
@@ -84,7 +83,7 @@ describe("Domain adoptId", () => {
   });
 
   test("check refuses an adoptId other than the name, on adoptId, before any call", async () => {
-    const { failures } = await check({ name: NAME, adoptId: "other-shop.com" });
+    const { failures } = await h.check(T, { name: NAME, adoptId: "other-shop.com" });
 
     expect(failures).toEqual([{ property: "adoptId", reason: "the id of a Domain is its name: adoptId must equal name" }]);
     expect(calls(h)).toEqual([]);
@@ -117,7 +116,7 @@ describe("Domain: a first create run again, as the real engine does after a kill
     expect(wallet(h)).toBe(SEEDED_WALLET - COM.registration);
 
     // The next `pulumi up`: a plain check with no olds. The dry run answers that the name is in the account.
-    const rerunCheck = await check(program);
+    const rerunCheck = await h.check(T, program);
     expect(rerunCheck.failures).toEqual([{ property: "name", reason: expect.stringMatching(/409 DOMAIN_ALREADY_IN_ACCOUNT — /) }]);
     expect(rerunCheck.failures[0].reason).toMatch(/my-shop\.com is already registered in this account \(id my-shop\.com\): .*add `adoptId: "my-shop\.com"`/);
 

@@ -12,7 +12,7 @@ import { HostError } from "../../tools/engine/provider-host";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet } from "./helpers";
 
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const NAME = "my-shop.com";
 const BILL = { registration: COM.registration, whoisProtection: 0, total: COM.registration, depositCharged: COM.registration };

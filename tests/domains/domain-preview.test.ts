@@ -10,14 +10,13 @@ import { UNKNOWN } from "../../tools/engine/provider-host";
 import { calls, COM, domainRecords, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
-const check = async (args: Props, olds: Props = {}) => h.host.check(T, olds, await h.inputs(T, args));
 const DRY_RUN_OK = "POST /api/domains 200";
 
 describe("Domain check: inputs", () => {
   test("normalizes the name, fills the defaults, and prices it with one dry run that charges nothing", async () => {
-    const { inputs, failures } = await check({ name: "  My-Shop.COM " });
+    const { inputs, failures } = await h.check(T, { name: "  My-Shop.COM " });
 
     expect(failures).toEqual([]);
     expect(outputsOf(inputs)).toEqual({ name: "my-shop.com", period: 1, whoisProtection: false, autoRenew: true });
@@ -40,7 +39,7 @@ describe("Domain check: inputs", () => {
     ["a non-boolean autoRenew", { name: "my-shop.com", autoRenew: "yes" }, "autoRenew", /^autoRenew/],
     ["an unknown property", { name: "my-shop.com", years: 2 }, "years", /unknown property "years"/],
   ])("refuses %s with the property named, before any call", async (_what, args, property, reason) => {
-    const { failures } = await check(args);
+    const { failures } = await h.check(T, args);
 
     expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
     expect(calls(h)).toEqual([]);
@@ -50,7 +49,7 @@ describe("Domain check: inputs", () => {
     const olds = await h.checked(T, { name: "my-shop.com" });
     h.emu.control.clearRequests();
 
-    const { failures, inputs } = await check({ name: "my-shop.com", autoRenew: false }, olds);
+    const { failures, inputs } = await h.check(T, { name: "my-shop.com", autoRenew: false }, olds);
 
     expect(failures).toEqual([]);
     expect(inputs.autoRenew).toBe(false);
@@ -58,7 +57,7 @@ describe("Domain check: inputs", () => {
   });
 
   test("a name not known yet during preview is neither checked nor priced", async () => {
-    const { failures, inputs } = await check({ name: UNKNOWN, whoisProtection: true });
+    const { failures, inputs } = await h.check(T, { name: UNKNOWN, whoisProtection: true });
 
     expect(failures).toEqual([]);
     expect(inputs.name).toBe(UNKNOWN);
@@ -68,12 +67,12 @@ describe("Domain check: inputs", () => {
   test("whoisProtection true → false is refused on whoisProtection (the API cannot remove it); a new name may drop it", async () => {
     const olds = { name: "my-shop.com", period: 1, whoisProtection: true, autoRenew: true };
 
-    const same = await check({ name: "my-shop.com", whoisProtection: false }, olds);
+    const same = await h.check(T, { name: "my-shop.com", whoisProtection: false }, olds);
     expect(same.failures).toEqual([{ property: "whoisProtection", reason: expect.stringMatching(/cannot be turned off: the API cannot remove it/) }]);
     expect(calls(h)).toEqual([]);
 
     // Another name is another registration (a replacement): it is priced without protection.
-    const renamed = await check({ name: "other-shop.com", whoisProtection: false }, olds);
+    const renamed = await h.check(T, { name: "other-shop.com", whoisProtection: false }, olds);
     expect(renamed.failures).toEqual([]);
     expect(calls(h)).toEqual([DRY_RUN_OK]);
   });
@@ -104,7 +103,7 @@ describe("Domain check: the dry run refuses with the reason, charging nothing", 
     const walletBefore = wallet(h);
     const domainsBefore = domainRecords(h);
 
-    const { failures } = await check({ name });
+    const { failures } = await h.check(T, { name });
 
     expect(failures).toHaveLength(1);
     expect(failures[0].property).toBe("name");
@@ -118,7 +117,7 @@ describe("Domain check: the dry run refuses with the reason, charging nothing", 
   test("refuses when the wallet cannot pay, showing the price (with WHOIS protection) and the balance", async () => {
     await h.emu.ctl("PATCH", "/wallet", { balance: 100_000 });
 
-    const { failures } = await check({ name: "my-shop.com", whoisProtection: true });
+    const { failures } = await h.check(T, { name: "my-shop.com", whoisProtection: true });
 
     expect(failures).toEqual([
       {
@@ -137,7 +136,7 @@ describe("Domain check: the dry run refuses with the reason, charging nothing", 
   test("a wallet that covers the price exactly passes", async () => {
     await h.emu.ctl("PATCH", "/wallet", { balance: COM.registration });
 
-    const { failures } = await check({ name: "my-shop.com" });
+    const { failures } = await h.check(T, { name: "my-shop.com" });
 
     expect(failures).toEqual([]);
     expect(wallet(h)).toBe(COM.registration);
@@ -149,7 +148,7 @@ describe("Domain check: the dry run refuses with the reason, charging nothing", 
   ])("a dry run that fails for another reason (%s) is a failure too, with the API error described", async (_what, fault, reason) => {
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/domains", times: 1, ...fault });
 
-    const { failures } = await check({ name: "my-shop.com" });
+    const { failures } = await h.check(T, { name: "my-shop.com" });
 
     expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(reason) }]);
     expect(failures[0].reason).toMatch(/The price could not be checked, so the preview stops here \(a dry run charges nothing\): try again$/);

@@ -9,7 +9,7 @@ import { useResourceHarness } from "../support/per-file";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const NAME = "my-shop.com";
 

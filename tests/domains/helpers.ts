@@ -1,7 +1,7 @@
 /**
  * Small helpers shared by the Domain resource tests (the harness itself is tests/support/).
  */
-import { answered, freshWorld, walletOf } from "../../tools/support/world";
+import { answered, domainRecords as registeredDomains, freshWorld, SEEDED_WALLET, walletOf } from "../../tools/support/world";
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { DomainRec } from "../../emulator/domains/state";
 
@@ -9,7 +9,7 @@ export type { Props } from "../../tools/support/world";
 import type { Props } from "../../tools/support/world";
 
 export const T = "Domain";
-export const SEEDED_WALLET = 50_000_000;
+export { SEEDED_WALLET };
 /** Seeded `.com` prices (emulator/core/seed.ts). */
 export const COM = { registration: 165_000, whoisProtection: 50_000 };
 
@@ -20,7 +20,7 @@ export const wallet = (h: ResourceHarness): number => walletOf(h.emu);
 
 /** The registered domains the emulator holds (what the API really has). */
 export function domainRecords(h: ResourceHarness): DomainRec[] {
-  return (h.emu.control.state().domains as { records?: DomainRec[] }).records ?? [];
+  return registeredDomains(h.emu.control.state());
 }
 
 /** Every request the emulator answered since the last clear, as `METHOD /path status`. A dry run

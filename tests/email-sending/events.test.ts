@@ -6,29 +6,20 @@
  */
 import { verifyWebhookSignature } from "../../sdk/webhook-signature";
 import { startTestEmulator } from "../../tools/support/emulator";
-import { createWebhook, freshWithDomain, ok, refused, send, SIM, startReceiver, startSendingEmulator, waitFor, type Api, type Receiver } from "./helpers";
+import { ISO_MS } from "../../tools/support/world";
+import { closedAfterAll } from "../support/per-file";
+import { createWebhook, ok, refused, send, SIM, startReceiver, useSendingEmulator, waitFor, type Api, type Receiver } from "./helpers";
 
 let api: Api;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  api = await startSendingEmulator();
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await api.emu.close();
-});
-beforeEach(async () => {
-  await freshWithDomain(api);
-});
+// Closed after all the tests, before the emulator (declared first, so its afterAll runs first).
+const receivers = closedAfterAll<Receiver>();
+useSendingEmulator((a) => (api = a));
 
 async function receiver(answer?: (n: number) => number): Promise<Receiver> {
   const r = await startReceiver(answer);
   receivers.push(r);
   return r;
 }
-
-const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 function verified(r: Receiver, secret: string) {
   return r.received.map((d) => {

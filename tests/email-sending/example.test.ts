@@ -5,14 +5,10 @@
  */
 import { runWebhookReceiver } from "../../examples/webhook-receiver/main";
 import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
+import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ allowLocalWebhooks: true });
-});
-afterAll(async () => {
-  await emu.close();
-});
+useEmulator((e) => (emu = e), { options: { allowLocalWebhooks: true } });
 
 test("the example receives and verifies email.sent and email.delivered for the email it sent, then removes its webhook", async () => {
   const lines: string[] = [];

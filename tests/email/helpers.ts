@@ -4,7 +4,7 @@
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { DomainRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 
-import { answered, freshWorld, walletOf, type Props } from "../../tools/support/world";
+import { answered, emailRecords, freshWorld, walletOf, type Props } from "../../tools/support/world";
 
 export type { Props };
 
@@ -13,9 +13,11 @@ export const fresh = (h: ResourceHarness): Promise<void> => freshWorld(h.emu);
 
 /** The emulator's email records of the first project (what the API really holds). */
 export function emailWorld(h: ResourceHarness): { domains: DomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] } {
-  const email = h.emu.control.state().email as Partial<{ domains: DomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] }>;
-  return { domains: email.domains ?? [], templates: email.templates ?? [], webhooks: email.webhooks ?? [] };
+  return emailRecords(h.emu.control.state());
 }
+
+/** The emulator's sending domain of that id, if it has one. */
+export const domainRec = (h: ResourceHarness, id: string): DomainRec | undefined => emailWorld(h).domains.find((d) => d.id === id);
 
 /** The account's wallet balance: adoption and repeated creates must leave it as it was. */
 export const wallet = (h: ResourceHarness): number => walletOf(h.emu);

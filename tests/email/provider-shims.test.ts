@@ -3,7 +3,8 @@
  * (≤ 2 KB), captures no key and no URL, and loads in the real provider host. Acceptance 5 (first
  * half): Webhook lists `secret` as an additional secret output.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { programRegistrations, type Registration } from "../../tools/engine/provider-host";
 
 const ARGS: Record<string, Record<string, unknown>> = {
@@ -21,25 +22,25 @@ let withCredentials: Registration[];
 /** One program declaring every email resource, as a user's would. */
 const program = (prelude = "") => `${prelude}\n${TYPES.map((t) => `new svc.${t}("r${t}", ${JSON.stringify(ARGS[t])});`).join("\n")}`;
 
-beforeAll(async () => {
-  h = await startResourceHarness();
-  // The same program, once as is and once with every credential and URL present in the program's
-  // process (environment and stack config): none of it may end up in __provider.
-  const creds = {
-    SVC_API_KEY: h.emu.keys.account,
-    SVC_EMAIL_API_KEY: h.emu.keys.email,
-    SVC_API_URL: h.emu.urls.api,
-    SVC_EMAIL_URL: h.emu.urls.email,
-    SVC_PROJECT_ID: h.emu.projects[0],
-  };
-  const config = { "svc:apiKey": h.emu.keys.account, "svc:emailApiKey": h.emu.keys.email, "svc:apiUrl": h.emu.urls.api, "svc:emailUrl": h.emu.urls.email };
-  const prelude = [
-    ...Object.entries(creds).map(([k, v]) => `process.env[${JSON.stringify(k)}] = ${JSON.stringify(v)};`),
-    ...Object.entries(config).map(([k, v]) => `pulumi.runtime.setConfig(${JSON.stringify(k)}, ${JSON.stringify(v)});`),
-  ].join("\n");
-  [plain, withCredentials] = await Promise.all([programRegistrations(program()), programRegistrations(program(prelude))]);
-}, 60_000);
-afterAll(() => h?.close());
+useResourceHarness((x) => (h = x), {
+  setup: async (h) => {
+    // The same program, once as is and once with every credential and URL present in the program's
+    // process (environment and stack config): none of it may end up in __provider.
+    const creds = {
+      SVC_API_KEY: h.emu.keys.account,
+      SVC_EMAIL_API_KEY: h.emu.keys.email,
+      SVC_API_URL: h.emu.urls.api,
+      SVC_EMAIL_URL: h.emu.urls.email,
+      SVC_PROJECT_ID: h.emu.projects[0],
+    };
+    const config = { "svc:apiKey": h.emu.keys.account, "svc:emailApiKey": h.emu.keys.email, "svc:apiUrl": h.emu.urls.api, "svc:emailUrl": h.emu.urls.email };
+    const prelude = [
+      ...Object.entries(creds).map(([k, v]) => `process.env[${JSON.stringify(k)}] = ${JSON.stringify(v)};`),
+      ...Object.entries(config).map(([k, v]) => `pulumi.runtime.setConfig(${JSON.stringify(k)}, ${JSON.stringify(v)});`),
+    ].join("\n");
+    [plain, withCredentials] = await Promise.all([programRegistrations(program()), programRegistrations(program(prelude))]);
+  },
+});
 
 const registration = (list: Registration[], type: string) => {
   const found = list.find((r) => r.name === `r${type}`);

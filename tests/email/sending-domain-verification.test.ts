@@ -4,20 +4,14 @@
  * shape under test: SendingDomain with waitForVerification: false, DNS records published by the
  * program (here: the emulator's dns/publish), then this resource.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, UNKNOWN } from "../../tools/engine/provider-host";
-import { calls, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
+import { calls, domainRec, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 
 const T = "SendingDomainVerification";
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness({ dns: "manual" });
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
-
-const domainRec = (id: string) => emailWorld(h).domains.find((d) => d.id === id);
+useResourceHarness((x) => (h = x), { options: { dns: "manual" }, fresh });
 
 /** A SendingDomain created through the host without waiting, its records published ("by the program"). */
 async function domainAdded(name: string, publish = true): Promise<string> {
@@ -29,7 +23,7 @@ async function domainAdded(name: string, publish = true): Promise<string> {
 describe("SendingDomainVerification lifecycle", () => {
   test("check → create → read → diff → update → replace → delete → delete again", async () => {
     const domainId = await domainAdded("mail.example.com");
-    expect(domainRec(domainId)!.status).not.toBe("verified");
+    expect(domainRec(h, domainId)!.status).not.toBe("verified");
     h.emu.control.clearRequests();
 
     const inputs = await h.checked(T, { domainId });
@@ -39,7 +33,7 @@ describe("SendingDomainVerification lifecycle", () => {
 
     // create: waits until the domain is verified; the id is the domain's id.
     const created = await h.host.create(T, inputs);
-    const rec = domainRec(domainId)!;
+    const rec = domainRec(h, domainId)!;
     expect(rec.status).toBe("verified");
     expect(created.id).toBe(domainId);
     expect(created.properties).toEqual({
@@ -74,15 +68,15 @@ describe("SendingDomainVerification lifecycle", () => {
     const otherId = await domainAdded("other.example.com");
     const replacement = await h.host.create(T, await h.checked(T, { domainId: otherId, timeoutSeconds: 60 }));
     expect(replacement.id).toBe(otherId);
-    expect(domainRec(otherId)!.status).toBe("verified");
+    expect(domainRec(h, otherId)!.status).toBe("verified");
     h.emu.control.clearRequests();
     await h.host.delete(T, domainId, updated.properties);
     await h.host.delete(T, otherId, replacement.properties);
     await h.host.delete(T, otherId, replacement.properties); // a second delete succeeds too
     expect(h.emu.control.requests()).toEqual([]);
     // Deleting the verification leaves the domains as they are.
-    expect(domainRec(domainId)!.status).toBe("verified");
-    expect(domainRec(otherId)!.status).toBe("verified");
+    expect(domainRec(h, domainId)!.status).toBe("verified");
+    expect(domainRec(h, otherId)!.status).toBe("verified");
   });
 
   test("read answers gone when the domain is no longer verified, or no longer exists", async () => {
@@ -93,13 +87,13 @@ describe("SendingDomainVerification lifecycle", () => {
     await h.emu.ctl("POST", "/job-failures", { kind: "email.verify_domain", reason: "DNS records not found" });
     await emailCall(h, "POST", `/domains/${domainId}/verify`);
     await emailCall(h, "GET", `/domains/${domainId}`);
-    expect(domainRec(domainId)!.status).toBe("failed");
+    expect(domainRec(h, domainId)!.status).toBe("failed");
     expect((await h.host.read(T, domainId, created.properties)).id).toBe("");
 
     // The next `up` creates the verification again: it starts a new check and waits.
     const again = await h.host.create(T, await h.checked(T, { domainId }));
     expect(again.properties.status).toBe("verified");
-    expect(domainRec(domainId)!.status).toBe("verified");
+    expect(domainRec(h, domainId)!.status).toBe("verified");
 
     await emailCall(h, "DELETE", `/domains/${domainId}`);
     expect((await h.host.read(T, domainId, again.properties)).id).toBe("");
@@ -111,7 +105,7 @@ describe("SendingDomainVerification lifecycle", () => {
     const read = await h.host.read(T, domainId, await h.inputs(T, { domainId, timeoutSeconds: 120 }));
     expect(read.id).toBe(domainId);
     expect(outputsOf(read.inputs)).toEqual({ domainId, timeoutSeconds: 120 });
-    expect(read.properties).toMatchObject({ domainId, domain: "mail.example.com", status: "verified", verifiedAt: domainRec(domainId)!.verifiedAt });
+    expect(read.properties).toMatchObject({ domainId, domain: "mail.example.com", status: "verified", verifiedAt: domainRec(h, domainId)!.verifiedAt });
   });
 });
 
@@ -121,7 +115,7 @@ describe("SendingDomainVerification errors", () => {
     h.emu.control.clearRequests();
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { domainId, timeoutSeconds: 1 })));
     expect(err.initFailed).toBeUndefined(); // nothing was created at the API
-    const rec = domainRec(domainId)!;
+    const rec = domainRec(h, domainId)!;
     expect(rec.status).not.toBe("verified");
     expect(err.message).toContain(`create failed: domain slow.example.com (${domainId}) is not verified after 1 s`);
     for (const record of rec.dnsRecords) expect(err.message).toContain(record.name);
@@ -149,14 +143,14 @@ describe("SendingDomainVerification check", () => {
   ];
 
   test.each(cases)("%s fails in check with the property named, before any call", async (_label, args, property) => {
-    const result = await h.host.check(T, {}, await h.inputs(T, args));
+    const result = await h.check(T, args);
     expect(result.failures.map((f) => f.property)).toEqual([property]);
     expect(result.failures[0].reason).toMatch(new RegExp(property));
     expect(h.emu.control.requests()).toEqual([]);
   });
 
   test("values unknown during preview are never a failure", async () => {
-    const result = await h.host.check(T, {}, await h.inputs(T, { domainId: UNKNOWN, timeoutSeconds: UNKNOWN }));
+    const result = await h.check(T, { domainId: UNKNOWN, timeoutSeconds: UNKNOWN });
     expect(result.failures).toEqual([]);
     expect(result.inputs).toMatchObject({ domainId: UNKNOWN, timeoutSeconds: UNKNOWN });
     expect(h.emu.control.requests()).toEqual([]);

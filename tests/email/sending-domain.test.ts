@@ -4,20 +4,14 @@
  * creates, a lost answer). DNS is "manual": a domain verifies only after the test publishes its
  * records, as a user would while `pulumi up` waits.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, UNKNOWN } from "../../tools/engine/provider-host";
-import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
+import { calls, domainRec, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "SendingDomain";
 let h: ResourceHarness;
-
-beforeAll(async () => {
-  h = await startResourceHarness({ dns: "manual" });
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
-
-const domainRec = (id: string) => emailWorld(h).domains.find((d) => d.id === id);
+useResourceHarness((x) => (h = x), { options: { dns: "manual" }, fresh });
 
 /** Waits until the emulator holds a domain of that name (the create is under way), then publishes its DNS records. */
 async function publishWhenAdded(name: string): Promise<void> {
@@ -40,7 +34,7 @@ describe("SendingDomain lifecycle", () => {
 
     // create: adds the domain and waits until verified (the records are published meanwhile).
     const [created] = await Promise.all([h.host.create(T, inputs), publishWhenAdded("mail.example.com")]);
-    const rec = domainRec(created.id)!;
+    const rec = domainRec(h, created.id)!;
     expect(rec).toMatchObject({ domain: "mail.example.com", status: "verified" });
     expect(created.properties).toMatchObject({
       domain: "mail.example.com",
@@ -83,17 +77,17 @@ describe("SendingDomain lifecycle", () => {
     const updated = await h.host.update(T, created.id, olds, news);
     expect(updated.properties).toEqual({ ...created.properties, verificationTimeoutSeconds: 30 });
     expect(h.writes()).toEqual([]);
-    expect(domainRec(created.id)).toMatchObject({ status: "verified" });
+    expect(domainRec(h, created.id)).toMatchObject({ status: "verified" });
 
     // replace (create-before-delete, as the engine does): the new domain is added, then the old deleted.
     const replacement = await h.host.create(T, await h.checked(T, { domain: "other.example.com", waitForVerification: false }));
     expect(replacement.id).not.toBe(created.id);
     expect(replacement.properties).toMatchObject({ domain: "other.example.com", domainId: replacement.id, waitForVerification: false });
     expect(["pending", "verifying", "failed"]).toContain(replacement.properties.status);
-    expect(domainRec(replacement.id)).toMatchObject({ domain: "other.example.com" });
+    expect(domainRec(h, replacement.id)).toMatchObject({ domain: "other.example.com" });
     await h.host.delete(T, created.id, updated.properties);
-    expect(domainRec(created.id)).toBeUndefined();
-    expect(domainRec(replacement.id)).toBeDefined();
+    expect(domainRec(h, created.id)).toBeUndefined();
+    expect(domainRec(h, replacement.id)).toBeDefined();
 
     // delete, then delete again: the second answers 404 at the API and still succeeds.
     h.emu.control.clearRequests();
@@ -115,7 +109,7 @@ describe("SendingDomain lifecycle", () => {
 
   test("import: a read with only the program's inputs answers the live domain's inputs and outputs", async () => {
     const { domainId } = await emailCall(h, "POST", "/domains", { domain: "existing.example.com" });
-    const rec = domainRec(domainId)!;
+    const rec = domainRec(h, domainId)!;
     const props = await h.inputs(T, { domain: "existing.example.com", waitForVerification: false });
     const read = await h.host.read(T, domainId, props);
     expect(read.id).toBe(domainId);
@@ -157,7 +151,7 @@ describe("SendingDomain errors", () => {
     await h.emu.ctl("POST", "/dns/publish", { domain: "slow.example.com" });
     const updated = await h.host.update(T, rec.id, err.initFailed!.properties, inputs);
     expect(updated.properties).toMatchObject({ domainId: rec.id, status: "verified" });
-    expect(domainRec(rec.id)!.status).toBe("verified");
+    expect(domainRec(h, rec.id)!.status).toBe("verified");
     expect(calls(h).filter((c) => c === "POST /email/domains")).toHaveLength(1);
     expect(emailWorld(h).domains).toHaveLength(1);
   });
@@ -197,7 +191,7 @@ describe("SendingDomain adoption and repeated creates (issue 15)", () => {
     const inputs = await h.checked(T, { domain: "adopted.example.com", adoptId: domainId });
     expect(inputs.adoptId).toBe(domainId);
     const [created] = await Promise.all([h.host.create(T, inputs), publishWhenAdded("adopted.example.com")]);
-    const rec = domainRec(domainId)!;
+    const rec = domainRec(h, domainId)!;
     expect(created.id).toBe(domainId);
     expect(rec.status).toBe("verified");
     expect(created.properties).toMatchObject({ domain: "adopted.example.com", adoptId: domainId, domainId, status: "verified", verifiedAt: rec.verifiedAt });
@@ -232,7 +226,7 @@ describe("SendingDomain adoption and repeated creates (issue 15)", () => {
     expect(h.writes()).toEqual([]);
     expect(emailWorld(h).domains.map((d) => d.domain)).toEqual(["other.example.com"]);
 
-    const checked = await h.host.check(T, {}, await h.inputs(T, { domain: "mail.example.com", adoptId: "" }));
+    const checked = await h.check(T, { domain: "mail.example.com", adoptId: "" });
     expect(checked.failures.map((f) => f.property)).toEqual(["adoptId"]);
   });
 
@@ -288,7 +282,7 @@ describe("SendingDomain check", () => {
 
   test.each(cases)("%s fails in check with the property named, before any call", async (_label, args, property) => {
     expect(longDomain.length).toBeGreaterThan(253);
-    const result = await h.host.check(T, {}, await h.inputs(T, args));
+    const result = await h.check(T, args);
     expect(result.failures.map((f) => f.property)).toEqual([property]);
     expect(result.failures[0].reason).toMatch(new RegExp(property));
     expect(h.emu.control.requests()).toEqual([]);
@@ -302,7 +296,7 @@ describe("SendingDomain check", () => {
       [longest.toUpperCase(), longest],
       ["mail.example.xn--p1ai", "mail.example.xn--p1ai"],
     ]) {
-      const result = await h.host.check(T, {}, await h.inputs(T, { domain: given }));
+      const result = await h.check(T, { domain: given });
       expect(result.failures).toEqual([]);
       expect(result.inputs.domain).toBe(checked);
     }
@@ -320,7 +314,7 @@ describe("SendingDomain check", () => {
   });
 
   test("values unknown during preview are never a failure", async () => {
-    const result = await h.host.check(T, {}, await h.inputs(T, { domain: UNKNOWN, waitForVerification: UNKNOWN, verificationTimeoutSeconds: UNKNOWN }));
+    const result = await h.check(T, { domain: UNKNOWN, waitForVerification: UNKNOWN, verificationTimeoutSeconds: UNKNOWN });
     expect(result.failures).toEqual([]);
     expect(result.inputs).toMatchObject({ domain: UNKNOWN, waitForVerification: UNKNOWN, verificationTimeoutSeconds: UNKNOWN });
     // an unknown domain shows as a replace in the preview.

@@ -10,7 +10,7 @@ import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type P
 
 const T = "Template";
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const templateRec = (id: string) => emailWorld(h).templates.find((t) => t.id === id);
 
@@ -110,7 +110,7 @@ describe("Template lifecycle", () => {
     expect(read.properties).toEqual(created.properties);
     expect(await h.host.diff(T, created.id, read.properties, await h.checked(T, args))).toMatchObject({ changes: "none" });
     // …and an empty body alone is no body: refused in check, as the API would (EMPTY_TEMPLATE).
-    const alone = await h.host.check(T, {}, await h.inputs(T, { name: "t", htmlBody: "", textBody: "" }));
+    const alone = await h.check(T, { name: "t", htmlBody: "", textBody: "" });
     expect(alone.failures.map((f) => f.property)).toEqual(["htmlBody"]);
   });
 
@@ -172,7 +172,7 @@ describe("Template naming, adoption and repeated creates (issue 15)", () => {
       changes: "none",
       replaces: [],
     });
-    const bad = await h.host.check(T, {}, await h.inputs(T, { ...BODY, defaultName: "not valid" }));
+    const bad = await h.check(T, { ...BODY, defaultName: "not valid" });
     expect(bad.failures.map((f) => f.property)).toContain("defaultName");
     expect(h.emu.control.requests()).toEqual([]);
   });
@@ -322,20 +322,20 @@ describe("Template check", () => {
   ];
 
   test.each(cases)("%s fails in check with the property named, before any call", async (_label, args, property) => {
-    const result = await h.host.check(T, {}, await h.inputs(T, args));
+    const result = await h.check(T, args);
     expect(result.failures.map((f) => f.property)).toEqual([property]);
     expect(result.failures[0].reason).toMatch(new RegExp(property));
     expect(h.emu.control.requests()).toEqual([]);
   });
 
   test("limits themselves pass: 63-character name, 200,000-character bodies, 500-character subject", async () => {
-    const result = await h.host.check(T, {}, await h.inputs(T, { name: "N".repeat(63), subject: "s".repeat(500), htmlBody: "x".repeat(200_000), textBody: "y".repeat(200_000) }));
+    const result = await h.check(T, { name: "N".repeat(63), subject: "s".repeat(500), htmlBody: "x".repeat(200_000), textBody: "y".repeat(200_000) });
     expect(result.failures).toEqual([]);
   });
 
   test("values unknown during preview are never a failure (not even for the one-body rule)", async () => {
     for (const args of [{ name: UNKNOWN, htmlBody: UNKNOWN }, { name: "t", subject: UNKNOWN, textBody: UNKNOWN }, { name: "t", subject: UNKNOWN, htmlBody: UNKNOWN, textBody: UNKNOWN }]) {
-      const result = await h.host.check(T, {}, await h.inputs(T, args));
+      const result = await h.check(T, args);
       expect(result.failures).toEqual([]);
     }
     expect(h.emu.control.requests()).toEqual([]);

@@ -11,7 +11,7 @@ import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type P
 const T = "Webhook";
 const URL_1 = "https://hooks.example.com/svc/events";
 let h: ResourceHarness;
-useResourceHarness((x) => (h = x), fresh);
+useResourceHarness((x) => (h = x), { fresh });
 
 const hookRec = (id: string) => emailWorld(h).webhooks.find((w) => w.id === id);
 
@@ -236,7 +236,7 @@ describe("Webhook adoption and repeated creates (issue 15)", () => {
     expect(h.writes()).toEqual([]);
     expect(emailWorld(h).webhooks.map((w) => w.id)).toEqual([kept.id]);
 
-    const checked = await h.host.check(T, {}, await h.inputs(T, { url: URL_1, events: ["email.sent"], adoptId: "wh-1" }));
+    const checked = await h.check(T, { url: URL_1, events: ["email.sent"], adoptId: "wh-1" });
     expect(checked.failures.map((f) => f.property)).toEqual(["adoptId"]);
     expect(checked.failures[0].reason).toContain("UUID");
   });
@@ -295,7 +295,7 @@ describe("Webhook check", () => {
 
   test.each(cases)("%s fails in check with the property named, before any call", async (_label, args, property) => {
     expect(longUrl.length).toBe(2001);
-    const result = await h.host.check(T, {}, await h.inputs(T, args));
+    const result = await h.check(T, args);
     expect(result.failures.map((f) => f.property)).toEqual([property]);
     expect(result.failures[0].reason).toMatch(new RegExp(property));
     expect(h.emu.control.requests()).toEqual([]);
@@ -303,14 +303,14 @@ describe("Webhook check", () => {
 
   test("a url of exactly 2,000 characters and 20 events pass", async () => {
     const url = longUrl.slice(0, 2000);
-    const result = await h.host.check(T, {}, await h.inputs(T, { url, events: Array<string>(20).fill("email.opened") }));
+    const result = await h.check(T, { url, events: Array<string>(20).fill("email.opened") });
     expect(result.failures).toEqual([]);
     expect(result.inputs.events).toEqual(["email.opened"]);
   });
 
   test("public hosts with an internationalized TLD pass check, and the API takes them", async () => {
     for (const url of ["https://hooks.example.xn--p1ai/in", "https://пример.рф/hook", "https://hooks.example.com:8443/in?x=1"]) {
-      const result = await h.host.check(T, {}, await h.inputs(T, { url, events }));
+      const result = await h.check(T, { url, events });
       expect(result.failures).toEqual([]);
     }
     const created = await h.host.create(T, await h.checked(T, { url: "https://hooks.example.xn--p1ai/in", events }));
@@ -319,7 +319,7 @@ describe("Webhook check", () => {
 
   test("values unknown during preview are never a failure (whole inputs, or one event of the list)", async () => {
     for (const args of [{ url: UNKNOWN, events: UNKNOWN }, { url: URL_1, events: ["email.sent", UNKNOWN] }]) {
-      const result = await h.host.check(T, {}, await h.inputs(T, args));
+      const result = await h.check(T, args);
       expect(result.failures).toEqual([]);
       expect(outputsOf(result.inputs)).toEqual(args);
       // The preview shows what may change: a replace.
@@ -327,7 +327,7 @@ describe("Webhook check", () => {
       expect(await h.host.diff(T, "w-1", olds, result.inputs)).toMatchObject({ changes: "some" });
     }
     // The known parts of a list are still checked.
-    const mixed = await h.host.check(T, {}, await h.inputs(T, { url: URL_1, events: [UNKNOWN, "email.exploded"] }));
+    const mixed = await h.check(T, { url: URL_1, events: [UNKNOWN, "email.exploded"] });
     expect(mixed.failures.map((f) => f.property)).toEqual(["events"]);
     expect(mixed.failures[0].reason).toContain("events.1");
     expect(h.emu.control.requests()).toEqual([]);

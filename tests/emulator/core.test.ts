@@ -9,19 +9,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serviceModules } from "../../emulator";
 import { missingHandlers } from "../../emulator/core/app";
-import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
+import type { TestEmulator } from "../../tools/support/emulator";
+import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.ctl("POST", "/reset");
-  // A fresh second for the rate limiter of every key.
-  await emu.ctl("POST", "/clock/advance", { seconds: 2 });
+useEmulator((e) => (emu = e), {
+  fresh: async (emu) => {
+    await emu.ctl("POST", "/reset");
+    // A fresh second for the rate limiter of every key.
+    await emu.ctl("POST", "/clock/advance", { seconds: 2 });
+  },
 });
 
 test("every route of the route table has an emulator handler", () => {

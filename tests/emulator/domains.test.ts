@@ -4,27 +4,23 @@
  * protection, auto-renew, owner details, and every code of the spec's "Domain API codes" table.
  * Every refusal and every refunded outcome is checked against the wallet.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
+import type { CallResult, TestEmulator } from "../../tools/support/emulator";
+import { DAY_MS, SEEDED_WALLET, walletOf } from "../../tools/support/world";
+import { useEmulator } from "../support/per-file";
 
 const PRICES = {
   com: { registration: 165_000, whoisProtection: 50_000, renewal: 175_000 },
   coId: { registration: 120_000 },
 };
-const SEEDED_WALLET = 50_000_000;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
-const DAY_MS = 24 * 3600 * 1000;
 
 let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.ctl("POST", "/reset");
-  await emu.ctl("POST", "/transitions", { mode: "immediate" });
-  await emu.ctl("POST", "/clock/advance", { seconds: 1 });
+useEmulator((e) => (emu = e), {
+  fresh: async (emu) => {
+    await emu.ctl("POST", "/reset");
+    await emu.ctl("POST", "/transitions", { mode: "immediate" });
+    await emu.ctl("POST", "/clock/advance", { seconds: 1 });
+  },
 });
 
 let callsSinceRefill = 0;
@@ -36,7 +32,7 @@ async function api(method: string, path: string, body?: unknown, key: string | n
   }
   return emu.call(method, `/api${path}`, { key, body });
 }
-const wallet = () => emu.control.state().account.wallet;
+const wallet = () => walletOf(emu);
 const failNext = (kind: string, reason?: string) => emu.ctl("POST", "/job-failures", reason ? { kind, reason } : { kind });
 const manualTransitions = () => emu.ctl("POST", "/transitions", { mode: "manual" });
 const settle = () => emu.ctl("POST", "/transitions/settle");

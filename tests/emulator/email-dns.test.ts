@@ -2,20 +2,17 @@
  * Sending domains with dns "manual": records count as published only after
  * `POST /_emulator/dns/publish {domain}`, so a verification before that fails and a later one passes.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
+import type { CallResult, TestEmulator } from "../../tools/support/emulator";
+import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
-
-beforeAll(async () => {
-  emu = await startTestEmulator({ dns: "manual" });
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.ctl("POST", "/reset");
-  // A fresh second for the rate limiter of every key.
-  await emu.ctl("POST", "/clock/advance", { seconds: 1 });
+useEmulator((e) => (emu = e), {
+  options: { dns: "manual" },
+  fresh: async (emu) => {
+    await emu.ctl("POST", "/reset");
+    // A fresh second for the rate limiter of every key.
+    await emu.ctl("POST", "/clock/advance", { seconds: 1 });
+  },
 });
 
 async function api(method: string, path: string, key = emu.keys.email): Promise<CallResult> {

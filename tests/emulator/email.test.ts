@@ -3,22 +3,20 @@
  * webhooks, status and analytics, reach between projects and keys, and every error code the spec's
  * tables list for these routes. The manual-DNS lifecycle is in email-dns.test.ts.
  */
-import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
+import type { CallResult, TestEmulator } from "../../tools/support/emulator";
+import { ISO_MS } from "../../tools/support/world";
+import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
 /** Calls since the rate limiter was last refilled (every key may make 10 per second). */
 let callsSinceRefill = 0;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.ctl("POST", "/reset");
-  await emu.ctl("POST", "/transitions", { mode: "immediate" });
-  await refill();
+useEmulator((e) => (emu = e), {
+  fresh: async (emu) => {
+    await emu.ctl("POST", "/reset");
+    await emu.ctl("POST", "/transitions", { mode: "immediate" });
+    await refill();
+  },
 });
 
 /** Refills every key's rate-limit bucket by moving the emulator clock one second. */
@@ -71,7 +69,6 @@ async function createWebhook(body: Record<string, unknown>, key?: string) {
   return ok(await api("POST", "/webhooks", { key, body }), 201);
 }
 
-const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const HOOK = "https://hooks.example.com/svc";
 
 describe("sending domains", () => {

@@ -4,7 +4,9 @@
  * (issue 7, acceptance 2 and 6).
  */
 import { join } from "node:path";
-import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { domainRecords, walletOf } from "../../tools/support/world";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
@@ -12,18 +14,18 @@ const NAME = "engine-example.com";
 // .com in the emulator's catalogue: registration 165,000 + WHOIS protection 50,000.
 const PRICE = 215_000;
 
-type Registration = { id: number; name: string; status: string; whoisProtection: boolean; autoRenew: boolean };
 let s: EngineStack;
 let balance: number;
-const records = (): Registration[] => (s.world().domains as { records?: Registration[] }).records ?? [];
-const wallet = () => s.world().account.wallet;
+const records = () => domainRecords(s.world());
+const wallet = () => walletOf(s.emu);
 
-beforeAll(async () => {
-  s = await engineStack({ projectDir: join(ROOT, "examples/domain"), stack: "engine-test-domain" });
-  s.config("svc-domain:name", NAME);
-  balance = wallet();
+useEngineStack((x) => (s = x), {
+  options: { projectDir: join(ROOT, "examples/domain"), stack: "engine-test-domain" },
+  setup: (s) => {
+    s.config("svc-domain:name", NAME);
+    balance = wallet();
+  },
 });
-afterAll(() => s?.close());
 
 test("preview prices the name with a free dry run and shows one create", async () => {
   const r = await s.run("preview");

@@ -6,7 +6,9 @@
  * dynamic provider for `pulumi config set --path 'svc:profiles.ops.apiKey' …` (the engine passes
  * every config value to Configure as a string; an object as its JSON).
  */
-import { changes, engineStack, fixtureProject, onlySame, type EngineStack } from "../../tools/support/engine-harness";
+import { changes, fixtureProject, onlySame, type EngineStack } from "../../tools/support/engine-harness";
+import { liveServers } from "../../tools/support/world";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(90_000);
 
@@ -16,11 +18,10 @@ const PASSWORD = "Profile!pass2026";
 describe("profiles", () => {
   const project = fixtureProject("profiles");
   let s: EngineStack;
-  beforeAll(async () => {
-    s = await engineStack({ projectDir: project.dir, stack: STACK, removeProject: true });
-    s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id);
+  useEngineStack((x) => (s = x), {
+    options: { projectDir: project.dir, stack: STACK, removeProject: true },
+    setup: (s) => s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id),
   });
-  afterAll(() => s?.close());
   const vpsIn = (profile: string) => `
 new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: "${PASSWORD}", profile: "${profile}" });`;
 
@@ -71,15 +72,14 @@ new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersi
 describe("customTimeouts", () => {
   const project = fixtureProject("timeouts");
   let s: EngineStack;
-  beforeAll(async () => {
+  useEngineStack((x) => (s = x), {
     // Server creates take 5 s here.
-    s = await engineStack({ projectDir: project.dir, stack: STACK, removeProject: true, emulator: { transitions: "time", transitionSeconds: 5 } });
-    s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id);
+    options: { projectDir: project.dir, stack: STACK, removeProject: true, emulator: { transitions: "time", transitionSeconds: 5 } },
+    setup: (s) => s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id),
   });
-  afterAll(() => s?.close());
   const server = (timeouts: string) => `
 new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: "${PASSWORD}" }, { customTimeouts: ${timeouts} });`;
-  const servers = () => ((s.world().vps as { servers?: { id: string; status: string }[] }).servers ?? []).filter((x) => x.status !== "terminated");
+  const servers = () => liveServers(s.world());
 
   test('create: "2s" against a 5 s create fails naming the 2 s timeout; the server stays in the state; the next up converges', async () => {
     project.program(server('{ create: "2s" }'));

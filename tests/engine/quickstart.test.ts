@@ -4,7 +4,9 @@
  * state file.
  */
 import { join } from "node:path";
-import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { emailRecords, serverRecords } from "../../tools/support/world";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
@@ -13,19 +15,18 @@ const ROOT_PASSWORD = "Quick!start2026x";
 const CREATES = ["events", "https", "mail", "mail-verified", "ssh", "web", "web-backup", "welcome"].map((n) => `create ${n}`);
 
 let s: EngineStack;
-type Email = { domains: { domain: string; status: string }[]; webhooks: { id: string; url: string; secret: string }[]; templates: { name: string }[] };
-type Server = { id: string; status: string; publicIp: string; firewall: { port?: string }[]; backup: { planCode: string } | null };
-const email = (): Email => ({ domains: [], webhooks: [], templates: [], ...(s.world().email as Partial<Email>) });
-const servers = (): Server[] => (s.world().vps as { servers?: Server[] }).servers ?? [];
+const email = () => emailRecords(s.world());
+const servers = () => serverRecords(s.world());
 const sorted = (a: string[]) => [...a].sort();
 
-beforeAll(async () => {
-  s = await engineStack({ projectDir: join(ROOT, "examples/quickstart"), stack: "engine-test-quickstart" });
-  // No plan set: the program picks its default, s-1vcpu-1gb, by name through getVpsPlans.
-  s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
-  s.config(`${P}:webhookUrl`, "https://hooks.example.com/svc");
+useEngineStack((x) => (s = x), {
+  options: { projectDir: join(ROOT, "examples/quickstart"), stack: "engine-test-quickstart" },
+  setup: (s) => {
+    // No plan set: the program picks its default, s-1vcpu-1gb, by name through getVpsPlans.
+    s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
+    s.config(`${P}:webhookUrl`, "https://hooks.example.com/svc");
+  },
 });
-afterAll(() => s?.close());
 
 test("preview shows the eight creates and changes nothing", async () => {
   const r = await s.run("preview");

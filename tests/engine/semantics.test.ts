@@ -6,7 +6,9 @@
  * proven on the quickstart (quickstart.test.ts).
  */
 import type { EmulatorOptions } from "../../emulator";
-import { calls, changes, engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { calls, changes, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { emailRecords, serverRecords } from "../../tools/support/world";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
@@ -16,10 +18,7 @@ const STACK = "engine-test-semantics";
 function fixture(name: string, emulator?: EmulatorOptions) {
   const project = fixtureProject(name);
   const ctx = { s: undefined as unknown as EngineStack, program: project.program };
-  beforeAll(async () => {
-    ctx.s = await engineStack({ projectDir: project.dir, stack: STACK, emulator, removeProject: true });
-  });
-  afterAll(() => ctx.s?.close());
+  useEngineStack((s) => (ctx.s = s), { options: { projectDir: project.dir, stack: STACK, emulator, removeProject: true } });
   return ctx;
 }
 
@@ -28,8 +27,7 @@ const server = new svc.Vps("srv", { planId: config.require("planId"), osType: "u
 
 describe("order", () => {
   const f = fixture("order");
-  type Server = { id: string; status: string; firewall: unknown[] };
-  const servers = (): Server[] => (f.s.world().vps as { servers?: Server[] }).servers ?? [];
+  const servers = () => serverRecords(f.s.world());
 
   test("a rule is created once its server is ready; dependsOn waits the same way", async () => {
     f.s.config("svc-engine-order:planId", f.s.world().catalog.vpsPlans[0].id);
@@ -65,8 +63,7 @@ new svc.Template("after-server", { name: "after-server", subject: "Hi", textBody
 
 describe("replace", () => {
   const f = fixture("replace");
-  type Webhook = { id: string; url: string };
-  const webhooks = (): Webhook[] => (f.s.world().email as { webhooks?: Webhook[] }).webhooks ?? [];
+  const webhooks = () => emailRecords(f.s.world()).webhooks;
   const byUrl = (suffix: string) => webhooks().find((w) => w.url.endsWith(suffix))!;
   // "b" waits for "a" (dependsOn), so the request log shows each replacement's own order.
   const WEBHOOKS = `
@@ -115,8 +112,7 @@ describe("partial failure", () => {
   // DNS records count as published only when the test says so.
   const f = fixture("partial", { dns: "manual" });
   const DOMAIN = "mail.partial-example.com";
-  type Domain = { id: string; domain: string; status: string };
-  const domains = (): Domain[] => (f.s.world().email as { domains?: Domain[] }).domains ?? [];
+  const domains = () => emailRecords(f.s.world()).domains;
 
   test("a create that times out is kept with its id; the next up runs update, never a second create", async () => {
     f.program(`new svc.SendingDomain("mail", { domain: "${DOMAIN}", verificationTimeoutSeconds: 1 });`);
@@ -138,8 +134,7 @@ describe("partial failure", () => {
 
 describe("resource options", () => {
   const f = fixture("options");
-  type Template = { id: string; name: string; subject: string | null };
-  const templates = (): Template[] => (f.s.world().email as { templates?: Template[] }).templates ?? [];
+  const templates = () => emailRecords(f.s.world()).templates;
   /** `adopted` takes the existing template through the `import` option or through `adoptId`. */
   const OPTIONS = (withRetained: boolean, adopt: "import" | "adoptId" = "adoptId") => `
 new svc.Template("kept-subject", { name: "kept-subject", subject: config.require("subject"), textBody: "Hello" }, { ignoreChanges: ["subject"] });

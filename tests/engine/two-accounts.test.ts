@@ -5,33 +5,33 @@
  * state holds no key, a second preview is empty, destroy removes all four.
  */
 import { join } from "node:path";
-import { changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { emailRecords, liveServers } from "../../tools/support/world";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(90_000);
-
-type Server = { id: string; projectId: string; name: string; status: string };
-type TemplateRec = { id: string; projectId: string; name: string };
 
 let s: EngineStack;
 const wallets = () => {
   const world = s.world();
   return { a: world.account.wallet, b: world.otherAccounts![0].wallet };
 };
-const live = () => ((s.world().vps as { servers?: Server[] }).servers ?? []).filter((x) => x.status !== "terminated");
-const templates = () => (s.world().email as { templates?: TemplateRec[] }).templates ?? [];
+const live = () => liveServers(s.world());
+const templates = () => emailRecords(s.world()).templates;
 let before: { a: number; b: number };
 let price: number;
 
-beforeAll(async () => {
-  s = await engineStack({ projectDir: join(ROOT, "examples/two-accounts"), stack: "engine-test-two-accounts" });
-  const { keys, secondAccountProject } = s.emu;
-  // What `pulumi config set --path --secret 'svc:profiles.client.apiKey' …` leaves: one structured value.
-  s.config("svc:profiles", JSON.stringify({ client: { apiKey: keys.secondAccount, emailApiKey: keys.secondEmail, projectId: secondAccountProject } }), true);
-  s.config("svc-two-accounts:rootPassword", "TwoAccounts!2026", true);
-  before = wallets();
-  price = s.world().catalog.vpsPlans.find((p) => p.name === "s-1vcpu-1gb")!.prices.monthly;
+useEngineStack((x) => (s = x), {
+  options: { projectDir: join(ROOT, "examples/two-accounts"), stack: "engine-test-two-accounts" },
+  setup: (s) => {
+    const { keys, secondAccountProject } = s.emu;
+    // What `pulumi config set --path --secret 'svc:profiles.client.apiKey' …` leaves: one structured value.
+    s.config("svc:profiles", JSON.stringify({ client: { apiKey: keys.secondAccount, emailApiKey: keys.secondEmail, projectId: secondAccountProject } }), true);
+    s.config("svc-two-accounts:rootPassword", "TwoAccounts!2026", true);
+    before = wallets();
+    price = s.world().catalog.vpsPlans.find((p) => p.name === "s-1vcpu-1gb")!.prices.monthly;
+  },
 });
-afterAll(() => s?.close());
 
 test("up makes the server and the template in each account, and charges each wallet once", async () => {
   const r = await s.run("up");

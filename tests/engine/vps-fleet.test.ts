@@ -4,27 +4,30 @@
  * destroy — each confirmed in the emulator (issue 7, acceptance 2, 3, 5, 6).
  */
 import { join } from "node:path";
-import { calls, changes, engineStack, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import type { ServerRec } from "../../emulator/vps/state";
+import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { liveServers, serverRecords } from "../../tools/support/world";
+import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(60_000);
 
 const P = "svc-vps-fleet";
 const ROOT_PASSWORD = "Fleet!pass2026";
 
-type Server = { id: string; name: string; status: string; planId: string; publicIp: string; firewall: { id: string; port?: string }[] };
 let s: EngineStack;
-const servers = (): Server[] => (s.world().vps as { servers?: Server[] }).servers ?? [];
-const live = () => servers().filter((x) => x.status !== "terminated");
+const servers = () => serverRecords(s.world());
+const live = () => liveServers(s.world());
 const planId = (name: string) => s.world().catalog.vpsPlans.find((p) => p.name === name)!.id;
-const ports = (server: Server) => server.firewall.map((f) => f.port).sort();
-const sorted = (a: string[]) => [...a].sort();
+const ports = (server: ServerRec) => server.firewall.map((f) => f.port).sort();
+const sorted = <T>(a: T[]) => [...a].sort();
 
-beforeAll(async () => {
-  s = await engineStack({ projectDir: join(ROOT, "examples/vps-fleet"), stack: "engine-test-vps-fleet" });
-  s.config(`${P}:plan`, "s-1vcpu-1gb");
-  s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
+useEngineStack((x) => (s = x), {
+  options: { projectDir: join(ROOT, "examples/vps-fleet"), stack: "engine-test-vps-fleet" },
+  setup: (s) => {
+    s.config(`${P}:plan`, "s-1vcpu-1gb");
+    s.config(`${P}:rootPassword`, ROOT_PASSWORD, true);
+  },
 });
-afterAll(() => s?.close());
 
 const FLEET = ["web-0", "web-0-ssh", "web-0-https", "web-1", "web-1-ssh", "web-1-https"];
 

@@ -10,7 +10,8 @@
  *
  * The catalogue is the `rows` table of tools/chaos/catalogue.ts: add a row there to grow it.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { ALLOWED_READS, base, rows, SERVER_ID, SMALL_PLAN, type Props } from "../../tools/chaos/catalogue";
 
 let h: ResourceHarness;
@@ -19,15 +20,16 @@ let smallPlanId: string;
 /** A row's inputs with the real plan id in place of the placeholder. */
 const argsOf = (args: Props): Props => (args.planId === SMALL_PLAN ? { ...args, planId: smallPlanId } : args);
 
-beforeAll(async () => {
-  h = await startResourceHarness();
-  const plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
-  smallPlanId = plans.find((p) => p.name === "s-1vcpu-1gb")!.id;
-  // Load every type's provider once (each runs a small program), outside the timed rows.
-  for (const type of Object.keys(base)) await h.inputs(type, argsOf(base[type]));
-}, 120_000);
-afterAll(() => h?.close());
-beforeEach(() => h.emu.control.clearRequests());
+useResourceHarness((x) => (h = x), {
+  setup: async (h) => {
+    const plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
+    smallPlanId = plans.find((p) => p.name === "s-1vcpu-1gb")!.id;
+    // Load every type's provider once (each runs a small program), outside the timed rows.
+    for (const type of Object.keys(base)) await h.inputs(type, argsOf(base[type]));
+  },
+  fresh: (h) => h.emu.control.clearRequests(),
+  startTimeoutMs: 120_000,
+});
 
 test("the catalogue covers every resource type with at least 60 rows in all", () => {
   expect(rows.length).toBeGreaterThanOrEqual(60);
@@ -35,7 +37,7 @@ test("the catalogue covers every resource type with at least 60 rows in all", ()
 });
 
 test.each(Object.keys(base))("%s: the base inputs the rows start from pass check (control case)", async (type) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, argsOf(base[type])));
+  const result = await h.check(type, argsOf(base[type]));
   expect(result.failures).toEqual([]);
   const writes = h.emu.control.requests().filter((r) => r.method !== "GET");
   // Only the Domain check prices a new name: one free dry run, and nothing else is written.
@@ -45,13 +47,13 @@ test.each(Object.keys(base))("%s: the base inputs the rows start from pass check
 
 test("VpsBackup: a plan code already in the state is not checked against the catalogue (an add-on on a plan retired since keeps working)", async () => {
   const olds = { vpsId: SERVER_ID, planCode: "backup-legacy" };
-  const result = await h.host.check("VpsBackup", olds, await h.inputs("VpsBackup", olds));
+  const result = await h.check("VpsBackup", olds, olds);
   expect(result.failures).toEqual([]);
   expect(h.emu.control.requests()).toEqual([]);
 });
 
 test.each(rows)("$type: $what → refused at preview on $property, no write call", async ({ type, args, property, reason }) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, argsOf(args)));
+  const result = await h.check(type, argsOf(args));
 
   expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
   const requests = h.emu.control.requests().map((r) => `${r.method} ${r.path}`);

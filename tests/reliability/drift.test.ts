@@ -10,7 +10,8 @@
  * - an expired domain is kept, with its status `expired`: it is not registered (or paid) again.
  * No secret is in the state file, the printed output or the request log afterwards.
  */
-import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 import { apply, baseline, backupPrice, Charges, createCharges, leaks, plansOf, PROGRAM, prorated, registered, run, servers, templates, webhooks, worldProblems, type Declared, type Plans, type Run } from "../../tools/chaos/harness";
 
 jest.setTimeout(60_000);
@@ -22,19 +23,20 @@ let declared: Declared;
 const charges = new Charges();
 const runs: Run[] = [];
 
-beforeAll(async () => {
-  project.program(PROGRAM);
-  s = await engineStack({ projectDir: project.dir, stack: "reliability-drift", removeProject: true });
-  plans = plansOf(s.world());
-  // Auto-renew off: the domain may lapse (the last test).
-  declared = { ...baseline(plans), autoRenew: false };
-  apply(s, project.project, declared);
-  createCharges(charges, s.world(), declared, plans);
-  const first = await run(s, "up");
-  runs.push(first);
-  if (!first.ok) throw new Error(first.output.join("\n"));
+useEngineStack((x) => (s = x), {
+  before: () => project.program(PROGRAM),
+  options: { projectDir: project.dir, stack: "reliability-drift", removeProject: true },
+  setup: async (s) => {
+    plans = plansOf(s.world());
+    // Auto-renew off: the domain may lapse (the last test).
+    declared = { ...baseline(plans), autoRenew: false };
+    apply(s, project.project, declared);
+    createCharges(charges, s.world(), declared, plans);
+    const first = await run(s, "up");
+    runs.push(first);
+    if (!first.ok) throw new Error(first.output.join("\n"));
+  },
 });
-afterAll(() => s?.close());
 
 const api = (method: string, path: string, body?: unknown) => s.emu.call(method, `/api${path}`, { key: s.emu.keys.account, body });
 const email = (method: string, path: string, body?: unknown) => s.emu.call(method, `/email${path}`, { key: s.emu.keys.email, body });

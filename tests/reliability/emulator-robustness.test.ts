@@ -23,7 +23,8 @@
  * Set SVC_ROBUSTNESS_REPORT=1 to print the figures.
  */
 import { seededRandom as seeded } from "../../tools/support/world";
-import { startTestEmulator, type CallResult, type TestEmulator } from "../../tools/support/emulator";
+import type { CallResult, TestEmulator } from "../../tools/support/emulator";
+import { useEmulator } from "../support/per-file";
 import { webhookEventNames } from "../../contract/schemas";
 import type { JobRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
@@ -132,25 +133,27 @@ let projectA: string;
 let projectB: string;
 let plans: { id: string; name: string; prices: Record<string, number> }[];
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 1 });
-  [projectA, projectB] = emu.projects;
-  // The second project gets an email plan too, so its key can try the first project's ids.
-  emu.control.emu.world.projects[1].email.plan = { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50 };
-  plans = (await emu.call("GET", "/api/vps/plans", { key: emu.keys.account })).body.data;
-  const create = async (projectId: string, name: string) => {
-    const res = await emu.call("POST", "/api/vps", {
-      key: emu.keys.account,
-      body: { planId: plans[0].id, projectId, name, osType: "ubuntu", osVersion: "22.04", rootPassword: "Sup3rSecret!23", billingPeriod: "monthly" },
-    });
-    if (res.status !== 201) throw new Error(`setup: create answered ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.data.id as string;
-  };
-  serverA = await create(projectA, "storm-a");
-  serverB = await create(projectB, "storm-b");
-  emu.control.settle();
-}, 30_000);
-afterAll(() => emu?.close());
+useEmulator((e) => (emu = e), {
+  options: { seed: 1 },
+  setup: async (emu) => {
+    [projectA, projectB] = emu.projects;
+    // The second project gets an email plan too, so its key can try the first project's ids.
+    emu.control.emu.world.projects[1].email.plan = { name: "free", emailsPerDay: 100, emailsPerMonth: 3000, domains: 5, templates: 50, webhooks: 50 };
+    plans = (await emu.call("GET", "/api/vps/plans", { key: emu.keys.account })).body.data;
+    const create = async (projectId: string, name: string) => {
+      const res = await emu.call("POST", "/api/vps", {
+        key: emu.keys.account,
+        body: { planId: plans[0].id, projectId, name, osType: "ubuntu", osVersion: "22.04", rootPassword: "Sup3rSecret!23", billingPeriod: "monthly" },
+      });
+      if (res.status !== 201) throw new Error(`setup: create answered ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data.id as string;
+    };
+    serverA = await create(projectA, "storm-a");
+    serverB = await create(projectB, "storm-b");
+    emu.control.settle();
+  },
+  startTimeoutMs: 30_000,
+});
 
 /** Runs `body`, prefixing any failure with the seed that replays the mix. */
 async function withSeed(body: () => Promise<void>): Promise<void> {

@@ -18,7 +18,8 @@
  * operation at least once, every group mixing the five kinds (21 of the matrix's cells). `npm run
  * chaos` runs every cell (fifteen operation × fault groups) and randomized groups.
  */
-import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 import { PROGRAM, RESOURCE_TYPES } from "../../tools/chaos/harness";
 import { allCells, FAULT_KINDS, FAULT_NAMES, OPS, rotation, ruleOf, runGroup } from "../../tools/chaos/matrix";
 
@@ -29,11 +30,10 @@ const groups = rotation(SEED);
 const project = fixtureProject("fault-matrix");
 let s: EngineStack;
 
-beforeAll(async () => {
-  project.program(PROGRAM);
-  s = await engineStack({ projectDir: project.dir, stack: "reliability-matrix", removeProject: true });
+useEngineStack((x) => (s = x), {
+  before: () => project.program(PROGRAM),
+  options: { projectDir: project.dir, stack: "reliability-matrix", removeProject: true },
 });
-afterAll(() => s?.close());
 
 test("the table covers every type and operation; the bounded subset still covers every fault kind and every type", () => {
   const cells = allCells();

@@ -7,7 +7,8 @@
  * stack's stops with an error naming its id and the `adoptId` line, and after that line is added
  * `up` converges. `refresh --clear-pending-creates` then leaves no pending create.
  */
-import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 import { PROGRAM } from "../../tools/chaos/harness";
 import { CREATE_MATRIX, runKillPoint } from "../../tools/chaos/interrupt";
 
@@ -16,11 +17,10 @@ jest.setTimeout(120_000);
 const project = fixtureProject("create-matrix");
 let s: EngineStack;
 
-beforeAll(async () => {
-  project.program(PROGRAM);
-  s = await engineStack({ projectDir: project.dir, stack: "reliability-create-matrix", removeProject: true });
+useEngineStack((x) => (s = x), {
+  before: () => project.program(PROGRAM),
+  options: { projectDir: project.dir, stack: "reliability-create-matrix", removeProject: true },
 });
-afterAll(() => s?.close());
 
 const figures: string[] = [];
 afterAll(() => console.log(`interrupted-create matrix:\n${figures.join("\n")}`));

@@ -17,7 +17,8 @@
  * create is recorded as pending" runs in `npm run chaos` only, with every point again at a later,
  * random moment.
  */
-import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 import { PROGRAM } from "../../tools/chaos/harness";
 import { KILL_POINTS, runKillPoint } from "../../tools/chaos/interrupt";
 
@@ -26,11 +27,10 @@ jest.setTimeout(90_000);
 const project = fixtureProject("interrupted");
 let s: EngineStack;
 
-beforeAll(async () => {
-  project.program(PROGRAM);
-  s = await engineStack({ projectDir: project.dir, stack: "reliability-interrupted", removeProject: true });
+useEngineStack((x) => (s = x), {
+  before: () => project.program(PROGRAM),
+  options: { projectDir: project.dir, stack: "reliability-interrupted", removeProject: true },
 });
-afterAll(() => s?.close());
 
 test.each(KILL_POINTS.filter((p) => !p.chaosOnly).map((p) => [p.name, p] as const))("killed: %s → the next up converges, no duplicate, no double charge, no secret shown", async (_name, point) => {
   const result = await runKillPoint(s, project.project, point);

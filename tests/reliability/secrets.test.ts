@@ -9,7 +9,8 @@
  */
 import { createServer, type Server } from "node:net";
 import { networkInterfaces } from "node:os";
-import { engineStack, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
+import { useEngineStack } from "../support/per-file";
 import { apply, baseline, leaks, plansOf, PROGRAM, run } from "../../tools/chaos/harness";
 
 jest.setTimeout(60_000);
@@ -25,18 +26,17 @@ const outsideHost = (): string | undefined =>
     .flat()
     .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
 
-beforeAll(async () => {
-  project.program(PROGRAM);
-  s = await engineStack({ projectDir: project.dir, stack: "reliability-secrets", removeProject: true });
-  listener = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((ok) => listener.listen(0, "0.0.0.0", ok));
-});
-afterAll(async () => {
-  await new Promise((ok) => listener?.close(ok));
-  await s?.close();
+useEngineStack((x) => (s = x), {
+  before: () => project.program(PROGRAM),
+  options: { projectDir: project.dir, stack: "reliability-secrets", removeProject: true },
+  setup: async () => {
+    listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((ok) => listener.listen(0, "0.0.0.0", ok));
+  },
+  beforeClose: () => new Promise((ok) => listener?.close(ok)),
 });
 
 test("svc:apiUrl http:// to a non-loopback host: refused before a key is sent, no request reaches anything", async () => {

@@ -155,6 +155,17 @@ export function vpsRecord(overrides: Record<string, unknown> = {}): Record<strin
   };
 }
 
+/** A valid `POST /vps` body (the ids those of `vpsRecord`). */
+export const vpsCreateBody = {
+  planId: "plan-small",
+  projectId: "6a1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f",
+  name: "web-1",
+  osType: "ubuntu",
+  osVersion: "24.04",
+  rootPassword: "Sup3r!secret#pw",
+  billingPeriod: "monthly",
+};
+
 /** A distinct API key per test: the rate-limit buckets are process-wide, keyed by API key. */
 export function freshKey(label = "test"): string {
   return `sk_${label}_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;

@@ -7,21 +7,22 @@
  * stack's (a server of the default name, the rule or add-on of the stack's server), and otherwise
  * stops with the object's id and the `adoptId` line; with that line added it converges.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError } from "../../tools/engine/provider-host";
-import { api, catalogue, failure, fresh, outputsOf, PASSWORD, PLAN, runningServer, server, servers, until, wallet, writes, type BackupPlan, type Plan, type Props } from "./helpers";
+import { api, catalogue, failure, fresh, NEW_PASSWORD, outputsOf, PASSWORD, PLAN, runningServer, server, servers, until, wallet, writes, type BackupPlan, type Plan, type Props } from "./helpers";
 
-const NEW_PASSWORD = "N3w^Passw0rd#x";
 const MISSING = "00000000-0000-4000-8000-000000000000";
 let h: ResourceHarness;
 let plan: (name: string) => Plan;
 let backupPlan: (code: string) => BackupPlan;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 0.5 });
-  ({ plan, backupPlan } = await catalogue(h));
-}, 60_000);
-afterAll(() => h?.close());
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 0.5 },
+  setup: async (h) => {
+    ({ plan, backupPlan } = await catalogue(h));
+  },
+});
 
 /** The program of a server like the one `runningServer` makes (fixture-1, small, ubuntu 22.04). */
 const vpsArgs = (overrides: Props = {}): Props => ({ planId: plan(PLAN.small).id, name: "fixture-1", osType: "ubuntu", osVersion: "22.04", rootPassword: PASSWORD, ...overrides });
@@ -140,7 +141,7 @@ describe("Vps adoptId", () => {
   });
 
   test("check: adoptId must be a server id (UUID)", async () => {
-    const result = await h.host.check("Vps", {}, await h.inputs("Vps", vpsArgs({ adoptId: "web-1" })));
+    const result = await h.check("Vps", vpsArgs({ adoptId: "web-1" }));
     expect(result.failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/server id \(UUID\)/) }]);
   });
 });
@@ -293,7 +294,7 @@ describe("VpsBackup adoptId and a repeated first create", () => {
   });
 
   test("adoptId other than vpsId: refused at check on adoptId; a server with no add-on: an error naming it, nothing activated", async () => {
-    const result = await h.host.check("VpsBackup", {}, await h.inputs("VpsBackup", { vpsId, planCode: "backup-10", adoptId: MISSING }));
+    const result = await h.check("VpsBackup", { vpsId, planCode: "backup-10", adoptId: MISSING });
     expect(result.failures).toEqual([{ property: "adoptId", reason: "the id of a VpsBackup is its server's id: adoptId must equal vpsId" }]);
 
     const w0 = wallet(h);

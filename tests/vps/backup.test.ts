@@ -4,7 +4,8 @@
  * charge), a larger plan (prorated charge), a smaller plan refused with OVER_NEW_QUOTA explained,
  * cancel, out-of-band cancel, a dropped create settled by reading — and the NODE_NOT_READY wait.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError } from "../../tools/engine/provider-host";
 import { answeredAt, api, calls, catalogue, failure, fresh, outputsOf, PLAN, prorated, runningServer, server, wallet, writes, type BackupPlan } from "./helpers";
 
@@ -14,17 +15,18 @@ let vpsId: string;
 let smallPlan: string;
 let backupPlan: (code: string) => BackupPlan;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 1 });
-  const c = await catalogue(h);
-  smallPlan = c.plan(PLAN.small).id;
-  backupPlan = c.backupPlan;
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(async () => {
-  await fresh(h);
-  vpsId = (await runningServer(h, smallPlan)).id;
-  h.emu.control.clearRequests();
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 1 },
+  setup: async (h) => {
+    const c = await catalogue(h);
+    smallPlan = c.plan(PLAN.small).id;
+    backupPlan = c.backupPlan;
+  },
+  fresh: async (h) => {
+    await fresh(h);
+    vpsId = (await runningServer(h, smallPlan)).id;
+    h.emu.control.clearRequests();
+  },
 });
 
 const addonOf = (id: string) => server(h, id).backup;

@@ -4,7 +4,8 @@
  * shows no write call (Vps check may read the plan catalogue, a GET; the other two call nothing).
  * Values the engine does not know yet (preview) are never failed.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { UNKNOWN } from "../../tools/engine/provider-host";
 import { catalogue, fresh, PASSWORD, PLAN, type Props } from "./helpers";
 
@@ -12,15 +13,16 @@ let h: ResourceHarness;
 let smallPlan: string;
 let largePlan: string;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 1 });
-  await fresh(h);
-  const c = await catalogue(h);
-  smallPlan = c.plan(PLAN.small).id;
-  largePlan = c.plan(PLAN.large).id;
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => h.emu.control.clearRequests());
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 1 },
+  setup: async (h) => {
+    await fresh(h);
+    const c = await catalogue(h);
+    smallPlan = c.plan(PLAN.small).id;
+    largePlan = c.plan(PLAN.large).id;
+  },
+  fresh: (h) => h.emu.control.clearRequests(),
+});
 
 const vps = (overrides: Props = {}): Props => ({ planId: smallPlan, name: "web-1", osType: "ubuntu", osVersion: "22.04", rootPassword: PASSWORD, ...overrides });
 const rule = (overrides: Props = {}): Props => ({ vpsId: "3f1c2a4e-0000-4000-8000-000000000001", protocol: "tcp", action: "allow", port: "22", source: "203.0.113.0/24", ...overrides });
@@ -86,7 +88,7 @@ const rows: Row[] = [
 ];
 
 test.each(rows)("%s: %s → refused on the property, no write call", async (type, _what, args, property, reason) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, args()));
+  const result = await h.check(type, args());
   expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
   const requests = h.emu.control.requests().map((r) => `${r.method} ${r.path}`);
   if (type === "Vps") expect(requests.filter((r) => r !== "GET /api/vps/plans")).toEqual([]);
@@ -101,7 +103,7 @@ test.each([
   ["VpsFirewallRule", () => rule({ protocol: "udp", port: "8000-8100", action: "deny", source: "0.0.0.0/0" })],
   ["VpsBackup", () => backup()],
 ])("%s: valid inputs pass (control case)", async (type, args) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, args()));
+  const result = await h.check(type, args());
   expect(result.failures).toEqual([]);
 });
 
@@ -114,7 +116,7 @@ test.each([
   ["VpsFirewallRule source", "VpsFirewallRule", () => rule({ source: UNKNOWN })],
   ["VpsBackup vpsId", "VpsBackup", () => backup({ vpsId: UNKNOWN })],
 ])("preview: an unknown %s is not failed, and no write call", async (_what, type, args) => {
-  const result = await h.host.check(type, {}, await h.inputs(type, args()));
+  const result = await h.check(type, args());
   expect(result.failures).toEqual([]);
   expect(h.emu.control.requests().filter((r) => r.method !== "GET")).toEqual([]);
 });

@@ -3,7 +3,8 @@
  * transitions): issue 5 acceptance 3 (ten rules at once, out-of-band removal, deleting a missing
  * rule, the port/CIDR rules at check), VPS_BUSY waited out, an ambiguous add settled by reading.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError } from "../../tools/engine/provider-host";
 import { api, calls, catalogue, failure, fresh, outputsOf, PLAN, runningServer, server, until, writes, type Props } from "./helpers";
 
@@ -12,17 +13,18 @@ let h: ResourceHarness;
 let vpsId: string;
 let smallPlan: string;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 1 });
-  smallPlan = (await catalogue(h)).plan(PLAN.small).id;
-  // The serialized provider comes from running a real program once; get it before the concurrent creates.
-  await h.inputs(T, {});
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(async () => {
-  await fresh(h);
-  vpsId = (await runningServer(h, smallPlan)).id;
-  h.emu.control.clearRequests();
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 1 },
+  setup: async (h) => {
+    smallPlan = (await catalogue(h)).plan(PLAN.small).id;
+    // The serialized provider comes from running a real program once; get it before the concurrent creates.
+    await h.inputs(T, {});
+  },
+  fresh: async (h) => {
+    await fresh(h);
+    vpsId = (await runningServer(h, smallPlan)).id;
+    h.emu.control.clearRequests();
+  },
 });
 
 const ssh = (overrides: Props = {}): Props => ({ vpsId, protocol: "tcp", action: "allow", port: "22", source: "203.0.113.0/24", ...overrides });
@@ -137,7 +139,7 @@ describe("VpsFirewallRule check (acceptance 3): refused with the property named,
     ["port 0", { port: "0" }, "port", /1 to 65535/],
     ["a bad CIDR", { source: "10.0.0.0/33" }, "source", /address or CIDR/],
   ])("%s", async (_what, overrides, property, reason) => {
-    const result = await h.host.check(T, {}, await h.inputs(T, ssh(overrides)));
+    const result = await h.check(T, ssh(overrides));
     expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
     expect(calls(h)).toEqual([]);
   });

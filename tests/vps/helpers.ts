@@ -6,10 +6,11 @@
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { ServerRec } from "../../emulator/vps/state";
 
-import { answered, freshWorld, PASSWORD, PLAN, walletOf, type Props } from "../../tools/support/world";
+import { answered, DAY_MS, freshWorld, PASSWORD, PLAN, serverRecords, walletOf, type Props } from "../../tools/support/world";
 
-export { PASSWORD, PLAN, type Props };
-export const DAY_MS = 86_400_000;
+export { DAY_MS, PASSWORD, PLAN, type Props };
+/** A root password other than PASSWORD that every server rule accepts (a password change). */
+export const NEW_PASSWORD = "N3w^Passw0rd#x";
 
 export interface Plan {
   id: string;
@@ -48,7 +49,7 @@ export const fresh = (h: ResourceHarness, transitionSeconds = 1): Promise<void> 
 export const wallet = (h: ResourceHarness): number => walletOf(h.emu);
 
 export function servers(h: ResourceHarness): ServerRec[] {
-  return ((h.emu.control.state().vps as { servers?: ServerRec[] }).servers ?? []) as ServerRec[];
+  return serverRecords(h.emu.control.state());
 }
 
 export function server(h: ResourceHarness, id: string): ServerRec {

@@ -5,19 +5,21 @@
  * collecting VPS_BUSY refusals; the backup create does not read again the add-on its activation
  * just answered.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { startProviderHost, stackConfig } from "../../tools/engine/provider-host";
 import { calls, catalogue, fresh, PASSWORD, PLAN, runningServer, server } from "./helpers";
 
 let h: ResourceHarness;
 let smallPlan: string;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 1 });
-  smallPlan = (await catalogue(h)).plan(PLAN.small).id;
-}, 60_000);
-afterAll(() => h?.close());
-beforeEach(() => fresh(h));
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 1 },
+  setup: async (h) => {
+    smallPlan = (await catalogue(h)).plan(PLAN.small).id;
+  },
+  fresh,
+});
 
 test("ten servers checked at once read the plan catalogue once", async () => {
   // A host of its own: the plan catalogue is cached per provider process.

@@ -4,7 +4,8 @@
  * change table), 2 (ambiguous create, provisioning failure) and 5 (rootPassword secret), and the
  * INSUFFICIENT_BALANCE / INSTANCE_NOT_RUNNING messages.
  */
-import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import { useResourceHarness } from "../support/per-file";
 import { HostError, programRegistrations, providerFor } from "../../tools/engine/provider-host";
 import {
   answeredAt,
@@ -13,6 +14,7 @@ import {
   calls,
   failure,
   fresh,
+  NEW_PASSWORD,
   outputsOf,
   PASSWORD,
   PLAN,
@@ -27,15 +29,15 @@ import {
 } from "./helpers";
 
 const T = "Vps";
-const NEW_PASSWORD = "N3w^Passw0rd#x";
 let h: ResourceHarness;
 let plan: (name: string) => Plan;
 
-beforeAll(async () => {
-  h = await startResourceHarness({ transitions: "time", transitionSeconds: 1 });
-  plan = (await catalogue(h)).plan;
-}, 60_000);
-afterAll(() => h?.close());
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "time", transitionSeconds: 1 },
+  setup: async (h) => {
+    plan = (await catalogue(h)).plan;
+  },
+});
 
 /** Program inputs of a small ubuntu server named web-1 (overridable). */
 const args = (overrides: Props = {}): Props => ({ planId: plan(PLAN.small).id, name: "web-1", osType: "ubuntu", osVersion: "22.04", rootPassword: PASSWORD, ...overrides });
@@ -143,7 +145,7 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
     ["another region", PLAN.sgp, /region sgp/],
   ])("planId to %s: refused at check, on planId, with the reason, and no write call", async (_what, name, reason) => {
     h.emu.control.clearRequests();
-    const result = await h.host.check(T, inputs, await h.inputs(T, args({ planId: plan(name).id })));
+    const result = await h.check(T, args({ planId: plan(name).id }), inputs);
     expect(result.failures).toEqual([{ property: "planId", reason: expect.stringMatching(reason) }]);
     expect(writes(h)).toEqual([]);
   });
@@ -433,7 +435,7 @@ describe("rootPassword stays secret", () => {
     expect(partial.initFailed!.properties.lastJobError).toBe("cloud-init rejected password [redacted]");
 
     // A refused password at check.
-    const refused = await h.host.check(T, {}, await h.inputs(T, args({ rootPassword: `${secret}&` })));
+    const refused = await h.check(T, args({ rootPassword: `${secret}&` }));
     expect(refused.failures).toEqual([{ property: "rootPassword", reason: expect.any(String) }]);
 
     // Delete and read errors are what the host prints on stderr: make both fail.

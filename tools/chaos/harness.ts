@@ -5,7 +5,7 @@
  *
  * A check answers a list of problems (empty: all good); tests assert the list is empty, chaos counts.
  */
-import { seededRandom } from "../support/world";
+import { domainRecords, emailRecords, liveServers, seededRandom } from "../support/world";
 import { readFileSync } from "node:fs";
 import type { RequestLogEntry, World } from "../../emulator";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
@@ -156,11 +156,11 @@ export function effective(types: ResourceType[]): Set<ResourceType> {
 
 // ---- the world ----
 
-export const servers = (w: World): ServerRec[] => ((w.vps as { servers?: ServerRec[] }).servers ?? []).filter((s) => s.status !== "terminated");
-export const webhooks = (w: World): WebhookRec[] => (w.email as { webhooks?: WebhookRec[] }).webhooks ?? [];
-export const templates = (w: World): TemplateRec[] => (w.email as { templates?: TemplateRec[] }).templates ?? [];
-export const emailDomains = (w: World): EmailDomainRec[] => (w.email as { domains?: EmailDomainRec[] }).domains ?? [];
-export const registered = (w: World): DomainRec[] => (w.domains as { records?: DomainRec[] }).records ?? [];
+export const servers: (w: World) => ServerRec[] = liveServers;
+export const webhooks = (w: World): WebhookRec[] => emailRecords(w).webhooks;
+export const templates = (w: World): TemplateRec[] => emailRecords(w).templates;
+export const emailDomains = (w: World): EmailDomainRec[] => emailRecords(w).domains;
+export const registered: (w: World) => DomainRec[] = domainRecords;
 
 const ruleText = (r: Pick<FirewallRuleRec, "protocol" | "action" | "port" | "source">) => `${r.protocol}/${r.action}/${r.port ?? "-"}/${r.source}`;
 

@@ -13,6 +13,8 @@ export interface ResourceHarness {
   host: ProviderHost;
   /** Program inputs of one resource, with the `__provider` a user's program would produce. */
   inputs(type: string, args: Props): Promise<Props>;
+  /** check(olds, news) of the program inputs `args`, as the engine sends it; answers the host's result, failures included. */
+  check(type: string, args: Props, olds?: Props): ReturnType<ProviderHost["check"]>;
   /** check(olds={}, news) that must pass; answers the checked inputs. */
   checked(type: string, args: Props, olds?: Props): Promise<Props>;
   /** Write calls (not GET) the emulator received since the last `clearRequests()`. */
@@ -38,12 +40,14 @@ export async function startResourceHarness(options: HarnessOptions = {}): Promis
     if (!providers.has(type)) providers.set(type, (await providerFor(type, args)).inputs.__provider);
     return { ...args, __provider: providers.get(type) };
   };
+  const check = async (type: string, args: Props, olds: Props = {}) => host.check(type, olds, await inputs(type, args));
   return {
     emu,
     host,
     inputs,
+    check,
     async checked(type, args, olds = {}) {
-      const result = await host.check(type, olds, await inputs(type, args));
+      const result = await check(type, args, olds);
       if (result.failures.length) throw new Error(`check failed: ${JSON.stringify(result.failures)}`);
       return result.inputs;
     },

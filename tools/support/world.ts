@@ -1,8 +1,13 @@
 /**
  * What the tests and the tools share about the emulator's world: a fresh world, the first account's
- * wallet, the requests it answered, a seeded random source, and the seeded values test programs use.
+ * wallet, the records it holds, the requests it answered, a seeded random source, and the seeded
+ * values test programs use.
  */
+import type { World } from "../../emulator";
 import { Rng } from "../../emulator/core/rng";
+import type { DomainRec } from "../../emulator/domains/state";
+import type { DomainRec as EmailDomainRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
+import type { ServerRec } from "../../emulator/vps/state";
 import type { TestEmulator } from "./emulator";
 
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -18,6 +23,14 @@ export const PLAN = {
   cpu: "c-2vcpu-4gb", // another family
   sgp: "s-2vcpu-2gb-sgp", // another region
 } as const;
+
+/** The first account's seeded wallet balance (emulator/core/seed.ts). */
+export const SEEDED_WALLET = 50_000_000;
+
+export const DAY_MS = 86_400_000;
+
+/** A timestamp as the emulator answers it: ISO 8601 in UTC with milliseconds. */
+export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 export type TransitionSetting = { mode: "immediate" | "time" | "manual"; seconds?: number };
 
@@ -52,3 +65,18 @@ export function seededRandom(seed: number): () => number {
   const rng = new Rng(seed);
   return () => rng.next();
 }
+
+/** Every server record of the world (the terminated ones too): `World.vps` is typed loosely. */
+export const serverRecords = (w: World): ServerRec[] => (w.vps as { servers?: ServerRec[] }).servers ?? [];
+
+/** The servers not terminated. */
+export const liveServers = (w: World): ServerRec[] => serverRecords(w).filter((s) => s.status !== "terminated");
+
+/** The first project's email records. */
+export function emailRecords(w: World): { domains: EmailDomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] } {
+  const email = w.email as Partial<{ domains: EmailDomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] }>;
+  return { domains: email.domains ?? [], templates: email.templates ?? [], webhooks: email.webhooks ?? [] };
+}
+
+/** The registered domains (every account's). */
+export const domainRecords = (w: World): DomainRec[] => (w.domains as { records?: DomainRec[] }).records ?? [];
