@@ -144,7 +144,7 @@ export interface DiffAnswer {
  * Update the ignoreChanges paths). The resource tests leave it out: the Node dynamic host reads
  * none of these fields (see tools/engine/CONFORMANCE.md); the test engine sends them all.
  */
-export interface CallContext {
+export interface EngineFields {
   /** The resource's URN (default: `urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/svc:<type>::r`). */
   urn?: string;
   oldInputs?: Props;
@@ -155,14 +155,14 @@ export interface CallContext {
 
 export interface ProviderHost {
   configure(config: Record<string, string>): Promise<void>;
-  check(type: string, olds: Props, news: Props, call?: CallContext): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
+  check(type: string, olds: Props, news: Props, call?: EngineFields): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
   /** `olds` are the old outputs, as the engine sends them; the old inputs go in `call.oldInputs`. */
-  diff(type: string, id: string, olds: Props, news: Props, call?: CallContext): Promise<DiffAnswer>;
-  create(type: string, props: Props, call?: CallContext): Promise<{ id: string; properties: Props }>;
+  diff(type: string, id: string, olds: Props, news: Props, call?: EngineFields): Promise<DiffAnswer>;
+  create(type: string, props: Props, call?: EngineFields): Promise<{ id: string; properties: Props }>;
   /** `props` undefined: no properties at all, as the import step sends (pulumi/pulumi step.go ImportStep.Apply). */
-  read(type: string, id: string, props: Props | undefined, inputs?: Props, call?: CallContext): Promise<{ id: string; properties: Props; inputs: Props }>;
-  update(type: string, id: string, olds: Props, news: Props, call?: CallContext): Promise<{ properties: Props }>;
-  delete(type: string, id: string, props: Props, call?: CallContext): Promise<void>;
+  read(type: string, id: string, props: Props | undefined, inputs?: Props, call?: EngineFields): Promise<{ id: string; properties: Props; inputs: Props }>;
+  update(type: string, id: string, olds: Props, news: Props, call?: EngineFields): Promise<{ properties: Props }>;
+  delete(type: string, id: string, props: Props, call?: EngineFields): Promise<void>;
   /** Everything the host printed on stderr (uncaught errors, logs). */
   stderr(): string;
   stop(): Promise<void>;
@@ -202,128 +202,166 @@ export interface HostOptions {
 
 export async function startProviderHost(options: HostOptions = {}): Promise<ProviderHost> {
   const cwd = options.cwd ?? FIXTURE_DIR;
-  const project = options.project ?? FIXTURE_PROJECT;
-  const stack = options.stack ?? FIXTURE_STACK;
   if (!options.cwd) ensureFixture();
-  const hostScript = pulumiScript(cwd, "cmd/dynamic-provider");
+  const child = spawnHost(cwd, options);
+  const output = captureStderr(child);
+  const port = await listeningPort(child, output);
+  return new HostClient(child, port, output, options.stack ?? FIXTURE_STACK, options.project ?? FIXTURE_PROJECT);
+}
+
+function spawnHost(cwd: string, options: HostOptions): ChildProcess {
+  const project = options.project ?? FIXTURE_PROJECT;
   const env = options.asEngine
     ? fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: "{}" })
-    : fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: stack });
+    : fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: options.stack ?? FIXTURE_STACK });
   if (options.asEngine) delete env.PULUMI_NODEJS_STACK;
   // The host only needs an engine address argument; it never dials it for these calls.
-  const child: ChildProcess = spawn(process.execPath, [hostScript, "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  const urnOf = (type: string, call?: CallContext) => call?.urn ?? `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/svc:${type}::r`;
-  /** URN, name and type, as every request of the engine carries them. */
-  const address = <R extends { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }>(req: R, type: string, call?: CallContext): R => {
-    const urn = urnOf(type, call);
-    req.setUrn(urn);
-    req.setName(urn.slice(urn.lastIndexOf("::") + 2));
-    req.setType(urn.split("::")[2].split("$").pop()!);
-    return req;
-  };
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const port = await new Promise<number>((resolvePort, reject) => {
+  return spawn(process.execPath, [pulumiScript(cwd, "cmd/dynamic-provider"), "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function captureStderr(child: ChildProcess): { text: string } {
+  const output = { text: "" };
+  child.stderr!.on("data", (chunk: Buffer) => (output.text += chunk.toString()));
+  return output;
+}
+
+/** The port the host prints on stdout once it listens. */
+function listeningPort(child: ChildProcess, stderr: { text: string }): Promise<number> {
+  return new Promise<number>((resolvePort, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const match = /^(\d+)\s*$/m.exec(out);
       if (match) resolvePort(Number(match[1]));
     });
-    child.on("exit", (code) => reject(new Error(`provider host exited ${code}: ${stderr}`)));
+    child.on("exit", (code) => reject(new Error(`provider host exited ${code}: ${stderr.text}`)));
   });
-  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  const unary = <Req, Res>(method: (req: Req, cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown, req: Req): Promise<Res> =>
-    new Promise((ok, fail) => method.call(client, req, (err, res) => (err ? fail(toHostError(err)) : ok(res))));
+}
 
-  return {
-    async configure(config) {
-      // As the engine configures a provider: the config both as `variables` and as `args`.
-      const req = new provproto.ConfigureRequest();
-      for (const [key, value] of Object.entries(config)) req.getVariablesMap().set(`pulumi-nodejs:config:${key}`, value);
-      req.setArgs(struct(config));
-      req.setAcceptsecrets(true);
-      req.setAcceptresources(true);
-      req.setSendsOldInputs(true);
-      req.setSendsOldInputsToDelete(true);
-      await unary(client.configure, req);
-    },
-    async check(type, olds, news, call) {
-      const req = address(new provproto.CheckRequest(), type, call);
-      req.setOlds(struct(olds));
-      req.setNews(struct(news));
-      req.setRandomseed(randomBytes(32));
-      const res = await unary<provproto.CheckRequest, provproto.CheckResponse>(client.check, req);
-      return {
-        inputs: res.getInputs()?.toJavaScript() ?? {},
-        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
-      };
-    },
-    async diff(type, id, olds, news, call) {
-      const req = address(new provproto.DiffRequest(), type, call);
-      req.setId(id);
-      req.setOlds(struct(olds));
-      req.setNews(struct(news));
-      if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
-      req.setIgnorechangesList(call?.ignoreChanges ?? []);
-      const res = await unary<provproto.DiffRequest, provproto.DiffResponse>(client.diff, req);
-      const changes = res.getChanges();
-      const C = provproto.DiffResponse.DiffChanges;
-      return {
-        changes: changes === C.DIFF_SOME ? "some" : changes === C.DIFF_NONE ? "none" : "unknown",
-        replaces: res.getReplacesList(),
-        deleteBeforeReplace: res.getDeletebeforereplace(),
-      };
-    },
-    async create(type, props, call) {
-      const req = address(new provproto.CreateRequest(), type, call);
-      req.setProperties(struct(props));
-      req.setTimeout(call?.timeout ?? 0);
-      req.setPreview(false);
-      const res = await unary<provproto.CreateRequest, provproto.CreateResponse>(client.create, req);
-      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
-    },
-    async read(type, id, props, inputs, call) {
-      const req = address(new provproto.ReadRequest(), type, call);
-      req.setId(id);
-      if (props) req.setProperties(struct(props));
-      if (inputs) req.setInputs(struct(inputs));
-      const res = await unary<provproto.ReadRequest, provproto.ReadResponse>(client.read, req);
-      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() ?? {} };
-    },
-    async update(type, id, olds, news, call) {
-      const req = address(new provproto.UpdateRequest(), type, call);
-      req.setId(id);
-      req.setOlds(struct(olds));
-      req.setNews(struct(news));
-      if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
-      req.setIgnorechangesList(call?.ignoreChanges ?? []);
-      req.setTimeout(call?.timeout ?? 0);
-      req.setPreview(false);
-      const res = await unary<provproto.UpdateRequest, provproto.UpdateResponse>(client.update, req);
-      return { properties: res.getProperties()?.toJavaScript() ?? {} };
-    },
-    async delete(type, id, props, call) {
-      const req = address(new provproto.DeleteRequest(), type, call);
-      req.setId(id);
-      req.setProperties(struct(props));
-      if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
-      req.setTimeout(call?.timeout ?? 0);
-      await unary(client.delete, req);
-    },
-    stderr: () => stderr,
-    kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    },
-    async stop() {
-      client.close();
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill();
-        await exited;
-      }
-    },
-  };
+/** The engine's side of the ResourceProvider gRPC service of one host process. */
+class HostClient implements ProviderHost {
+  private readonly client: provrpc.ResourceProviderClient;
+
+  constructor(
+    private readonly child: ChildProcess,
+    port: number,
+    private readonly output: { text: string },
+    private readonly stack: string,
+    private readonly project: string,
+  ) {
+    this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  }
+
+  async configure(config: Record<string, string>): Promise<void> {
+    // As the engine configures a provider: the config both as `variables` and as `args`.
+    const req = new provproto.ConfigureRequest();
+    for (const [key, value] of Object.entries(config)) req.getVariablesMap().set(`pulumi-nodejs:config:${key}`, value);
+    req.setArgs(struct(config));
+    req.setAcceptsecrets(true);
+    req.setAcceptresources(true);
+    req.setSendsOldInputs(true);
+    req.setSendsOldInputsToDelete(true);
+    await this.unary(this.client.configure, req);
+  }
+
+  async check(type: string, olds: Props, news: Props, call?: EngineFields) {
+    const req = this.address(new provproto.CheckRequest(), type, call);
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    req.setRandomseed(randomBytes(32));
+    const res = await this.unary<provproto.CheckRequest, provproto.CheckResponse>(this.client.check, req);
+    return {
+      inputs: res.getInputs()?.toJavaScript() ?? {},
+      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  async diff(type: string, id: string, olds: Props, news: Props, call?: EngineFields): Promise<DiffAnswer> {
+    const req = this.address(new provproto.DiffRequest(), type, call);
+    req.setId(id);
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
+    req.setIgnorechangesList(call?.ignoreChanges ?? []);
+    const res = await this.unary<provproto.DiffRequest, provproto.DiffResponse>(this.client.diff, req);
+    const changes = res.getChanges();
+    const C = provproto.DiffResponse.DiffChanges;
+    return {
+      changes: changes === C.DIFF_SOME ? "some" : changes === C.DIFF_NONE ? "none" : "unknown",
+      replaces: res.getReplacesList(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+    };
+  }
+
+  async create(type: string, props: Props, call?: EngineFields) {
+    const req = this.address(new provproto.CreateRequest(), type, call);
+    req.setProperties(struct(props));
+    req.setTimeout(call?.timeout ?? 0);
+    req.setPreview(false);
+    const res = await this.unary<provproto.CreateRequest, provproto.CreateResponse>(this.client.create, req);
+    return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
+  }
+
+  async read(type: string, id: string, props: Props | undefined, inputs?: Props, call?: EngineFields) {
+    const req = this.address(new provproto.ReadRequest(), type, call);
+    req.setId(id);
+    if (props) req.setProperties(struct(props));
+    if (inputs) req.setInputs(struct(inputs));
+    const res = await this.unary<provproto.ReadRequest, provproto.ReadResponse>(this.client.read, req);
+    return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() ?? {} };
+  }
+
+  async update(type: string, id: string, olds: Props, news: Props, call?: EngineFields) {
+    const req = this.address(new provproto.UpdateRequest(), type, call);
+    req.setId(id);
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
+    req.setIgnorechangesList(call?.ignoreChanges ?? []);
+    req.setTimeout(call?.timeout ?? 0);
+    req.setPreview(false);
+    const res = await this.unary<provproto.UpdateRequest, provproto.UpdateResponse>(this.client.update, req);
+    return { properties: res.getProperties()?.toJavaScript() ?? {} };
+  }
+
+  async delete(type: string, id: string, props: Props, call?: EngineFields): Promise<void> {
+    const req = this.address(new provproto.DeleteRequest(), type, call);
+    req.setId(id);
+    req.setProperties(struct(props));
+    if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
+    req.setTimeout(call?.timeout ?? 0);
+    await this.unary(this.client.delete, req);
+  }
+
+  stderr(): string {
+    return this.output.text;
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
+  }
+
+  async stop(): Promise<void> {
+    this.client.close();
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((r) => this.child.once("exit", r));
+      this.child.kill();
+      await exited;
+    }
+  }
+
+  /** URN, name and type, as every request of the engine carries them. */
+  private address<R extends { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }>(req: R, type: string, call?: EngineFields): R {
+    const urn = call?.urn ?? `urn:pulumi:${this.stack}::${this.project}::pulumi-nodejs:dynamic/svc:${type}::r`;
+    req.setUrn(urn);
+    req.setName(urn.slice(urn.lastIndexOf("::") + 2));
+    req.setType(urn.split("::")[2].split("$").pop()!);
+    return req;
+  }
+
+  private unary<Req, Res>(method: (req: Req, cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown, req: Req): Promise<Res> {
+    return new Promise((ok, fail) => method.call(this.client, req, (err, res) => (err ? fail(toHostError(err)) : ok(res))));
+  }
 }
 
 /** The namespaced stack config the engine passes to Configure, from an emulator's URLs and a key. */
