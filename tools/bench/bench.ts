@@ -119,13 +119,13 @@ function timeProviderCalls(): void {
       async (...args: A): Promise<R> => {
         const t = Date.now();
         try {
-          return await call(...args);
+          return await call.apply(host, args);
         } finally {
           providerCalls.push({ method, start: t, end: Date.now() });
         }
       };
+    // The host is a class instance: its methods are called on it, never copied off it.
     const wrapped: ProviderHost = {
-      ...host,
       configure: timed("configure", host.configure),
       check: timed("check", host.check),
       diff: timed("diff", host.diff),
@@ -133,6 +133,9 @@ function timeProviderCalls(): void {
       read: timed("read", host.read),
       update: timed("update", host.update),
       delete: timed("delete", host.delete),
+      stderr: () => host.stderr(),
+      stop: () => host.stop(),
+      kill: () => host.kill(),
     };
     return wrapped;
   };
