@@ -47,9 +47,8 @@ export class Backoff {
   constructor(
     private readonly schedule: Schedule = POLL,
     private readonly random: () => number = Math.random,
-    private readonly firstMs = schedule.firstMs,
   ) {
-    this.stepMs = firstMs;
+    this.stepMs = schedule.firstMs;
   }
 
   next(): number {
@@ -60,12 +59,12 @@ export class Backoff {
 
   /** Back to the first step (something changed: look again soon). */
   reset(): void {
-    this.stepMs = this.firstMs;
+    this.stepMs = this.schedule.firstMs;
   }
 
   /** Sleeps the next pause, never past `limitMs`. */
-  pause(limitMs = Infinity, clock: Clock = systemClock, signal?: AbortSignal): Promise<void> {
-    return clock.sleep(Math.min(this.next(), limitMs), signal);
+  pause(limitMs = Infinity, clock: Clock = systemClock): Promise<void> {
+    return clock.sleep(Math.min(this.next(), limitMs));
   }
 }
 
