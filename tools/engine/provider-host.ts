@@ -277,12 +277,7 @@ class HostClient implements ProviderHost {
   }
 
   async diff(type: string, id: string, olds: Props, news: Props, call?: EngineFields): Promise<DiffAnswer> {
-    const req = this.address(new provproto.DiffRequest(), type, call);
-    req.setId(id);
-    req.setOlds(struct(olds));
-    req.setNews(struct(news));
-    if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
-    req.setIgnorechangesList(call?.ignoreChanges ?? []);
+    const req = this.change(this.address(new provproto.DiffRequest(), type, call), id, olds, news, call);
     const res = await this.unary<provproto.DiffRequest, provproto.DiffResponse>(this.client.diff, req);
     const changes = res.getChanges();
     const C = provproto.DiffResponse.DiffChanges;
@@ -312,12 +307,7 @@ class HostClient implements ProviderHost {
   }
 
   async update(type: string, id: string, olds: Props, news: Props, call?: EngineFields) {
-    const req = this.address(new provproto.UpdateRequest(), type, call);
-    req.setId(id);
-    req.setOlds(struct(olds));
-    req.setNews(struct(news));
-    if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
-    req.setIgnorechangesList(call?.ignoreChanges ?? []);
+    const req = this.change(this.address(new provproto.UpdateRequest(), type, call), id, olds, news, call);
     req.setTimeout(call?.timeout ?? 0);
     req.setPreview(false);
     const res = await this.unary<provproto.UpdateRequest, provproto.UpdateResponse>(this.client.update, req);
@@ -356,6 +346,16 @@ class HostClient implements ProviderHost {
     req.setUrn(urn);
     req.setName(urn.slice(urn.lastIndexOf("::") + 2));
     req.setType(urn.split("::")[2].split("$").pop()!);
+    return req;
+  }
+
+  /** What Diff and Update both carry: the id, old outputs, new inputs, old inputs and ignoreChanges. */
+  private change<R extends provproto.DiffRequest | provproto.UpdateRequest>(req: R, id: string, olds: Props, news: Props, call?: EngineFields): R {
+    req.setId(id);
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    if (call?.oldInputs) req.setOldInputs(struct(call.oldInputs));
+    req.setIgnorechangesList(call?.ignoreChanges ?? []);
     return req;
   }
 
