@@ -24,6 +24,7 @@ import {
   isNotFound,
   isUnknown,
   operationError,
+  operationFailed,
   PartialFailure,
   pick,
   type CheckFailure,
@@ -289,7 +290,7 @@ async function register(api: ApiClient, inputs: Props): Promise<Props> {
     throw apiFailure("create", err, name, REGISTRATION_REFUNDED);
   }
   const data = domainPaid.safeParse(answer.data).data;
-  if (!data) throw new Error(`create failed: POST /domains answered a dry run for ${name}: nothing was registered; run \`pulumi up\` again`);
+  if (!data) throw operationFailed("create", `POST /domains answered a dry run for ${name}: nothing was registered; run \`pulumi up\` again`);
   const billing = domainBilling.safeParse(answer.envelope.billing).data ?? data.billing;
 
   if (answer.code === "DOMAIN_SAVE_PENDING") {
@@ -352,13 +353,14 @@ export const domain: ResourceImpl = {
       idOf: () => name,
       describe: () => `named ${name}, registered in this account,`,
       adopt: async (adoptId) => {
-        if (adoptId !== name) throw new Error(`create failed: adoptId "${adoptId}": the id of a Domain is its name: adoptId must equal name ("${name}")`);
+        if (adoptId !== name) throw operationFailed("create", `adoptId "${adoptId}": the id of a Domain is its name: adoptId must equal name ("${name}")`);
         const record = await findDomain(api, name, undefined).catch((err) => {
           throw apiFailure("create", err, name);
         });
         if (!record) {
-          throw new Error(
-            `create failed: adoptId "${name}": not registered in this account: a domain of another account, or not registered — register it with this resource without adoptId`,
+          throw operationFailed(
+            "create",
+            `adoptId "${name}": not registered in this account: a domain of another account, or not registered — register it with this resource without adoptId`,
           );
         }
         return { record };
@@ -398,10 +400,10 @@ export const domain: ResourceImpl = {
     }
     if (!record) {
       if (!awaitingSave(olds)) {
-        throw new Error(`update failed: ${name} (id ${String(olds.domainId)}) is no longer in the account: run \`pulumi refresh\` to drop it from the state`);
+        throw operationFailed("update", `${name} (id ${String(olds.domainId)}) is no longer in the account: run \`pulumi refresh\` to drop it from the state`);
       }
       if (olds.whoisProtection === news.whoisProtection && olds.autoRenew === news.autoRenew) return { outs: { ...olds, ...pick(news, INPUTS) } };
-      throw new Error(`update failed: the registry has not saved the record of ${name} yet (DOMAIN_SAVE_PENDING), so it cannot be changed yet: run \`pulumi up\` again in a minute`);
+      throw operationFailed("update", `the registry has not saved the record of ${name} yet (DOMAIN_SAVE_PENDING), so it cannot be changed yet: run \`pulumi up\` again in a minute`);
     }
     // Compared with the live record, read first: WHOIS protection is paid and may already be on.
     // Turning it off is refused by check; the API cannot do it.
