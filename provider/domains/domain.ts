@@ -15,6 +15,7 @@
  */
 import { z } from "zod";
 import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
+import { domainErrorCodes, type ApiErrorCode } from "../../contract/error-codes";
 import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../../contract/schemas";
@@ -107,7 +108,8 @@ const WHOIS_REFUNDED = `WHOIS protection was not bought and ${REFUNDED}: the nex
 /** What the user can do about an API refusal, by its code. */
 function hintFor(err: unknown, name: string): string | undefined {
   if (!(err instanceof ApiError)) return undefined;
-  switch (err.code) {
+  // As a catalogued code: a misspelled case does not compile.
+  switch (err.code as ApiErrorCode) {
     case "ACCOUNT_KEY_REQUIRED":
       return (
         "Domain resources need a whole-account API key: this key is limited to one project. Create a key that covers " +
@@ -138,14 +140,9 @@ function hintFor(err: unknown, name: string): string | undefined {
   }
 }
 
-/** A 422, 500 or 502 answered by the domain API itself (its envelope and code): refunded, per the spec. */
+/** A 422, 500 or 502 answered by the domain API itself (a code of its table, not a proxy's page or the client's own): refunded, per the spec. */
 function isRefunded(err: unknown): err is ApiError {
-  return (
-    err instanceof ApiError &&
-    (err.status === 422 || err.status === 500 || err.status === 502) &&
-    !err.code.startsWith("HTTP_") &&
-    !["BAD_RESPONSE", "UNEXPECTED_RESPONSE"].includes(err.code)
-  );
+  return err instanceof ApiError && (err.status === 422 || err.status === 500 || err.status === 502) && (domainErrorCodes as readonly string[]).includes(err.code);
 }
 
 /** The same failure, described as one whose outcome is known (a refunded answer, or a dry run). */

@@ -7,7 +7,7 @@
  * for another.
  */
 import { z } from "zod";
-import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { isApiError, OutcomeUnknownError, type ErrorCode } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../../contract/schemas";
@@ -31,7 +31,7 @@ function adoptIdRule(inputs: Props): CheckFailure[] {
   return [{ property: "adoptId", reason: "the id of a VpsBackup is its server's id: adoptId must equal vpsId" }];
 }
 /** Refusals that say "not yet": the node or its agent will be ready soon. */
-const NOT_YET = new Set(["NODE_NOT_READY", "AGENT_OFFLINE"]);
+const NOT_YET = new Set<ErrorCode>(["NODE_NOT_READY", "AGENT_OFFLINE"]);
 
 function outputs(inputs: Props, addon: BackupAddon): Props {
   return { ...pick(inputs, INPUTS), status: addon.status, quotaGb: addon.quotaGb, usedGb: addon.usedGb, expiresAt: addon.expiresAt };
@@ -51,7 +51,7 @@ async function paidCall<T>(ctx: CallContext, vpsId: string, call: () => Promise<
   const deadline = Date.now() + serverTimeoutMs(ctx);
   // The backup calls are the work that makes the server busy: they do not wait for it.
   return retryWhileRefused(() => retryWhileBusy(ctx, vpsId, call, deadline, false), {
-    refused: (err) => isApiError(err) && NOT_YET.has(err.code),
+    refused: (err) => isApiError(err) && NOT_YET.has(err.code as ErrorCode),
     deadlineMs: deadline,
   });
 }
