@@ -17,6 +17,8 @@
  * Both are kept in the outputs too: read and delete get only the outputs.
  */
 import { missingProfile } from "./config";
+import { causeOfType } from "./client/errors";
+import { WaitTimeoutError } from "./client/poller";
 import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import type { CallContext } from "./context";
 import { apiContextOf, currentConfig } from "./runtime";
@@ -124,7 +126,7 @@ function callContext(props: Props, name?: Operation["name"]): { ctx: CallContext
 
 /** A wait that ran out: names the limit that applied and how to change it. */
 function withTimeoutHint(err: unknown, operation: Operation): unknown {
-  if (!(err instanceof Error) || !/timed out after/.test(err.message) || !operation.name) return err;
+  if (!(err instanceof Error) || !causeOfType(err, WaitTimeoutError) || !operation.name) return err;
   const name = operation.name;
   err.message += operation.timeoutText
     ? `. The limit was customTimeouts.${name} "${operation.timeoutText}": raise it in the resource options, e.g. customTimeouts: { ${name}: "30m" }`

@@ -18,6 +18,7 @@ export const settingDefs = {
   aiUrl: { config: "svc:aiUrl", env: "SVC_AI_URL", secret: false, what: "the AI gateway base URL" },
   projectId: { config: "svc:projectId", env: "SVC_PROJECT_ID", secret: false, what: "the project id" },
   requestTimeoutSeconds: { config: "svc:requestTimeoutSeconds", env: "SVC_REQUEST_TIMEOUT_SECONDS", secret: false, what: "the whole-request timeout in seconds (default 60)" },
+  log: { config: "svc:log", env: "SVC_LOG", secret: false, what: "the provider's log: debug writes one line per request, retry, wait and adoption decision to stderr (provider/log.ts)" },
 } as const;
 
 export type SettingName = keyof typeof settingDefs;

@@ -22,8 +22,9 @@
  * looking first: the create is sent at once, and only a refusal is followed by the look. The answer
  * carries what the look would: one call less per create, nothing made or charged twice.
  */
-import { OutcomeUnknownError } from "./client/errors";
+import { OperationError, OutcomeUnknownError } from "./client/errors";
 import { isUnknown, operationError, type Props } from "./resource";
+import { debugLog } from "./log";
 
 export const ADOPT_KEY = "adoptId";
 
@@ -73,31 +74,49 @@ export function adoptIdOf(inputs: Props): string | undefined {
 
 export async function createOnce<T>(inputs: Props, spec: CreateOnceSpec<T>): Promise<CreateOnceResult<T>> {
   const take = (object: T) => (spec.take ? spec.take(object) : Promise.resolve(object));
+  const decided = (text: string) => debugLog(`create-once ${spec.noun}: ${text}`);
+  const found = (objects: T[]) => objects.map((o) => `${spec.idOf(o)} (${spec.describe(o)})`).join(", ");
   const adoptId = adoptIdOf(inputs);
-  if (adoptId !== undefined) return { object: await take(await spec.adopt(adoptId)), adopted: true };
+  if (adoptId !== undefined) {
+    decided(`adoptId ${adoptId} given: adopting it, nothing created`);
+    return { object: await take(await spec.adopt(adoptId)), adopted: true };
+  }
 
   // A failed look (the raw API error, for the resource to word) has created nothing.
   const adoptExisting = async (joinInFlight: boolean): Promise<CreateOnceResult<T> | undefined> => {
     const existing = await spec.find(joinInFlight);
-    if (existing.objects.length === 1 && existing.provablyMine) return { object: await take(existing.objects[0]), adopted: true };
-    if (existing.objects.length > 0) throw conflict(spec, existing.objects);
+    if (existing.objects.length === 1 && existing.provablyMine) {
+      decided(`found ${found(existing.objects)}, provably this stack's (an earlier attempt's): adopting it`);
+      return { object: await take(existing.objects[0]), adopted: true };
+    }
+    if (existing.objects.length > 0) {
+      decided(`found ${found(existing.objects)}, not provably this stack's: refusing (adoptId needed)`);
+      throw conflict(spec, existing.objects);
+    }
     return undefined;
   };
   if (!spec.refusedAsDuplicate) {
     const adopted = await adoptExisting(true);
     if (adopted) return adopted;
+    decided("none found: sending the create");
+  } else {
+    decided("sending the create (the API refuses a second one by its code)");
   }
 
   try {
-    return { object: await spec.send(), adopted: false };
+    const object = await spec.send();
+    decided(`created ${spec.idOf(object)}`);
+    return { object, adopted: false };
   } catch (err) {
     if (spec.refusedAsDuplicate?.(err)) {
+      decided(`refused as a duplicate (${(err as { code?: string }).code}): looking for the existing one`);
       // Refused because one exists: the look the create skipped. (Gone again meanwhile: the refusal stands.)
       const adopted = await adoptExisting(false);
       if (adopted) return adopted;
       throw err;
     }
     if (!(err instanceof OutcomeUnknownError)) throw err;
+    decided(`the create's outcome is unknown (${err.status ?? "no answer"} ${err.code}): looking for what it made, not sending it again`);
     // The request may have been carried out: what appeared since is this create's (nothing was
     // there a moment ago). It is looked for, never sent again.
     const after = await spec.find(false).catch((listErr) => {
@@ -107,25 +126,38 @@ export async function createOnce<T>(inputs: Props, spec: CreateOnceSpec<T>): Pro
         `Looking for what it made failed too (${operationError("list", listErr).message}): before the next \`pulumi up\`, look for the ${spec.noun} and add its id as \`adoptId\``,
       );
     });
-    if (after.objects.length === 1) return { object: await take(after.objects[0]), adopted: true };
+    if (after.objects.length === 1) {
+      decided(`found ${found(after.objects)} made by the lost answer: adopting it`);
+      return { object: await take(after.objects[0]), adopted: true };
+    }
+    decided(after.objects.length === 0 ? "nothing was made" : `found ${found(after.objects)}: refusing (adoptId needed)`);
     if (after.objects.length === 0) throw operationError("create", err, `No ${spec.noun} was made, so nothing was charged; \`pulumi up\` may try again`);
     throw conflict(spec, after.objects);
   }
 }
 
+/** Objects answer to the resource but may not be this stack's: `code` ALREADY_EXISTS, their `ids`. */
+export class CreateConflictError extends OperationError {
+  constructor(
+    readonly ids: string[],
+    detail: string,
+  ) {
+    super("create", undefined, { detail, code: "ALREADY_EXISTS" });
+    this.name = "CreateConflictError";
+  }
+}
+
 /** The error for objects that may not be this stack's: names each id and the `adoptId` line. */
-function conflict<T>(spec: CreateOnceSpec<T>, objects: T[]): Error {
+function conflict<T>(spec: CreateOnceSpec<T>, objects: T[]): CreateConflictError {
   const ids = objects.map((o) => spec.idOf(o));
   const listed = objects.map((o) => `${spec.idOf(o)} (${spec.describe(o)})`).join(", ");
   const lead =
     objects.length === 1
       ? `a ${spec.noun} ${spec.describe(objects[0])} already exists (id ${ids[0]}) and nothing shows it is this stack's`
       : `${objects.length} ${spec.noun}s already answer to this resource: ${listed}`;
-  return Object.assign(
-    new Error(
-      `create failed: ${lead}. If an interrupted \`pulumi up\` made it, add \`adoptId: "${ids[0]}"\` to this resource's arguments and run \`pulumi up\` again; ` +
-        `otherwise ${spec.otherwise}`,
-    ),
-    { code: "ALREADY_EXISTS", ids },
+  return new CreateConflictError(
+    ids,
+    `${lead}. If an interrupted \`pulumi up\` made it, add \`adoptId: "${ids[0]}"\` to this resource's arguments and run \`pulumi up\` again; ` +
+      `otherwise ${spec.otherwise}`,
   );
 }

@@ -4,7 +4,7 @@
  * and errors that name the operation, the API call, its status and code.
  */
 import { z } from "zod";
-import { ApiError, OutcomeUnknownError } from "./client/errors";
+import { ApiError, OperationError, type ErrorCode } from "./client/errors";
 import type { CallContext } from "./context";
 
 /** The engine's placeholder for a value not known during preview (any type). */
@@ -155,18 +155,22 @@ export function pick(props: Props, names: readonly string[]): Props {
 /**
  * The thing was created but is not ready: the engine records the id and these properties (with
  * `__provider`, or a later delete or refresh cannot load the provider) as a partial failure; the
- * next `up` runs `update`, which finishes the job.
+ * next `up` runs `update`, which finishes the job. `failure`: the error (kept as the cause, so its
+ * class and code stay visible to callers) or only its words.
  */
 export class PartialFailure extends Error {
   readonly properties: Props;
+  readonly reasons: string[];
   constructor(
     readonly id: string,
     outs: Props,
     inputs: Props,
-    message: string,
-    readonly reasons: string[] = [message],
+    failure: string | Error,
+    reasons?: string[],
   ) {
-    super(message);
+    const message = typeof failure === "string" ? failure : failure.message;
+    super(message, typeof failure === "string" ? undefined : { cause: failure });
+    this.reasons = reasons ?? [message];
     this.name = "PartialFailure";
     // Plain JSON: the host encodes these as a protobuf Struct, which throws on an `undefined` value
     // inside its error handler, and the engine then never gets an answer to the create.
@@ -176,21 +180,18 @@ export class PartialFailure extends Error {
 
 /**
  * The error a user sees for a failed call: `create failed: POST /vps 402 INSUFFICIENT_BALANCE — <API
- * message>. <what to do>`. The engine adds the resource's type and name in front.
+ * message>. <what to do>` (an OperationError). The engine adds the resource's type and name in front.
  */
 export function operationError(operation: string, err: unknown, hint?: string): Error {
   if (err instanceof PartialFailure) return err;
-  // Already the error of this operation (provider/create-once.ts words its own): not wrapped twice.
-  if (err instanceof Error && !(err instanceof ApiError) && err.message.startsWith(`${operation} failed: `)) return err;
-  const tail = hint ? `. ${hint}` : "";
-  if (err instanceof ApiError) {
-    const status = err.status === undefined ? "" : `${err.status} `;
-    const unknown = err instanceof OutcomeUnknownError ? " (outcome unknown: the request may have been carried out)" : "";
-    const wrapped = new Error(`${operation} failed: ${err.method} ${err.path} ${status}${err.code} — ${err.apiMessage}${unknown}${tail}`, { cause: err });
-    return Object.assign(wrapped, { code: err.code });
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return new Error(`${operation} failed: ${message}${tail}`, { cause: err });
+  // Already the error of this operation (create-once and the resources word their own): not wrapped twice.
+  if (err instanceof OperationError && err.operation === operation) return err;
+  return new OperationError(operation, err, { hint });
+}
+
+/** An operation that failed for a reason of its own, not an API error: `create failed: <detail>`. */
+export function operationFailed(operation: string, detail: string, code?: ErrorCode): OperationError {
+  return new OperationError(operation, undefined, { detail, code });
 }
 
 /** True for a 404 answer (whatever the route's not-found code): the object is gone. */

@@ -6,6 +6,7 @@
  */
 import { ApiContext } from "./context";
 import { resolveSettings, type ConfigSource } from "./config";
+import { setLogLevel } from "./log";
 
 let configSource: ConfigSource | undefined;
 
@@ -16,6 +17,7 @@ const contexts = new Map<string, ApiContext>();
 export function configure(config: ConfigSource | undefined): void {
   configSource = config;
   contexts.clear();
+  setLogLevel(resolveSettings(config).log);
 }
 
 export function currentConfig(): ConfigSource | undefined {

@@ -19,3 +19,6 @@ export {
   type VpsPlan, type BackupPlan, type RenewalOption, type EmailStatus, type EmailAnalytics, type Notification, type ActivityEntry,
   type AiModel, type GetNotificationsArgs,
 } from "./data";
+export { OperationError, ClientCodes, type ErrorCode, type ClientCode } from "../provider/client/errors";
+export { WaitTimeoutError } from "../provider/client/poller";
+export { API_ERROR_CODES, AI_ERROR_CODES, apiErrorCodeGroups, aiErrorCodeGroups, type ApiErrorCode, type AiErrorCode } from "../contract/error-codes";

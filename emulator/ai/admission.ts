@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { authenticateAi } from "./auth";
 import { callOf, logCall, type AiCall, type AiRouteId, type Gateway } from "./call";
 import { AiError, defaultCodeOfStatus } from "./errors";
+import type { AiErrorCode } from "../../contract/error-codes";
 import { checkLimits } from "./limits";
 
 export async function admit(gw: Gateway, routeId: AiRouteId, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -33,6 +34,6 @@ async function applyFaultRule(gw: Gateway, call: AiCall, request: FastifyRequest
     request.raw.socket.destroy();
     return true;
   }
-  if (rule.status) throw new AiError(rule.status, rule.code ?? defaultCodeOfStatus(rule.status), "Injected fault", rule.status === 429 || rule.status === 503 ? { "retry-after": "1" } : {});
+  if (rule.status) throw new AiError(rule.status, (rule.code as AiErrorCode | undefined) ?? defaultCodeOfStatus(rule.status), "Injected fault", rule.status === 429 || rule.status === 503 ? { "retry-after": "1" } : {});
   return false;
 }

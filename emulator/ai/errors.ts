@@ -5,11 +5,12 @@
  */
 import type { AiStyle } from "../../contract/routes";
 import type { AiFaultKind } from "./state";
+import type { AiErrorCode } from "../../contract/error-codes";
 
 export class AiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: AiErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -39,7 +40,7 @@ function typeOfStatus(status: number): string {
   }
 }
 
-export function errorBody(style: AiStyle, status: number, code: string, message: string): Record<string, unknown> {
+export function errorBody(style: AiStyle, status: number, code: AiErrorCode, message: string): Record<string, unknown> {
   const type = typeOfStatus(status);
   return style === "anthropic" ? { type: "error", error: { type, message } } : { error: { message, type, code } };
 }
@@ -64,11 +65,11 @@ export function faultError(kind: AiFaultKind): AiError {
 }
 
 /** Code of an injected generic fault (`POST /_emulator/faults` on an `/ai` path) without its own code. */
-export function defaultCodeOfStatus(status: number): string {
+export function defaultCodeOfStatus(status: number): AiErrorCode {
   if (status === 400) return "invalid_request";
   if (status === 401) return "invalid_api_key";
   if (status === 402) return "insufficient_balance";
-  if (status === 403) return "permission_denied";
+  if (status === 403) return "key_spend_limit_reached";
   if (status === 404) return "not_found";
   if (status === 413) return "request_too_large";
   if (status === 429) return "rate_limited";

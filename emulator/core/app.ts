@@ -12,6 +12,7 @@ import { SERVICE_PREFIX, type Handler, type Refusals, type ServiceModule } from 
 import { controlOperations, registerControl, type EmulatorControl } from "./control";
 import type { Emu } from "./emu";
 import { EmuError, Reply } from "./errors";
+import type { ApiErrorCode } from "../../contract/error-codes";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
 
 /** Larger bodies are refused before they are read (422, like any body the schema refuses). */
@@ -25,9 +26,12 @@ declare module "fastify" {
   }
 }
 
-function failure(reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
+function failure(reply: FastifyReply, status: number, code: ApiErrorCode, message: string, extra: Record<string, unknown> = {}) {
   return reply.code(status).type("application/json").send({ success: false, error: message, code, ...extra });
 }
+
+/** The code of an injected fault that names none: a 429 is the rate limit's, anything else an internal error. */
+const defaultFaultCode = (status: number | undefined): ApiErrorCode => (status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR");
 
 /** Routes of the table that no module handles. */
 export function missingHandlers(modules: ServiceModule[]): RouteId[] {
@@ -52,10 +56,9 @@ function unknownPathAnswer(emu: Emu, log: RequestLog, modules: ServiceModule[]) 
     const message = `No route ${request.method} ${path}: ${error.message}`;
     // A module without the envelope (the AI gateway) answers its own unknown paths in its own shape.
     const own = modules.map((m) => m.notFound?.(path, message)).find((answer) => answer !== undefined);
-    const code = own?.code ?? "NOT_FOUND";
-    log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code, fault: null, dropped: false });
+    log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code: own?.code ?? "NOT_FOUND", fault: null, dropped: false });
     if (own) return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
-    return failure(reply, 404, code, message);
+    return failure(reply, 404, "NOT_FOUND", message);
   };
 }
 
@@ -129,7 +132,7 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
       }
       if (fault.status) {
         reply.code(fault.status);
-        return JSON.stringify({ success: false, error: "Injected fault after commit", code: fault.code ?? "INTERNAL_ERROR" });
+        return JSON.stringify({ success: false, error: "Injected fault after commit", code: fault.code ?? defaultFaultCode(fault.status) });
       }
     }
     return payload;
@@ -198,7 +201,8 @@ function registerTableRoutes(
     const handler: Handler =
       handlers.get(routeId) ??
       (() => {
-        throw new EmuError(501, "NOT_IMPLEMENTED", `The emulator does not serve ${route.method} ${route.path} yet`);
+        // 501 with a catalogued code: the emulator answers only the spec's codes.
+        throw new EmuError(501, "INTERNAL_ERROR", `The emulator does not serve ${route.method} ${route.path} yet`);
       });
     const envelope = z.looseObject({ success: z.literal(true), data: route.response });
     const url = SERVICE_PREFIX[route.service] + route.path.replace(/\{(\w+)\}/g, ":$1");
@@ -233,7 +237,7 @@ function registerTableRoutes(
             if (fault.status) {
               // An injected 429 is the rate limit's answer: it says when to come back, as the real one does.
               if (fault.status === 429) reply.header("retry-after", "1");
-              return failure(reply, fault.status, fault.code ?? "INTERNAL_ERROR", "Injected fault");
+              return failure(reply, fault.status, (fault.code as ApiErrorCode | undefined) ?? defaultFaultCode(fault.status), "Injected fault");
             }
           }
         }

@@ -1,8 +1,10 @@
-/** A refusal the emulator answers with the spec's failure envelope. */
+import type { ApiErrorCode } from "../../contract/error-codes";
+
+/** A refusal the emulator answers with the spec's failure envelope: only a catalogued code (contract/error-codes.ts). */
 export class EmuError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     /** Extra envelope fields (for example `missing` on REGISTRANT_INCOMPLETE, `data` on BATCH_FAILED). */
     readonly extra: Record<string, unknown> = {},

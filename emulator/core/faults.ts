@@ -2,6 +2,7 @@
  * Fault rules (`POST /_emulator/faults`) and the request log (`GET /_emulator/requests`).
  */
 import { z } from "zod";
+import { AI_ERROR_CODES, API_ERROR_CODES, isAiErrorCode, type AiErrorCode, type ApiErrorCode } from "../../contract/error-codes";
 
 export const faultRuleInput = z.object({
   method: z.string().toUpperCase().optional(),
@@ -9,7 +10,8 @@ export const faultRuleInput = z.object({
    * segment, `**` across segments. */
   path: z.string().min(1),
   status: z.number().int().min(100).max(599).optional(),
-  code: z.string().optional(),
+  /** A code of the catalogue (contract/error-codes.ts): the AI gateway's on an `/ai` path, else the platform's and email's. */
+  code: z.enum([...API_ERROR_CODES, ...AI_ERROR_CODES] as [ApiErrorCode | AiErrorCode, ...(ApiErrorCode | AiErrorCode)[]]).optional(),
   /** Destroy the connection without an answer. */
   drop: z.boolean().optional(),
   delayMs: z.number().int().min(0).optional(),
@@ -19,6 +21,12 @@ export const faultRuleInput = z.object({
   /** Let the first N matching requests through untouched (a registration's dry run before the real call). */
   skip: z.number().int().min(0).optional(),
   probability: z.number().min(0).max(1).optional(),
+}).superRefine((rule, ctx) => {
+  if (rule.code === undefined) return;
+  const ai = /^\/?(\*\*\/)?ai(\/|$)/.test(rule.path);
+  if (ai !== isAiErrorCode(rule.code)) {
+    ctx.addIssue({ code: "custom", path: ["code"], message: `${rule.code} is not a code of the ${ai ? "AI gateway" : "platform and email APIs"} (contract/error-codes.ts)` });
+  }
 });
 export type FaultRuleInput = z.infer<typeof faultRuleInput>;
 export interface FaultRule extends FaultRuleInput {

@@ -8,6 +8,7 @@ import type { RouteId, Service } from "../../contract/routes";
 import type { Caller } from "./auth";
 import type { Emu, TransitionFn } from "./emu";
 import type { FaultBook, RequestLog } from "./faults";
+import type { AiErrorCode, ApiErrorCode } from "../../contract/error-codes";
 import type { World } from "./world";
 
 export const SERVICE_PREFIX: Record<Service, string> = { platform: "/api", email: "/email", ai: "/ai" };
@@ -27,9 +28,9 @@ export type Handler = (ctx: Ctx) => unknown;
 /** How a module's API words a body it refuses before its handler runs. Default: 422 VALIDATION for both. */
 export interface Refusals {
   /** The code of a body or query the route's schema refuses (422). */
-  validation?: string;
+  validation?: ApiErrorCode;
   /** A body that is not JSON. */
-  badJson?: { status: number; code: string };
+  badJson?: { status: number; code: ApiErrorCode };
 }
 
 export interface ServiceModule {
@@ -45,6 +46,6 @@ export interface ServiceModule {
   /** Adds the module's own control routes; `control` is the loopback-only `/_emulator` scope. */
   control?: (control: FastifyInstance, emu: Emu) => void;
   /** The answer to a path under the module's prefix that names no route, when it is not the envelope's 404. */
-  notFound?: (path: string, message: string) => { status: number; code: string; body: Record<string, unknown> } | undefined;
+  notFound?: (path: string, message: string) => { status: number; code: ApiErrorCode | AiErrorCode; body: Record<string, unknown> } | undefined;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
+import type { ApiErrorCode } from "../../contract/error-codes";
 import type { Account } from "../core/world";
 
 export type RegistryOperation = "register" | "renew" | "whois";
@@ -61,7 +62,7 @@ const WHAT: Record<RegistryOperation, { noun: string; type: string; title: strin
 export function sendToRegistry(emu: Emu, account: Account, op: RegistryOperation, domainName: string, charged: number): RegistryResult {
   const kinds = REGISTRY_KINDS[op];
   const what = WHAT[op];
-  const fail = (status: number, code: string, message: string, reason: string): never => {
+  const fail = (status: number, code: ApiErrorCode, message: string, reason: string): never => {
     emu.refund(account, charged);
     emu.notify({
       type: what.type,

@@ -30,6 +30,7 @@
  */
 import type { Ctx, Handler } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
+import type { ApiErrorCode } from "../../contract/error-codes";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
 import { startLifecycle } from "./messages";
 import { isPublicFqdn } from "./names";
@@ -125,7 +126,7 @@ function recipientProblem(text: string): string | null {
   return null;
 }
 
-const bad = (status: number, code: string, message: string) => new EmuError(status, code, message);
+const bad = (status: number, code: ApiErrorCode, message: string) => new EmuError(status, code, message);
 const validation = (field: string, message: string) => new EmuError(422, "VALIDATION", `${field}: ${message}`);
 const present = (s: string | undefined): s is string => s !== undefined && s.trim() !== "";
 

@@ -12,6 +12,8 @@ import type { Method, RouteDef, Service } from "../../contract/routes";
 export interface ApiResult<T> {
   data: T;
   status: number;
+  /** The answer's `x-request-id`, when it has one. */
+  requestId?: string;
   code?: string;
   envelope: Record<string, unknown>;
 }
@@ -34,6 +36,8 @@ export interface Answer {
   text: string;
   contentType: string | undefined;
   retryAfterSeconds: number | undefined;
+  /** The answer's `x-request-id`, when it has one. */
+  requestId?: string;
   /** Never to appear in an error (the caller's API key). */
   secrets: string[];
 }
@@ -50,7 +54,7 @@ const retryableStatus = (status: number) => RETRYABLE_STATUS.has(status) || stat
 export function decodeAnswer(answer: Answer): Outcome {
   const { status, text } = answer;
   const clean = (s: string) => redact(s, answer.secrets);
-  const base = { service: answer.service, method: answer.method, path: answer.path, status } as const;
+  const base = { service: answer.service, method: answer.method, path: answer.path, status, requestId: answer.requestId } as const;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -70,7 +74,7 @@ const failed = (error: ApiErrorInit): Failure => ({ error, notSent: false });
 /** The platform and email APIs: `{success, data, code?}` or `{success: false, error, code}`. */
 function decodeEnvelope(answer: Answer, json: unknown, clean: (s: string) => string): Outcome {
   const { status } = answer;
-  const base = { service: answer.service, method: answer.method, path: answer.path, status } as const;
+  const base = { service: answer.service, method: answer.method, path: answer.path, status, requestId: answer.requestId } as const;
   const failure = failureEnvelope.safeParse(json);
   if (failure.success || status >= 400) {
     const envelope = failure.success ? failure.data : undefined;
@@ -99,7 +103,7 @@ function decodeEnvelope(answer: Answer, json: unknown, clean: (s: string) => str
       retryable: false,
     });
   }
-  return { data: data.data, status, code: success.data.code, envelope: success.data as Record<string, unknown> };
+  return { data: data.data, status, requestId: answer.requestId, code: success.data.code, envelope: success.data as Record<string, unknown> };
 }
 
 /**
@@ -109,7 +113,7 @@ function decodeEnvelope(answer: Answer, json: unknown, clean: (s: string) => str
  */
 function decodeAi(answer: Answer, json: unknown, clean: (s: string) => string): Outcome {
   const { status } = answer;
-  const base = { service: answer.service, method: answer.method, path: answer.path, status } as const;
+  const base = { service: answer.service, method: answer.method, path: answer.path, status, requestId: answer.requestId } as const;
   if (status >= 400) {
     const body = aiFailure.safeParse(json);
     const error = body.success ? body.data.error : undefined;
@@ -128,7 +132,7 @@ function decodeAi(answer: Answer, json: unknown, clean: (s: string) => string): 
       apiMessage: clean(`the answer does not have the expected shape at ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`),
     });
   }
-  return { data: data.data, status, envelope: {} };
+  return { data: data.data, status, requestId: answer.requestId, envelope: {} };
 }
 
 /**

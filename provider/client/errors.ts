@@ -1,8 +1,10 @@
 /**
- * Typed errors of the API client. Callers branch on `code` (the API's stable code, or one of the
- * client's own below), never on message text.
+ * Typed errors of the API client and of the provider's operations. Callers branch on the class and
+ * on `code` (the API's stable code from the catalogue in contract/error-codes.ts, or one of the
+ * client's own below), never on message text (tests/client/no-text-branching.test.ts checks).
  */
 import type { Method, Service } from "../../contract/routes";
+import type { AiErrorCode, ApiErrorCode } from "../../contract/error-codes";
 
 /** Codes the client itself assigns when there is no API answer to take a code from. */
 export const ClientCodes = {
@@ -14,7 +16,15 @@ export const ClientCodes = {
   BAD_RESPONSE: "BAD_RESPONSE",
   /** The envelope's data did not have the shape the route promises. */
   UNEXPECTED_RESPONSE: "UNEXPECTED_RESPONSE",
+  /** A wait for an object's state ran out of time (WaitTimeoutError). */
+  WAIT_TIMEOUT: "WAIT_TIMEOUT",
+  /** A create found objects that answer to the resource but may not be this stack's (create-once). */
+  ALREADY_EXISTS: "ALREADY_EXISTS",
 } as const;
+
+export type ClientCode = (typeof ClientCodes)[keyof typeof ClientCodes];
+/** Every code an error of this package may carry: the APIs' catalogue and the client's own. */
+export type ErrorCode = ApiErrorCode | AiErrorCode | ClientCode;
 
 export interface ApiErrorInit {
   service: Service;
@@ -27,6 +37,8 @@ export interface ApiErrorInit {
   retryable: boolean;
   /** Extra fields of the failure envelope (for example `missing` on REGISTRANT_INCOMPLETE). */
   details?: Record<string, unknown>;
+  /** The API's id of the request (`x-request-id`), when the answer has one: what its support asks for. */
+  requestId?: string;
   cause?: unknown;
 }
 
@@ -41,6 +53,7 @@ export class ApiError extends Error {
   readonly retryAfterSeconds?: number;
   readonly retryable: boolean;
   readonly details: Record<string, unknown>;
+  readonly requestId?: string;
 
   constructor(init: ApiErrorInit, message?: string) {
     super(message ?? ApiError.describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -54,12 +67,19 @@ export class ApiError extends Error {
     this.retryAfterSeconds = init.retryAfterSeconds;
     this.retryable = init.retryable;
     this.details = init.details ?? {};
+    this.requestId = init.requestId;
   }
 
-  /** `POST /vps failed: 402 INSUFFICIENT_BALANCE — <API message>` */
-  static describe(e: Pick<ApiErrorInit, "method" | "path" | "status" | "code" | "apiMessage">): string {
+  /** `POST /vps failed: 402 INSUFFICIENT_BALANCE — <API message>`, then `(request id …)` when there is one. */
+  static describe(e: Pick<ApiErrorInit, "method" | "path" | "status" | "code" | "apiMessage" | "requestId">): string {
+    return `${e.method} ${e.path} failed: ${ApiError.answer(e)}`;
+  }
+
+  /** `402 INSUFFICIENT_BALANCE — <API message> (request id req_…)`: what the API answered. */
+  static answer(e: Pick<ApiErrorInit, "status" | "code" | "apiMessage" | "requestId">): string {
     const status = e.status === undefined ? "" : `${e.status} `;
-    return `${e.method} ${e.path} failed: ${status}${e.code} — ${e.apiMessage}`;
+    const request = e.requestId ? ` (request id ${e.requestId})` : "";
+    return `${status}${e.code} — ${e.apiMessage}${request}`;
   }
 }
 
@@ -77,8 +97,69 @@ export class OutcomeUnknownError extends ApiError {
   }
 }
 
-export function isApiError(err: unknown, code?: string): err is ApiError {
+/** True for an ApiError, and with `code` for one of that code: only a catalogued code compiles. */
+export function isApiError(err: unknown, code?: ErrorCode): err is ApiError {
   return err instanceof ApiError && (code === undefined || err.code === code);
+}
+
+/**
+ * The error a user sees for a failed operation of a resource (or a data function): `create failed:
+ * POST /vps 402 INSUFFICIENT_BALANCE — <API message>. <what to do>`; the engine adds the resource's
+ * type and name in front. It keeps the API error (`apiError`, the `cause`) and copies what callers
+ * branch on: `code` (the API's, or the client's own: WAIT_TIMEOUT, ALREADY_EXISTS…), `status`,
+ * `method`, `path`, `requestId`.
+ */
+export class OperationError extends Error {
+  /** "create", "update", "read", "delete", "check", a data function's name. */
+  readonly operation: string;
+  /** The API error the operation failed on, when it failed on one. */
+  readonly apiError?: ApiError;
+  /** What to do, as the message ends. */
+  readonly hint?: string;
+  readonly code?: string;
+  readonly service?: Service;
+  readonly method?: Method;
+  readonly path?: string;
+  readonly status?: number;
+  readonly requestId?: string;
+
+  /**
+   * `cause`: what failed (an ApiError, a WaitTimeoutError, any error). `detail`: the failure in
+   * words when it is not the cause's message (a conflict create-once found); `code`: the code when
+   * the cause has none.
+   */
+  constructor(operation: string, cause: unknown, options: { hint?: string; detail?: string; code?: ErrorCode } = {}) {
+    super(OperationError.describe(operation, cause, options), cause === undefined ? undefined : { cause });
+    this.name = "OperationError";
+    this.operation = operation;
+    this.hint = options.hint;
+    const causeCode = (cause as { code?: unknown } | undefined)?.code;
+    this.code = options.code ?? (cause instanceof Error && typeof causeCode === "string" ? causeCode : undefined);
+    if (cause instanceof ApiError) {
+      this.apiError = cause;
+      this.service = cause.service;
+      this.method = cause.method;
+      this.path = cause.path;
+      this.status = cause.status;
+      this.requestId = cause.requestId;
+    }
+  }
+
+  private static describe(operation: string, cause: unknown, options: { hint?: string; detail?: string }): string {
+    const tail = options.hint ? `. ${options.hint}` : "";
+    if (options.detail !== undefined) return `${operation} failed: ${options.detail}${tail}`;
+    if (cause instanceof ApiError) {
+      const unknown = cause instanceof OutcomeUnknownError ? " (outcome unknown: the request may have been carried out)" : "";
+      return `${operation} failed: ${cause.method} ${cause.path} ${ApiError.answer(cause)}${unknown}${tail}`;
+    }
+    return `${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}${tail}`;
+  }
+}
+
+/** The first error of `type` in the chain of `err` and its causes, or undefined. */
+export function causeOfType<T extends Error>(err: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let at = err, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) if (at instanceof type) return at;
+  return undefined;
 }
 
 /** Replaces every secret that appears in a text by `[redacted]`. */

@@ -10,6 +10,7 @@ import { ApiError, ClientCodes, OutcomeUnknownError, redact } from "./errors";
 import { decodeAnswer, shouldRetry, type ApiResult, type Outcome } from "./decode";
 import { retryDelayMs, RETRY, systemClock, type Clock, type Schedule } from "./backoff";
 import { bucketForKey, type TokenBucket } from "./rate-limit";
+import { debugLog } from "../log";
 import { fillPath, routes, type Method, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "../../contract/routes";
 
 export interface Timeouts {
@@ -38,6 +39,8 @@ export interface RequestEvent {
   attempt: number;
   status?: number;
   code?: string;
+  /** The answer's `x-request-id`, when it has one. */
+  requestId?: string;
   ms: number;
 }
 
@@ -158,29 +161,46 @@ export class ApiClient {
       refusedBy429 = false;
       const started = this.clock.now();
       const outcome = await this.attempt(route, path, url, headers, body, options.signal);
-      const report = (status?: number, code?: string) =>
-        this.onRequest?.({ ...base, route: id, attempt, status, code, ms: this.clock.now() - started });
+      const report = (status?: number, code?: string, requestId?: string) => {
+        const ms = this.clock.now() - started;
+        this.onRequest?.({ ...base, route: id, attempt, status, code, requestId, ms });
+        this.log(`${route.method} ${path}${attempt > 1 ? ` (attempt ${attempt})` : ""} → ${status ?? "no answer"}${code ? ` ${code}` : ""} in ${Math.round(ms)} ms${requestId ? ` (request id ${requestId})` : ""}`);
+      };
 
       if ("data" in outcome) {
-        report(outcome.status, outcome.code);
+        report(outcome.status, outcome.code, outcome.requestId);
         return outcome as ApiResult<RouteResponse<K>>;
       }
       const error = outcome.error;
-      report(error.status, error.code);
+      report(error.status, error.code, error.requestId);
+      const what = `${route.method} ${path}`;
 
       switch (shouldRetry(outcome, route)) {
-        case "rate-limited":
-          this.bucket.pause((error.retryAfterSeconds ?? 1) * 1000);
+        case "rate-limited": {
+          const pauseMs = (error.retryAfterSeconds ?? 1) * 1000;
+          this.bucket.pause(pauseMs);
           refusedBy429 = true;
-          if (++rateLimited < this.retry.rateLimitedAttempts) continue;
+          if (++rateLimited < this.retry.rateLimitedAttempts) {
+            this.log(`${what}: rate limited (${error.status} ${error.code}): waiting ${pauseMs} ms (Retry-After ${error.retryAfterSeconds ?? "absent: 1"} s), then retry ${rateLimited + 1} of ${this.retry.rateLimitedAttempts}`);
+            continue;
+          }
+          this.log(`${what}: rate limited ${rateLimited} times: giving up`);
           throw new ApiError(error);
+        }
         case "outcome-unknown":
+          this.log(`${what}: ${error.status ?? "no answer"} ${error.code} on a ${route.safety} call: not sent again, the outcome is unknown`);
           throw new OutcomeUnknownError(error);
         case "fail":
           throw new ApiError(error);
-        case "retry":
-          if (++failures >= this.retry.attempts) throw new ApiError(error);
-          await this.clock.sleep(retryDelayMs(failures, error.retryAfterSeconds, this.random, this.retrySchedule), options.signal);
+        case "retry": {
+          if (++failures >= this.retry.attempts) {
+            this.log(`${what}: ${error.code} after ${failures} attempts: giving up`);
+            throw new ApiError(error);
+          }
+          const delayMs = retryDelayMs(failures, error.retryAfterSeconds, this.random, this.retrySchedule);
+          this.log(`${what}: retry ${failures + 1} of ${this.retry.attempts} in ${Math.round(delayMs)} ms after ${error.status ?? "no answer"} ${error.code}`);
+          await this.clock.sleep(delayMs, options.signal);
+        }
       }
     }
   }
@@ -224,6 +244,7 @@ export class ApiClient {
       service: this.service, route, method: route.method, path, status, text,
       contentType: responseHeaders["content-type"] === undefined ? undefined : String(responseHeaders["content-type"]),
       retryAfterSeconds: parseRetryAfter(responseHeaders["retry-after"], this.clock.now()),
+      requestId: requestIdOf(responseHeaders),
       secrets: [this.apiKey],
     });
   }
@@ -231,6 +252,11 @@ export class ApiClient {
   /** Any text that leaves the client passes here: the key never appears in a message. */
   private clean(text: string): string {
     return redact(text, [this.apiKey]);
+  }
+
+  /** A line of the debug log (provider/log.ts): method, path, status, code, timing; never a header or a body. */
+  private log(text: string): void {
+    debugLog(`${this.service} ${text}`, [this.apiKey]);
   }
 
   /** Closes the keep-alive connections (tests, short-lived tools). */
@@ -271,6 +297,13 @@ function errorCode(err: unknown): string | undefined {
   if (typeof e?.cause?.code === "string") return e.cause.code;
   if ((err as Error)?.name === "TimeoutError") return "TIMEOUT";
   return undefined;
+}
+
+/** The API's id of the request: `x-request-id` (ai-gateway.md, Headers), or `request-id`. */
+function requestIdOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers["x-request-id"] ?? headers["request-id"];
+  const id = Array.isArray(value) ? value[0] : value;
+  return id ? id.slice(0, 200) : undefined;
 }
 
 export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {

@@ -16,7 +16,8 @@
  * under way, so its first read comes one step later (a fast transition is seen there), its second
  * at the usual end, and only then does it follow the tick, from its first step.
  */
-import { isApiError } from "./errors";
+import { ClientCodes, isApiError } from "./errors";
+import { debugLog } from "../log";
 import type { ApiClient } from "./http";
 import type { RouteId } from "../../contract/routes";
 import { Backoff, POLL, systemClock, type Clock, type Schedule } from "./backoff";
@@ -39,7 +40,9 @@ export interface WaitOptions<T> {
   signal?: AbortSignal;
 }
 
+/** A wait ran out of time: `what` it waited for, the last state seen, how long; `code` WAIT_TIMEOUT. */
 export class WaitTimeoutError<T = unknown> extends Error {
+  readonly code = ClientCodes.WAIT_TIMEOUT;
   constructor(
     readonly what: string,
     readonly lastState: T,
@@ -117,6 +120,7 @@ export class Poller<T> {
         describe: options.describe ?? ((item) => JSON.stringify(item ?? "gone")),
       };
       this.waiters.push(waiter);
+      debugLog(`wait for ${waiter.what}: up to ${Math.round(waiter.timeoutMs / 1000)} s${options.expectedMs ? `, usually ${Math.round(options.expectedMs / 1000)} s` : ""}`);
       options.signal?.addEventListener("abort", () => this.settle(waiter, () => reject(options.signal!.reason)), { once: true });
       this.interval.reset();
       this.readBy(waiter.dueAt);
@@ -169,14 +173,19 @@ export class Poller<T> {
         w.seen = true;
         if (w.isDone(item)) {
           arrived++;
+          debugLog(`wait for ${w.what}: done after ${seconds(now - w.started)} s`);
           this.settle(w, () => w.resolve(item));
         } else if (now - w.started >= w.timeoutMs) {
+          debugLog(`wait for ${w.what}: timed out after ${seconds(now - w.started)} s`);
           this.settle(w, () => w.reject(new WaitTimeoutError(w.what, w.last, now - w.started, w.describe)));
         }
       }
     } catch (err) {
       // A failed read fails this round's waiters, as a failed read fails a lone wait.
-      for (const w of round) this.settle(w, () => w.reject(err));
+      for (const w of round) {
+        if (this.waiters.includes(w)) debugLog(`wait for ${w.what}: ended by a failed read (${(err as { code?: string }).code ?? "error"})`);
+        this.settle(w, () => w.reject(err));
+      }
     }
     this.planNextRead(arrived > 0);
   }
@@ -205,6 +214,8 @@ export class Poller<T> {
     if (this.waiters.length === 0) this.wake?.abort();
   }
 }
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 /** A platform route pair, for `listOrGet`. */
 export interface ListAndGet<T> {

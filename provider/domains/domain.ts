@@ -15,6 +15,7 @@
  */
 import { z } from "zod";
 import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
+import { domainErrorCodes, type ApiErrorCode } from "../../contract/error-codes";
 import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../../contract/schemas";
@@ -24,6 +25,7 @@ import {
   isNotFound,
   isUnknown,
   operationError,
+  operationFailed,
   PartialFailure,
   pick,
   type CheckFailure,
@@ -106,7 +108,8 @@ const WHOIS_REFUNDED = `WHOIS protection was not bought and ${REFUNDED}: the nex
 /** What the user can do about an API refusal, by its code. */
 function hintFor(err: unknown, name: string): string | undefined {
   if (!(err instanceof ApiError)) return undefined;
-  switch (err.code) {
+  // As a catalogued code: a misspelled case does not compile.
+  switch (err.code as ApiErrorCode) {
     case "ACCOUNT_KEY_REQUIRED":
       return (
         "Domain resources need a whole-account API key: this key is limited to one project. Create a key that covers " +
@@ -137,14 +140,9 @@ function hintFor(err: unknown, name: string): string | undefined {
   }
 }
 
-/** A 422, 500 or 502 answered by the domain API itself (its envelope and code): refunded, per the spec. */
+/** A 422, 500 or 502 answered by the domain API itself (a code of its table, not a proxy's page or the client's own): refunded, per the spec. */
 function isRefunded(err: unknown): err is ApiError {
-  return (
-    err instanceof ApiError &&
-    (err.status === 422 || err.status === 500 || err.status === 502) &&
-    !err.code.startsWith("HTTP_") &&
-    !["BAD_RESPONSE", "UNEXPECTED_RESPONSE"].includes(err.code)
-  );
+  return err instanceof ApiError && (err.status === 422 || err.status === 500 || err.status === 502) && (domainErrorCodes as readonly string[]).includes(err.code);
 }
 
 /** The same failure, described as one whose outcome is known (a refunded answer, or a dry run). */
@@ -289,7 +287,7 @@ async function register(api: ApiClient, inputs: Props): Promise<Props> {
     throw apiFailure("create", err, name, REGISTRATION_REFUNDED);
   }
   const data = domainPaid.safeParse(answer.data).data;
-  if (!data) throw new Error(`create failed: POST /domains answered a dry run for ${name}: nothing was registered; run \`pulumi up\` again`);
+  if (!data) throw operationFailed("create", `POST /domains answered a dry run for ${name}: nothing was registered; run \`pulumi up\` again`);
   const billing = domainBilling.safeParse(answer.envelope.billing).data ?? data.billing;
 
   if (answer.code === "DOMAIN_SAVE_PENDING") {
@@ -352,13 +350,14 @@ export const domain: ResourceImpl = {
       idOf: () => name,
       describe: () => `named ${name}, registered in this account,`,
       adopt: async (adoptId) => {
-        if (adoptId !== name) throw new Error(`create failed: adoptId "${adoptId}": the id of a Domain is its name: adoptId must equal name ("${name}")`);
+        if (adoptId !== name) throw operationFailed("create", `adoptId "${adoptId}": the id of a Domain is its name: adoptId must equal name ("${name}")`);
         const record = await findDomain(api, name, undefined).catch((err) => {
           throw apiFailure("create", err, name);
         });
         if (!record) {
-          throw new Error(
-            `create failed: adoptId "${name}": not registered in this account: a domain of another account, or not registered — register it with this resource without adoptId`,
+          throw operationFailed(
+            "create",
+            `adoptId "${name}": not registered in this account: a domain of another account, or not registered — register it with this resource without adoptId`,
           );
         }
         return { record };
@@ -398,10 +397,10 @@ export const domain: ResourceImpl = {
     }
     if (!record) {
       if (!awaitingSave(olds)) {
-        throw new Error(`update failed: ${name} (id ${String(olds.domainId)}) is no longer in the account: run \`pulumi refresh\` to drop it from the state`);
+        throw operationFailed("update", `${name} (id ${String(olds.domainId)}) is no longer in the account: run \`pulumi refresh\` to drop it from the state`);
       }
       if (olds.whoisProtection === news.whoisProtection && olds.autoRenew === news.autoRenew) return { outs: { ...olds, ...pick(news, INPUTS) } };
-      throw new Error(`update failed: the registry has not saved the record of ${name} yet (DOMAIN_SAVE_PENDING), so it cannot be changed yet: run \`pulumi up\` again in a minute`);
+      throw operationFailed("update", `the registry has not saved the record of ${name} yet (DOMAIN_SAVE_PENDING), so it cannot be changed yet: run \`pulumi up\` again in a minute`);
     }
     // Compared with the live record, read first: WHOIS protection is paid and may already be on.
     // Turning it off is refused by check; the API cannot do it.

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
-import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, pick, type Props, type ResourceImpl } from "../resource";
+import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
@@ -33,9 +33,12 @@ async function verify(ctx: CallContext, operation: string, inputs: Props): Promi
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
-      throw new Error(
-        `${operation} failed: domain ${last.domain} (${domainId}) is not verified after ${seconds} s (status ${last.status}). ` +
+      // Not the wait's own error as the cause: the limit may be timeoutSeconds, not customTimeouts (common-inputs.ts hints at those).
+      throw operationFailed(
+        operation,
+        `domain ${last.domain} (${domainId}) is not verified after ${seconds} s (status ${last.status}). ` +
           `Check that these DNS records are published exactly as shown; \`pulumi up\` starts the wait again:\n${formatDnsRecords(last)}`,
+        "WAIT_TIMEOUT",
       );
     }
     throw operationError(operation, err, isNotFound(err) ? `No sending domain ${domainId} in this project` : undefined);

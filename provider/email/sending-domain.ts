@@ -9,12 +9,12 @@
  * `adoptId` line rather than take it over (the API would refuse a second one, DOMAIN_EXISTS).
  */
 import { z } from "zod";
-import { isApiError } from "../client/errors";
+import { isApiError, type OperationError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
-import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { waitForJob } from "./jobs";
@@ -56,12 +56,14 @@ function outputs(inputs: Props, domain: EmailDomain): Props {
   };
 }
 
-function verificationTimeoutMessage(operation: string, domain: EmailDomain, seconds: number): string {
-  return (
-    `${operation} failed: domain ${domain.domain} (${domain.id}) was added but is not verified after ${seconds} s (status ${domain.status}). ` +
+function verificationTimeout(operation: string, domain: EmailDomain, seconds: number): OperationError {
+  return operationFailed(
+    operation,
+    `domain ${domain.domain} (${domain.id}) was added but is not verified after ${seconds} s (status ${domain.status}). ` +
     `Publish these DNS records exactly as shown, then run \`pulumi up\` again to continue the wait:\n${formatDnsRecords(domain)}\n` +
     `To manage the DNS records in the same program, set waitForVerification: false on the SendingDomain, create the records ` +
-    `from its dnsRecords output, and add a SendingDomainVerification that depends on them.`
+    `from its dnsRecords output, and add a SendingDomainVerification that depends on them.`,
+    "WAIT_TIMEOUT",
   );
 }
 
@@ -82,7 +84,7 @@ async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: str
         }
         // The id of another domain would put that domain under this resource's name.
         if (found.domain.toLowerCase() !== domain) {
-          throw new Error(`create failed: adoptId "${adoptId}" is the sending domain ${found.domain}, not ${domain}: give the id of ${domain} (from GET /domains), or remove adoptId`);
+          throw operationFailed("create", `adoptId "${adoptId}" is the sending domain ${found.domain}, not ${domain}: give the id of ${domain} (from GET /domains), or remove adoptId`);
         }
         return { domainId: found.id };
       },
@@ -131,9 +133,9 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
-      throw new PartialFailure(domain.id, outputs(inputs, last), inputs, verificationTimeoutMessage(operation, last, seconds));
+      throw new PartialFailure(domain.id, outputs(inputs, last), inputs, verificationTimeout(operation, last, seconds));
     }
-    throw new PartialFailure(domain.id, outputs(inputs, domain), inputs, operationError(operation, err).message);
+    throw new PartialFailure(domain.id, outputs(inputs, domain), inputs, operationError(operation, err));
   }
 }
 
@@ -154,17 +156,17 @@ export const sendingDomain: ResourceImpl = {
       try {
         job = await waitForJob(ctx, added.jobId, "add_domain");
       } catch (err) {
-        throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err).message);
+        throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err));
       }
       if (job.status === "failed") {
         const still = await api.call("email.domains.get", { params: { domainId: added.domainId } }).catch(() => undefined);
-        const message = `create failed: job ${job.jobId} (add_domain) failed: ${job.errorMessage ?? "no reason given"}`;
-        if (still) throw new PartialFailure(added.domainId, outputs(inputs, still), inputs, message);
-        throw new Error(message);
+        const failure = operationFailed("create", `job ${job.jobId} (add_domain) failed: ${job.errorMessage ?? "no reason given"}`);
+        if (still) throw new PartialFailure(added.domainId, outputs(inputs, still), inputs, failure);
+        throw failure;
       }
     }
     const domain = await api.call("email.domains.get", { params: { domainId: added.domainId } }).catch((err) => {
-      throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err).message);
+      throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err));
     });
     return { id: domain.id, outs: await settle(ctx, inputs, domain, "create") };
   },

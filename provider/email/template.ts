@@ -12,7 +12,7 @@ import { z } from "zod";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { EmailTemplate } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
 import { waitForJob } from "./jobs";
 
@@ -118,12 +118,12 @@ export const template: ResourceImpl = {
   async create(inputs, ctx) {
     const api = ctx.api.email;
     const { templateId, jobId, adopted } = await createTemplate(api, inputs);
-    const partial = (err: unknown) => new PartialFailure(templateId, { ...pick(inputs, INPUTS), templateId }, inputs, operationError("create", err).message);
+    const partial = (err: unknown) => new PartialFailure(templateId, { ...pick(inputs, INPUTS), templateId }, inputs, operationError("create", err));
     if (jobId) {
       const job = await waitForJob(ctx, jobId, "create_template").catch((err) => {
         throw partial(err);
       });
-      if (job.status === "failed") throw new Error(`create failed: job ${job.jobId} (create_template) failed: ${job.errorMessage ?? "no reason given"}`);
+      if (job.status === "failed") throw operationFailed("create", `job ${job.jobId} (create_template) failed: ${job.errorMessage ?? "no reason given"}`);
       if (!adopted) {
         // Made by this call from the program's values: the answers already carry the template, so it
         // is not read back (issue 16). Its timestamps are the job's creation, which is the template's

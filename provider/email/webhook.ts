@@ -14,7 +14,7 @@ import { isApiError, OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props, type ResourceImpl } from "../resource";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 
 /** The spec's rule: https, a public fully-qualified host (names only: an IP literal is not one), no credentials. */
@@ -85,7 +85,7 @@ async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
     describe: (h) => `for ${h.url} (${h.events.join(", ")})`,
     adopt: async (adoptId) => {
       const found = (await api.call("email.webhooks.list")).find((h) => h.id === adoptId);
-      if (!found) throw new Error(`create failed: adoptId "${adoptId}": no webhook with this id in the project`);
+      if (!found) throw operationFailed("create", `adoptId "${adoptId}": no webhook with this id in the project`);
       return found;
     },
     find: async (joinInFlight) => ({ objects: (await api.callShared("email.webhooks.list", {}, joinInFlight)).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),

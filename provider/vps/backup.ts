@@ -7,13 +7,13 @@
  * for another.
  */
 import { z } from "zod";
-import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { isApiError, OutcomeUnknownError, type ErrorCode } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
-import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
 import { backupPlanCodes } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
@@ -31,7 +31,7 @@ function adoptIdRule(inputs: Props): CheckFailure[] {
   return [{ property: "adoptId", reason: "the id of a VpsBackup is its server's id: adoptId must equal vpsId" }];
 }
 /** Refusals that say "not yet": the node or its agent will be ready soon. */
-const NOT_YET = new Set(["NODE_NOT_READY", "AGENT_OFFLINE"]);
+const NOT_YET = new Set<ErrorCode>(["NODE_NOT_READY", "AGENT_OFFLINE"]);
 
 function outputs(inputs: Props, addon: BackupAddon): Props {
   return { ...pick(inputs, INPUTS), status: addon.status, quotaGb: addon.quotaGb, usedGb: addon.usedGb, expiresAt: addon.expiresAt };
@@ -51,7 +51,7 @@ async function paidCall<T>(ctx: CallContext, vpsId: string, call: () => Promise<
   const deadline = Date.now() + serverTimeoutMs(ctx);
   // The backup calls are the work that makes the server busy: they do not wait for it.
   return retryWhileRefused(() => retryWhileBusy(ctx, vpsId, call, deadline, false), {
-    refused: (err) => isApiError(err) && NOT_YET.has(err.code),
+    refused: (err) => isApiError(err) && NOT_YET.has(err.code as ErrorCode),
     deadlineMs: deadline,
   });
 }
@@ -157,7 +157,7 @@ export const vpsBackup: ResourceImpl = {
           describe: (a) => `on plan ${a.planCode}`,
           adopt: async () => {
             const live = await readAddon(api, vpsId);
-            if (!live) throw new Error(`create failed: adoptId "${vpsId}": server ${vpsId} has no backup add-on; remove adoptId to activate one`);
+            if (!live) throw operationFailed("create", `adoptId "${vpsId}": server ${vpsId} has no backup add-on; remove adoptId to activate one`);
             return live;
           },
           find: async () => {
@@ -174,7 +174,7 @@ export const vpsBackup: ResourceImpl = {
       // An adopted add-on is taken on its own plan: the next preview shows the plan change, if any.
       if (found.adopted) plan = found.object.planCode;
       addon = await waitActive(ctx, vpsId, plan, found.object).catch((err) => {
-        throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS), planCode: plan }, inputs, operationError("create", err).message);
+        throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS), planCode: plan }, inputs, operationError("create", err));
       });
     } finally {
       setupEnded();
@@ -182,7 +182,7 @@ export const vpsBackup: ResourceImpl = {
     if (!addon) {
       // The add-on is gone: its setup job failed; the server's last job error says why.
       const reason = await api.call("vps.get", { params: { id: vpsId } }).then((s) => s.lastJobError, () => null);
-      throw new Error(`create failed: the backup setup of server ${vpsId} failed${reason ? ` (${reason})` : ""} and was refunded; \`pulumi up\` may try again`);
+      throw operationFailed("create", `the backup setup of server ${vpsId} failed${reason ? ` (${reason})` : ""} and was refunded; \`pulumi up\` may try again`);
     }
     return { id: vpsId, outs: outputs({ ...inputs, planCode: plan }, addon) };
   },
@@ -201,7 +201,7 @@ export const vpsBackup: ResourceImpl = {
     const addon = await waitActive(ctx, id, planCode).catch((err) => {
       throw operationError("update", err);
     });
-    if (!addon) throw new Error(`update failed: server ${id} has no backup add-on any more: run \`pulumi refresh\`, then \`pulumi up\``);
+    if (!addon) throw operationFailed("update", `server ${id} has no backup add-on any more: run \`pulumi refresh\`, then \`pulumi up\``);
     return { outs: outputs(news, addon) };
   },
 

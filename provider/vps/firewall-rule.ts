@@ -9,7 +9,7 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { FirewallRule } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
 import { retryWhileBusy } from "./server-waits";
 
 const port = z
@@ -85,7 +85,7 @@ export const vpsFirewallRule: ResourceImpl = {
         describe: (r) => `${r.protocol} ${r.action} ${r.port ?? ""} from ${r.source} on server ${vpsId}`.replace("  ", " "),
         adopt: async (adoptId) => {
           const found = (await rules()).find((r) => r.id === adoptId);
-          if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
+          if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
           return found;
         },
         find: async (joinInFlight) => ({ objects: (await rules(joinInFlight)).filter((r) => sameRule(r, inputs)), provablyMine: true }),

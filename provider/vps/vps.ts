@@ -14,7 +14,7 @@ import { adoptIdOf, createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { billingPeriods, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
-import { checkInputs, isNotFound, isUnknown, operationError, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
@@ -123,10 +123,10 @@ async function adoptServer(api: ApiClient, adoptId: string, inputs: Props): Prom
     throw fail("create", err, inputs);
   }
   if (server.status === "terminated" || server.status === "terminating") {
-    throw new Error(`create failed: adoptId "${adoptId}": server ${server.name} is ${server.status} and cannot be managed; remove adoptId to create a new server`);
+    throw operationFailed("create", `adoptId "${adoptId}": server ${server.name} is ${server.status} and cannot be managed; remove adoptId to create a new server`);
   }
   if (server.projectId !== inputs.projectId) {
-    throw new Error(`create failed: adoptId "${adoptId}": server ${server.name} is in project ${server.projectId}, not ${String(inputs.projectId)}; set projectId to its project to adopt it`);
+    throw operationFailed("create", `adoptId "${adoptId}": server ${server.name} is in project ${server.projectId}, not ${String(inputs.projectId)}; set projectId to its project to adopt it`);
   }
   return server;
 }
@@ -191,7 +191,7 @@ async function settle(ctx: CallContext, vpsId: string, inputs: Props, operation:
   try {
     server = await waitSettled(ctx, vpsId, undefined, expectedMs);
   } catch (err) {
-    throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS) }, inputs, fail(operation, err, inputs).message);
+    throw new PartialFailure(vpsId, { ...pick(inputs, INPUTS) }, inputs, fail(operation, err, inputs));
   }
   if (server.status === "error") {
     throw new PartialFailure(
@@ -322,11 +322,11 @@ export const vps: ResourceImpl = {
     let server = await settle(ctx, created.id, inputs, "create", adopted ? undefined : USUAL_MS.create);
     if (inputs.autoRenew === false && server.autoRenew) {
       server = await retryWhileBusy(ctx, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
-        throw new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
+        throw new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs));
       });
     }
     server = await applyPower(ctx, server, inputs, "create").catch((err) => {
-      throw err instanceof PartialFailure ? err : new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs).message);
+      throw err instanceof PartialFailure ? err : new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs));
     });
     // An earlier attempt's server answers its own values (the program may have changed since).
     if (adopted) return { id: server.id, outs: await adoptedOutputs(api, server, inputs) };

@@ -143,7 +143,7 @@ describe("Domain check: the dry run refuses with the reason, charging nothing", 
   });
 
   test.each([
-    ["a 503 answer", { status: 503, code: "SERVICE_UNAVAILABLE" }, /^registration dry run failed: POST \/domains 503 SERVICE_UNAVAILABLE — /],
+    ["a 503 answer", { status: 503, code: "INTERNAL_ERROR" }, /^registration dry run failed: POST \/domains 503 INTERNAL_ERROR — /],
     ["no answer", { drop: true }, /^registration dry run failed: POST \/domains NETWORK_ERROR — /],
   ])("a dry run that fails for another reason (%s) is a failure too, with the API error described", async (_what, fault, reason) => {
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/domains", times: 1, ...fault });

@@ -82,7 +82,7 @@ describe("rate limit: 10 requests/s per key, burst 10, shared by all APIs", () =
 describe("control API", () => {
   test("a fault answers the configured status and code `times` times, then the route works", async () => {
     const key = emu.keys.account;
-    await emu.ctl("POST", "/faults", { method: "GET", path: "/api/account/*", status: 503, code: "SERVICE_UNAVAILABLE", times: 2 });
+    await emu.ctl("POST", "/faults", { method: "GET", path: "/api/account/*", status: 503, code: "INTERNAL_ERROR", times: 2 });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await emu.call("GET", "/api/account/wallet", { key })).status);
     expect(statuses).toEqual([503, 503, 200]);

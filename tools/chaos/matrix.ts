@@ -17,6 +17,7 @@
  *   `BACKUP_NOT_CONFIGURED` on backup calls, 503 on the email API ("temporarily unavailable").
  */
 import type { FaultRuleInput } from "../../emulator/core/faults";
+import type { ApiErrorCode } from "../../contract/error-codes";
 import type { EngineStack } from "../support/engine-harness";
 import {
   apply,
@@ -78,9 +79,10 @@ export const CALLS: Record<ResourceType, Record<Op, Call | null>> = {
   Domain: { create: { method: "POST", path: "/api/domains", skip: 1 }, update: { method: "POST", path: "/api/domains/*/whois-protection" }, delete: null },
 };
 
-const EMAIL_503 = { status: 503, code: "SERVICE_UNAVAILABLE" };
+// The email spec's 503 ("temporarily unavailable") has no code of its own: the catalogue's generic one.
+const EMAIL_503 = { status: 503, code: "INTERNAL_ERROR" } as const;
 /** Fault e: what the spec names for the call, or null where it names nothing (then there is no e cell). */
-export const SPEC_FAULT: Record<ResourceType, Record<Op, { status: number; code: string } | null>> = {
+export const SPEC_FAULT: Record<ResourceType, Record<Op, { status: number; code: ApiErrorCode } | null>> = {
   SendingDomain: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
   SendingDomainVerification: { create: EMAIL_503, update: EMAIL_503, delete: null },
   Webhook: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
