@@ -14,8 +14,9 @@ import { AiError } from "../../emulator/ai/errors";
 import type { TestEmulator } from "../../tools/support/emulator";
 import { useEmulator } from "../support/per-file";
 
-// The spec documents the project is built against (GUIDE.md: shared/spec); SVC_SPEC_DIR points elsewhere.
-const SPEC = process.env.SVC_SPEC_DIR ?? "/work/shared/spec";
+// The spec documents the project is built against: shared/spec beside the repository (as CI's clone
+// has it); SVC_SPEC_DIR points elsewhere.
+const SPEC = process.env.SVC_SPEC_DIR ?? join(__dirname, "..", "..", "..", "shared", "spec");
 const specText = (name: string) => readFileSync(join(SPEC, name), "utf8");
 
 /** The codes of a document's tables: a cell that is a code, or a list of codes, in backticks or not. */
