@@ -9,6 +9,9 @@ export { Domain, type DomainArgs, type DomainBilling } from "./domains/domain";
 export { Vps, type VpsArgs, type BillingPeriod } from "./vps/vps";
 export { VpsFirewallRule, type VpsFirewallRuleArgs } from "./vps/firewall-rule";
 export { VpsBackup, type VpsBackupArgs } from "./vps/backup";
+export { ReceivingDomain, type ReceivingDomainArgs } from "./email/receiving-domain";
+export { Mailbox, type MailboxArgs } from "./email/mailbox";
+export { MailAlias, type MailAliasArgs } from "./email/mail-alias";
 export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
 export { settingDefs } from "../provider/config";
@@ -18,4 +21,8 @@ export {
   getProjectActivity, getProjectActivityOutput, getAiModels, getAiModelsOutput,
   type VpsPlan, type BackupPlan, type RenewalOption, type EmailStatus, type EmailAnalytics, type Notification, type ActivityEntry,
   type AiModel, type GetNotificationsArgs,
+} from "./data";
+export {
+  getInboundStats, getInboundStatsOutput, getInboundMessages, getInboundMessagesOutput,
+  type InboundStats, type InboundMessageSummary, type InboundMessagesPage, type GetInboundMessagesArgs,
 } from "./data";
