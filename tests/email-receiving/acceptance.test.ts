@@ -11,7 +11,7 @@ import * as svc from "../../sdk";
 import { verifyWebhookSignature } from "../../sdk/webhook-signature";
 import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { HostError } from "../../tools/engine/provider-host";
-import type { AddressRec, ReceivingRec } from "../../emulator/email/state";
+import { inboxOf, sendingDomain } from "./helpers";
 import { closedAfterAll, useResourceHarness } from "../support/per-file";
 import { emailCall, failure, fresh, wallet } from "../email/helpers";
 import { startReceiver, waitFor, type Receiver } from "../email-sending/helpers";
@@ -22,21 +22,11 @@ const DOMAIN = "mail.acme-shop.dev";
 const receivers = closedAfterAll<Receiver>();
 const savedEnv = { ...process.env };
 
-async function verifiedDomain(name: string, verify = true): Promise<string> {
-  const { domainId: id } = await emailCall(h, "POST", "/domains", { domain: name });
-  await h.emu.ctl("POST", "/transitions/settle");
-  if (verify) {
-    await emailCall(h, "POST", `/domains/${id}/verify`);
-    await h.emu.ctl("POST", "/transitions/settle");
-  }
-  return id as string;
-}
-
 useResourceHarness((x) => (h = x), {
   options: { allowLocalWebhooks: true },
   fresh: async (h) => {
     await fresh(h);
-    domainId = await verifiedDomain(DOMAIN);
+    domainId = await sendingDomain(h, DOMAIN);
     h.emu.control.clearRequests();
   },
   beforeClose: () => {
@@ -44,7 +34,7 @@ useResourceHarness((x) => (h = x), {
   },
 });
 
-const inbox = () => h.emu.control.state().email as { receiving: ReceivingRec[]; addresses: AddressRec[] };
+const inbox = () => inboxOf(h);
 
 test("3: a message to the mailbox reaches the webhook as email.received with a valid Svc-Signature, and getInboundMessages lists it", async () => {
   const receiving = await h.host.create("ReceivingDomain", await h.checked("ReceivingDomain", { domainId }));
@@ -119,7 +109,7 @@ describe("4: refused, property named at preview where the program alone tells, e
   });
 
   test("receiving on an unverified domain: the API's DOMAIN_NOT_VERIFIED, explained (take domainId from a verified SendingDomain); receiving stays off", async () => {
-    const pending = await verifiedDomain("news.acme-shop.dev", false);
+    const pending = await sendingDomain(h, "news.acme-shop.dev", false);
     const err = await failure<HostError>(h.host.create("ReceivingDomain", await h.checked("ReceivingDomain", { domainId: pending })));
     expect(err.message).toMatch(/^create failed: PUT \/domains\/.+\/receiving 409 DOMAIN_NOT_VERIFIED — Verify news\.acme-shop\.dev before enabling receiving .+\. Receiving needs a verified domain: take domainId from a SendingDomain that waits for verification/);
     expect(inbox().receiving).toEqual([]);

@@ -8,7 +8,7 @@
 import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
 import { HostError } from "../../tools/engine/provider-host";
-import type { AddressRec, ReceivingRec } from "../../emulator/email/state";
+import { inboxOf, sendingDomain } from "./helpers";
 import { calls, emailCall, failure, fresh, outputsOf, wallet } from "../email/helpers";
 
 let h: ResourceHarness;
@@ -16,24 +16,15 @@ let domainId: string;
 const DOMAIN = "mail.acme-shop.dev";
 const MX = [{ type: "MX", name: DOMAIN, value: "inbound-smtp.mail.svc-platform.net", priority: 10 }];
 
-/** A sending domain added and verified out of band (dns "auto", transitions settled). */
-async function verifiedDomain(name = DOMAIN): Promise<string> {
-  const { domainId: id } = await emailCall(h, "POST", "/domains", { domain: name });
-  await h.emu.ctl("POST", "/transitions/settle");
-  await emailCall(h, "POST", `/domains/${id}/verify`);
-  await h.emu.ctl("POST", "/transitions/settle");
-  return id as string;
-}
-
 useResourceHarness((x) => (h = x), {
   fresh: async (h) => {
     await fresh(h);
-    domainId = await verifiedDomain();
+    domainId = await sendingDomain(h, DOMAIN);
     h.emu.control.clearRequests();
   },
 });
 
-const inbox = () => h.emu.control.state().email as { receiving: ReceivingRec[]; addresses: AddressRec[] };
+const inbox = () => inboxOf(h);
 const inboxPlan = (values: Record<string, unknown>) => h.emu.ctl("POST", "/email/inbox-plan", values);
 async function receivingOn(): Promise<void> {
   await emailCall(h, "PUT", `/domains/${domainId}/receiving`, {});
@@ -268,5 +259,23 @@ describe("MailAlias", () => {
     const before = wallet(h);
     await h.host.create(T, await h.checked(T, { mailboxId, localPart: "help" }));
     expect(wallet(h)).toBe(before);
+  });
+});
+
+describe("profile and customTimeouts (every resource has them)", () => {
+  test.each(["ReceivingDomain", "Mailbox", "MailAlias"])("%s: an unknown profile is refused at preview on profile, before any call", async (type) => {
+    const args = type === "MailAlias" ? { mailboxId: "3f1c2a4e-0000-4000-8000-0000000000a1", localPart: "help" } : { domainId, localPart: "support" };
+    const result = await h.check(type, { ...(type === "ReceivingDomain" ? { domainId } : args), profile: "no-such-profile" });
+    expect(result.failures).toEqual([{ property: "profile", reason: expect.stringContaining("no-such-profile") }]);
+    expect(h.emu.control.requests()).toEqual([]);
+  });
+
+  test("customTimeouts reach the provider (kept in the outputs); a change of them alone is no diff", async () => {
+    await receivingOn();
+    const inputs = await h.checked("Mailbox", { domainId, localPart: "support", timeouts: { create: "2m" } });
+    const created = await h.host.create("Mailbox", inputs);
+    expect(created.properties.timeouts).toEqual({ create: "2m" });
+    const later = await h.checked("Mailbox", { domainId, localPart: "support", timeouts: { create: "5m", delete: "1m" } }, created.properties);
+    expect(await h.host.diff("Mailbox", created.id, created.properties, later)).toMatchObject({ changes: "none" });
   });
 });
