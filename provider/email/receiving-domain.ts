@@ -82,7 +82,7 @@ export const receivingDomain: ResourceImpl = {
     const domainId = inputs.domainId as string;
     const body = inputs.host === undefined ? {} : { host: inputs.host as string };
     try {
-      const { object } = await createOnce<Enabled>(inputs, {
+      const { object, adopted } = await createOnce<Enabled>(inputs, {
         noun: "receiving setting",
         idOf: () => domainId,
         describe: (r) => `for host ${r.host} on domain ${domainId}`,
@@ -101,8 +101,8 @@ export const receivingDomain: ResourceImpl = {
         send: async () => (await api.call("email.receiving.enable", { params: { domainId }, body })) as Enabled,
         otherwise: "turn receiving off on that domain first, or set host to the one it uses",
       });
-      // The domain's name: the host when none was asked for, else read once.
-      const domain = inputs.host === undefined && object.host ? object.host : (await api.call("email.domains.get", { params: { domainId } })).domain;
+      // The domain's name: the host this call enabled when none was asked for (the API's default), else read once.
+      const domain = !adopted && inputs.host === undefined ? object.host : (await api.call("email.domains.get", { params: { domainId } })).domain;
       return { id: domainId, outs: outputs(inputs, object, domain) };
     } catch (err) {
       throw operationError("create", err, hintFor(err, domainId));

@@ -96,10 +96,19 @@ describe("ReceivingDomain", () => {
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, { domainId, host: `in.${DOMAIN}` })));
     expect(err.message).toContain(`add \`adoptId: "${domainId}"\``);
     expect(h.writes()).toEqual([]);
-    const adopted = await h.host.create(T, await h.checked(T, { domainId, host: `in.${DOMAIN}`, adoptId: domainId }));
+    const wanted = await h.checked(T, { domainId, host: `in.${DOMAIN}`, adoptId: domainId });
+    const adopted = await h.host.create(T, wanted);
     // Taken as it is: the next preview shows the host change.
-    expect(adopted.properties.host).toBe(DOMAIN);
+    expect(adopted.properties).toMatchObject({ host: DOMAIN, domain: DOMAIN });
+    expect(await h.host.diff(T, domainId, adopted.properties, wanted)).toMatchObject({ changes: "some", replaces: [] });
     expect(h.writes()).toEqual([]);
+
+    // Adopted on a subdomain by a program that asks for the default host: the domain's name is read, the diff shows it.
+    await emailCall(h, "PUT", `/domains/${domainId}/receiving`, { host: `in.${DOMAIN}` });
+    const byDefault = await h.checked(T, { domainId, adoptId: domainId });
+    const taken = await h.host.create(T, byDefault);
+    expect(taken.properties).toMatchObject({ host: `in.${DOMAIN}`, domain: DOMAIN });
+    expect(await h.host.diff(T, domainId, taken.properties, byDefault)).toMatchObject({ changes: "some", replaces: [] });
   });
 
   test("check: host not a public name, adoptId other than domainId — refused before any call", async () => {
