@@ -63,6 +63,26 @@ test("3: a message to the mailbox reaches the webhook as email.received with a v
   expect(await svc.getInboundStats()).toMatchObject({ usage: { receivingHosts: 1, mailboxes: 1, messages: 1 } });
 });
 
+test("getInboundMessages pages with the API's cursor and filters by folder; its errors name the function and the code; the Output forms answer the same", async () => {
+  await emailCall(h, "PUT", `/domains/${domainId}/receiving`, {});
+  await emailCall(h, "POST", "/inbound/addresses", { domainId, localPart: "support", type: "mailbox" });
+  for (const n of [1, 2, 3]) expect((await h.emu.ctl("POST", "/email/inbound", { from: "ana@customer-mail.dev", to: `support@${DOMAIN}`, subject: `n${n}` })).status).toBe(200);
+  process.env.SVC_EMAIL_URL = h.emu.urls.email;
+  process.env.SVC_EMAIL_API_KEY = h.emu.keys.email;
+  const first = await svc.getInboundMessages({ limit: 2 });
+  expect(first.messages.map((m) => m.subject)).toEqual(["n3", "n2"]);
+  const second = await svc.getInboundMessages({ limit: 2, cursor: first.nextCursor! });
+  expect(second).toEqual({ messages: [expect.objectContaining({ subject: "n1" })], nextCursor: null });
+  expect((await svc.getInboundMessages({ folder: "trash" })).messages).toEqual([]);
+  const err = await failure<Error & { code?: string }>(svc.getInboundMessages({ folder: "spam-box" }));
+  expect(err.message).toMatch(/^getInboundMessages failed: GET \/inbound\/messages 400 INVALID_FOLDER — /);
+  expect(err.code).toBe("INVALID_FOLDER");
+  const viaOutput = await new Promise((resolve) => svc.getInboundStatsOutput().apply(resolve));
+  expect(viaOutput).toMatchObject({ plan: { receiving: true, forwarding: false, mailboxes: 1, aliases: 3 }, usage: { mailboxes: 1, messages: 3 } });
+  const page = await new Promise<svc.InboundMessagesPage>((resolve) => svc.getInboundMessagesOutput({ folder: "inbox", limit: 1 }).apply(resolve));
+  expect(page.messages.map((m) => m.subject)).toEqual(["n3"]);
+});
+
 describe("4: refused, property named at preview where the program alone tells, else the API code explained; 0 charges", () => {
   let before: number;
   beforeEach(() => {
