@@ -124,6 +124,34 @@ export const routes = {
   "email.emails.list": def({ service: "email", method: "GET", path: "/emails", safety: "read", status: 200, response: s.page(s.emailMessage), query: pageQuery }),
   "email.emails.get": def({ service: "email", method: "GET", path: "/emails/{id}", safety: "read", status: 200, response: s.emailMessage }),
 
+  // ---- receiving mail ({email_base_url}; assumed-routes.md "Receiving mail") ----
+  "email.receiving.get": def({ service: "email", method: "GET", path: "/domains/{domainId}/receiving", safety: "read", status: 200, response: s.receivingStatus }),
+  "email.receiving.enable": def({
+    service: "email", method: "PUT", path: "/domains/{domainId}/receiving", safety: "idempotent", status: 200, response: s.receivingStatus,
+    body: z.object({ host: z.string().optional() }),
+  }),
+  "email.receiving.disable": def({ service: "email", method: "DELETE", path: "/domains/{domainId}/receiving", safety: "idempotent", status: 200, response: s.receivingStatus }),
+  "email.addresses.list": def({ service: "email", method: "GET", path: "/inbound/addresses", safety: "read", status: 200, response: list(s.inboundAddress) }),
+  "email.addresses.create": def({
+    service: "email", method: "POST", path: "/inbound/addresses", safety: "non-idempotent", status: 201, response: s.inboundAddress,
+    body: z.object({
+      domainId: z.string(), localPart: z.string(), type: z.string(), mailboxId: z.string().optional(), name: z.string().optional(),
+      forwardTo: z.array(z.string()).optional(), notifications: z.boolean().optional(), password: z.string().optional(),
+    }),
+  }),
+  "email.addresses.get": def({ service: "email", method: "GET", path: "/inbound/addresses/{addressId}", safety: "read", status: 200, response: s.inboundAddress }),
+  "email.addresses.update": def({
+    service: "email", method: "PATCH", path: "/inbound/addresses/{addressId}", safety: "idempotent", status: 200, response: s.inboundAddress,
+    body: z.object({ name: z.string().nullable().optional(), forwardTo: z.array(z.string()).optional(), notifications: z.boolean().optional(), password: z.string().optional() }),
+  }),
+  "email.addresses.delete": def({ service: "email", method: "DELETE", path: "/inbound/addresses/{addressId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "email.inbound.stats": def({ service: "email", method: "GET", path: "/inbound/stats", safety: "read", status: 200, response: s.inboundStats }),
+  "email.inbound.messages.list": def({
+    service: "email", method: "GET", path: "/inbound/messages", safety: "read", status: 200, response: s.page(s.inboundMessageSummary),
+    query: pageQuery.extend({ folder: z.string().optional() }),
+  }),
+  "email.inbound.messages.get": def({ service: "email", method: "GET", path: "/inbound/messages/{messageId}", safety: "read", status: 200, response: s.inboundMessage }),
+
   // ---- virtual servers ({api_base_url}) ----
   "vps.plans.list": def({ service: "platform", method: "GET", path: "/vps/plans", safety: "read", status: 200, response: list(s.vpsPlan) }),
   "vps.list": def({ service: "platform", method: "GET", path: "/vps", safety: "read", status: 200, response: list(s.vps) }),

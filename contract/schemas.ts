@@ -290,3 +290,59 @@ export type Notification = z.infer<typeof notification>;
 export type ActivityEntry = z.infer<typeof activityEntry>;
 export type EmailMessage = z.infer<typeof emailMessage>;
 export type AiModel = z.infer<typeof aiModel>;
+
+// ---------- receiving mail (assumed-routes.md "Receiving mail") ----------
+
+export const receivingStatus = z.looseObject({
+  enabled: z.boolean(),
+  /** Present while enabled. */
+  host: z.string().optional(),
+  mxRecords: z.array(dnsRecord).optional(),
+});
+export const inboundAddressTypes = ["mailbox", "alias"] as const;
+export const inboundAddress = z.looseObject({
+  id: z.string(),
+  address: z.string(),
+  type: z.enum(inboundAddressTypes),
+  domainId: z.string(),
+  mailboxId: z.string().nullable(),
+  name: z.string().nullable(),
+  forwardTo: z.array(z.string()),
+  notifications: z.boolean(),
+  createdAt: timestamp,
+});
+export const inboundStats = z.looseObject({
+  plan: z.looseObject({ receiving: z.boolean(), forwarding: z.boolean(), mailboxes: z.number().int(), aliases: z.number().int() }),
+  usage: z.looseObject({ receivingHosts: z.number().int(), mailboxes: z.number().int(), aliases: z.number().int(), messages: z.number().int(), storageBytes: z.number().int() }),
+});
+export const inboundAttachment = z.looseObject({ index: z.number().int(), filename: z.string(), contentType: z.string(), size: z.number().int() });
+/** The `email.received` payload (the spec's Events part): what GET /inbound/messages lists. */
+export const inboundMessageSummary = z.looseObject({
+  id: z.string(),
+  recipient: z.string(),
+  deliveredTo: z.array(z.string()),
+  mailbox: z.string(),
+  from: z.string(),
+  fromName: z.string(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  subject: z.string(),
+  snippet: z.string(),
+  textBody: z.string(),
+  hasAttachments: z.boolean(),
+  attachments: z.array(inboundAttachment),
+  folder: z.string(),
+  spamVerdict: z.string(),
+  virusVerdict: z.string(),
+  receivedAt: timestamp,
+});
+/** GET /inbound/messages/{id}: the summary, the whole text and html, and where it was forwarded. */
+export const inboundMessage = inboundMessageSummary.extend({
+  htmlBody: z.string().nullable(),
+  forwardedTo: z.array(z.string()),
+});
+export type ReceivingStatus = z.infer<typeof receivingStatus>;
+export type InboundAddress = z.infer<typeof inboundAddress>;
+export type InboundStats = z.infer<typeof inboundStats>;
+export type InboundMessageSummary = z.infer<typeof inboundMessageSummary>;
+export type InboundMessage = z.infer<typeof inboundMessage>;

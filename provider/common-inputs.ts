@@ -35,6 +35,9 @@ const SERVICE: Record<string, "platform" | "email"> = {
   SendingDomainVerification: "email",
   Webhook: "email",
   Template: "email",
+  ReceivingDomain: "email",
+  Mailbox: "email",
+  MailAlias: "email",
 };
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */

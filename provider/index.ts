@@ -9,6 +9,9 @@ import { sendingDomain } from "./email/sending-domain";
 import { sendingDomainVerification } from "./email/sending-domain-verification";
 import { template } from "./email/template";
 import { webhook } from "./email/webhook";
+import { receivingDomain } from "./email/receiving-domain";
+import { mailbox } from "./email/mailbox";
+import { mailAlias } from "./email/mail-alias";
 import { domain } from "./domains/domain";
 import type { ResourceImpl } from "./resource";
 import { configure } from "./runtime";
@@ -30,6 +33,9 @@ export const resources: Record<string, ResourceImpl> = {
   Vps: vps,
   VpsFirewallRule: vpsFirewallRule,
   VpsBackup: vpsBackup,
+  ReceivingDomain: receivingDomain,
+  Mailbox: mailbox,
+  MailAlias: mailAlias,
 };
 
 type Method = "configure" | keyof ResourceImpl;

@@ -23,6 +23,8 @@ export type EmailAnalytics = RouteResponse<"email.analytics">;
 export type Notification = s.Notification;
 export type ActivityEntry = s.ActivityEntry;
 export type AiModel = s.AiModel;
+export type InboundStats = s.InboundStats;
+export type InboundMessageSummary = s.InboundMessageSummary;
 
 /** Every data function takes the profile whose account it reads (issue 17): a key of stack config
  * `svc:profiles`; default the top-level settings. */
@@ -112,6 +114,37 @@ export async function getAiModels(opts: ProfileOption = {}): Promise<AiModel[]> 
   return (await lookup("getAiModels", "ai", "ai.models", undefined, opts.profile)).data;
 }
 
+/** Inbox usage (receiving hosts, mailboxes, aliases, messages, storage) and the plan's inbox values (receiving, forwarding, mailboxes, aliases). */
+export function getInboundStats(opts: ProfileOption = {}): Promise<InboundStats> {
+  return lookup("getInboundStats", "email", "email.inbound.stats", undefined, opts.profile);
+}
+
+export interface GetInboundMessagesArgs extends ProfileOption {
+  /** Only messages in this folder: inbox, trash or drafts (default: every folder). */
+  folder?: string;
+  /** Page size, 1 to 200 (default 50). */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One page of received messages, newest first: `nextCursor` (null on the last page) reads the next. */
+export interface InboundMessagesPage {
+  messages: InboundMessageSummary[];
+  nextCursor: string | null;
+}
+
+/** Messages received at the project's addresses, newest first, one page at a time; each is the `email.received` payload. */
+export async function getInboundMessages(args: GetInboundMessagesArgs = {}): Promise<InboundMessagesPage> {
+  const query = {
+    ...(args.folder !== undefined ? { folder: args.folder } : {}),
+    ...(args.limit !== undefined ? { limit: String(args.limit) } : {}),
+    ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
+  };
+  const page = await lookup("getInboundMessages", "email", "email.inbound.messages.list", { query }, args.profile);
+  return { messages: page.data, nextCursor: page.nextCursor };
+}
+
 // ---- Output forms: take Pulumi inputs, answer an Output (unknown during preview while an input is) ----
 
 /** `pulumi.output` of plain API data: the value is already plain, so its type stays as it is. */
@@ -142,4 +175,10 @@ export function getProjectActivityOutput(projectId?: pulumi.Input<string>, opts:
 }
 export function getAiModelsOutput(opts: ProfileOption = {}): pulumi.Output<AiModel[]> {
   return plain(getAiModels(opts));
+}
+export function getInboundStatsOutput(opts: ProfileOption = {}): pulumi.Output<InboundStats> {
+  return plain(getInboundStats(opts));
+}
+export function getInboundMessagesOutput(args: pulumi.Input<{ folder?: pulumi.Input<string>; limit?: pulumi.Input<number>; cursor?: pulumi.Input<string>; profile?: string }> = {}): pulumi.Output<InboundMessagesPage> {
+  return pulumi.output(args).apply((a) => plain(getInboundMessages(a)));
 }

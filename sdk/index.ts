@@ -9,6 +9,9 @@ export { Domain, type DomainArgs, type DomainBilling } from "./domains/domain";
 export { Vps, type VpsArgs, type BillingPeriod } from "./vps/vps";
 export { VpsFirewallRule, type VpsFirewallRuleArgs } from "./vps/firewall-rule";
 export { VpsBackup, type VpsBackupArgs } from "./vps/backup";
+export { ReceivingDomain, type ReceivingDomainArgs } from "./email/receiving-domain";
+export { Mailbox, type MailboxArgs } from "./email/mailbox";
+export { MailAlias, type MailAliasArgs } from "./email/mail-alias";
 export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
 export { settingDefs } from "../provider/config";
@@ -22,3 +25,7 @@ export {
 export { OperationError, ClientCodes, type ErrorCode, type ClientCode } from "../provider/client/errors";
 export { WaitTimeoutError } from "../provider/client/poller";
 export { API_ERROR_CODES, AI_ERROR_CODES, apiErrorCodeGroups, aiErrorCodeGroups, type ApiErrorCode, type AiErrorCode } from "../contract/error-codes";
+export {
+  getInboundStats, getInboundStatsOutput, getInboundMessages, getInboundMessagesOutput,
+  type InboundStats, type InboundMessageSummary, type InboundMessagesPage, type GetInboundMessagesArgs,
+} from "./data";

@@ -30,6 +30,11 @@ export interface EmailPlanLimits {
   webhooks: number;
   /** IDR per recipient past the monthly limit; null or absent: the plan has no pay-as-you-go rate. */
   paygRate?: number | null;
+  /** Inbox values; absent: the free plan's (emulator/email/inbox.ts FREE_INBOX). */
+  receiving?: boolean;
+  forwarding?: boolean;
+  mailboxes?: number;
+  aliases?: number;
 }
 
 export interface Project {

@@ -12,12 +12,20 @@
  *   POST   /_emulator/email/suppressions              { projectId?, email, reason? } adds an address
  *   GET    /_emulator/email/undeliverable-domains     recipient domains without MX
  *   POST   /_emulator/email/undeliverable-domains     { domain } adds one
+ *   GET    /_emulator/email/inbox-plan[?projectId=]    the inbox values of a project's plan
+ *   POST   /_emulator/email/inbox-plan                 { projectId?, receiving?, forwarding?, mailboxes?, aliases? }
+ *                                                    sets them on the project's plan (tests; buying a plan is the API's)
+ *   POST   /_emulator/email/inbound                    { from, fromName?, to, cc?, subject?, text?, html?, attachments?,
+ *                                                    spamVerdict?, virusVerdict? } a message arrives from outside
+ *                                                    (inbox.ts deliverInbound): stored, forwarded, `email.received` sent
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import { parseControlBody } from "../core/control";
+import { EmuError } from "../core/errors";
 import type { Emu } from "../core/emu";
 import { clearDeliveryLog, deliveryLog } from "./delivery";
+import { deliverInbound, inboxPlanOf } from "./inbox";
 import { publishDns } from "./domains";
 import { addressOf } from "./send";
 import { emailState } from "./state";
@@ -122,6 +130,61 @@ export function emailControl(control: FastifyInstance, emu: Emu): void {
       list.push(entry);
     }
     return { success: true, data: entry };
+  });
+
+  control.get("/email/inbox-plan", async (request, reply) => {
+    const project = projectOf(emu, ((request.query ?? {}) as { projectId?: string }).projectId, reply);
+    if (!project) return reply;
+    if (!project.email.plan) return reply.code(409).send({ success: false, error: `project ${project.id} has no email plan`, code: "NO_PLAN" });
+    return { success: true, data: inboxPlanOf(project.email.plan) };
+  });
+  control.post("/email/inbox-plan", async (request, reply) => {
+    const input = parseControlBody(
+      z.strictObject({
+        projectId: z.string().optional(),
+        receiving: z.boolean().optional(),
+        forwarding: z.boolean().optional(),
+        mailboxes: z.number().int().min(0).optional(),
+        aliases: z.number().int().min(0).optional(),
+      }),
+      request,
+      reply,
+    );
+    if (!input) return reply;
+    const project = projectOf(emu, input.projectId, reply);
+    if (!project) return reply;
+    const plan = project.email.plan;
+    if (!plan) return reply.code(409).send({ success: false, error: `project ${project.id} has no email plan`, code: "NO_PLAN" });
+    for (const k of ["receiving", "forwarding", "mailboxes", "aliases"] as const) if (input[k] !== undefined) Object.assign(plan, { [k]: input[k] });
+    emu.save();
+    return { success: true, data: inboxPlanOf(plan) };
+  });
+  control.post("/email/inbound", async (request, reply) => {
+    const input = parseControlBody(
+      z.strictObject({
+        from: z.string().min(1),
+        fromName: z.string().optional(),
+        to: z.union([z.string().min(1).transform((t) => [t]), z.array(z.string()).min(1)]),
+        cc: z.array(z.string()).optional(),
+        subject: z.string().optional(),
+        text: z.string().optional(),
+        html: z.string().optional(),
+        attachments: z.array(z.strictObject({ filename: z.string().min(1), contentType: z.string().optional(), size: z.number().int().min(0).optional(), content: z.string().optional() })).optional(),
+        spamVerdict: z.string().optional(),
+        virusVerdict: z.string().optional(),
+      }),
+      request,
+      reply,
+    );
+    if (!input) return reply;
+    try {
+      const messages = deliverInbound(emu, input);
+      emu.save();
+      return { success: true, data: { messages } };
+    } catch (err) {
+      if (!(err instanceof EmuError)) throw err;
+      return reply.code(err.status).send({ success: false, error: err.message, code: err.code });
+    }
   });
 
   control.get("/email/undeliverable-domains", async () => ({ success: true, data: [...emailState(emu.world).undeliverableDomains] }));

@@ -8,6 +8,7 @@ import type { Ctx, Handler } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, JobFailed, openJob, type JobWorker } from "./jobs";
+import { dropReceiving } from "./inbox";
 import { isPublicFqdn } from "./names";
 import { callerPlan, callerProject, emailState, recordUserActivity, type DnsRecordRec, type DomainRec } from "./state";
 
@@ -173,6 +174,7 @@ export const domainHandlers: Record<
     const domain = findDomain(ctx);
     const state = emailState(ctx.world);
     state.domains = state.domains.filter((d) => d !== domain);
+    dropReceiving(state, domain.id);
     cancelJobs(ctx.emu, domain.id, "Domain was deleted");
     recordUserActivity(ctx, "email.domain.deleted", ENTITY, domain.id, domain.domain);
     return { deleted: true as const };

@@ -222,19 +222,25 @@ function cursorPosition(emu: Emu, projectId: string, cursor: string): number {
   return Number(match[1]);
 }
 
+/**
+ * One page of a project's rows, newest (highest `seq`) first, from the query's `limit` (1–200,
+ * default 50) and `cursor`: the spec's pagination for every cursor-paginated list.
+ */
+export function pageOf<R extends { seq: number }, V>(ctx: Ctx, projectId: string, rows: R[], view: (row: R) => V): { data: V[]; nextCursor: string | null } {
+  const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
+  const limit = rawLimit === undefined ? PAGE_DEFAULT : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw new EmuError(422, "VALIDATION", `limit: 1 to ${PAGE_MAX} (got ${rawLimit})`);
+  const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, cursor);
+  const sorted = rows.filter((r) => r.seq < after).sort((a, b) => b.seq - a.seq);
+  const page = sorted.slice(0, limit);
+  const more = sorted.length > limit;
+  return { data: page.map(view), nextCursor: more ? cursorOf(ctx.emu, projectId, page[page.length - 1].seq) : null };
+}
+
 export const messageHandlers: Record<"email.emails.list" | "email.emails.get", Handler> = {
   "email.emails.list": (ctx: Ctx) => {
     const projectId = callerProject(ctx).id;
-    const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
-    const limit = rawLimit === undefined ? PAGE_DEFAULT : Number(rawLimit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw new EmuError(422, "VALIDATION", `limit: 1 to ${PAGE_MAX} (got ${rawLimit})`);
-    const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, cursor);
-    const rows = emailState(ctx.world)
-      .emails.filter((e) => e.projectId === projectId && e.seq < after)
-      .sort((a, b) => b.seq - a.seq);
-    const page = rows.slice(0, limit);
-    const more = rows.length > limit;
-    return { data: page.map(emailView), nextCursor: more ? cursorOf(ctx.emu, projectId, page[page.length - 1].seq) : null };
+    return pageOf(ctx, projectId, emailState(ctx.world).emails.filter((e) => e.projectId === projectId), emailView);
   },
 
   "email.emails.get": (ctx: Ctx) => {

@@ -123,6 +123,58 @@ export interface EmailSwitches {
   failNextBatchMessages: number;
 }
 
+/** Receiving enabled on a sending domain: mail for `host` arrives at the project's addresses. */
+export interface ReceivingRec {
+  domainId: string;
+  projectId: string;
+  /** The domain itself or a subdomain of it, lower-case. */
+  host: string;
+  enabledAt: string;
+}
+
+/** A receiving address: a mailbox, or an alias that delivers to its mailbox. */
+export interface AddressRec {
+  id: string;
+  projectId: string;
+  domainId: string;
+  type: "mailbox" | "alias";
+  /** Lower-case. The address is `<localPart>@<host of the domain's receiving>`. */
+  localPart: string;
+  /** The alias's mailbox; null for a mailbox. */
+  mailboxId: string | null;
+  /** Mailbox settings (an alias has none: ALIAS_SETTINGS). */
+  name: string | null;
+  forwardTo: string[];
+  notifications: boolean;
+  createdAt: string;
+}
+
+/** A message that arrived at a receiving address (one record per receiving address it reached). */
+export interface InboundMessageRec {
+  id: string;
+  projectId: string;
+  /** Internal: order of arrival in the world (newest first in lists; cursors point at it). */
+  seq: number;
+  addressId: string;
+  recipient: string;
+  deliveredTo: string[];
+  mailbox: string;
+  from: string;
+  fromName: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  attachments: { index: number; filename: string; contentType: string; size: number }[];
+  folder: string;
+  spamVerdict: string;
+  virusVerdict: string;
+  receivedAt: string;
+  /** Copies sent on to the mailbox's forwarding addresses at arrival. */
+  forwardedTo: string[];
+}
+
 export interface EmailState {
   jobs: JobRec[];
   domains: DomainRec[];
@@ -137,6 +189,11 @@ export interface EmailState {
   switches: EmailSwitches;
   /** Per project: reputation counts only messages accepted after this time (a lifted suspension). */
   reputationResetAt: Record<string, string>;
+  receiving: ReceivingRec[];
+  addresses: AddressRec[];
+  inbound: InboundMessageRec[];
+  /** Last `seq` handed out to an inbound message. */
+  inboundSeq: number;
 }
 
 /** Recipient domains seeded without MX records (RECIPIENT_DOMAIN_UNDELIVERABLE). */
@@ -154,6 +211,10 @@ export function emailState(world: World): EmailState {
   state.undeliverableDomains ??= [...SEEDED_UNDELIVERABLE_DOMAINS];
   state.switches ??= { platformPaused: false, platformPausedReason: null, planMissing: [], walletMissing: false, failNextBatchMessages: 0 };
   state.reputationResetAt ??= {};
+  state.receiving ??= [];
+  state.addresses ??= [];
+  state.inbound ??= [];
+  state.inboundSeq ??= 0;
   return state as EmailState;
 }
 

@@ -12,6 +12,9 @@ const ARGS: Record<string, Record<string, unknown>> = {
   SendingDomainVerification: { domainId: "d-1" },
   Webhook: { url: "https://hooks.example.com/in", events: ["email.sent"] },
   Template: { name: "welcome", textBody: "Hi {{name}}" },
+  ReceivingDomain: { domainId: "d-1" },
+  Mailbox: { domainId: "d-1", localPart: "support", forwardTo: ["desk@example.org"] },
+  MailAlias: { mailboxId: "3f1c2a4e-0000-4000-8000-0000000000a1", localPart: "help" },
 };
 const TYPES = Object.keys(ARGS);
 

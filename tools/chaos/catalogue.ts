@@ -42,6 +42,9 @@ export const base: Record<string, Props> = {
   VpsFirewallRule: { vpsId: SERVER_ID, protocol: "tcp", action: "allow", port: "22", source: "203.0.113.0/24" },
   VpsBackup: { vpsId: SERVER_ID, planCode: "backup-10" },
   Domain: { name: "my-shop.com" },
+  ReceivingDomain: { domainId: "dom_0123456789abcdef" },
+  Mailbox: { domainId: "dom_0123456789abcdef", localPart: "support" },
+  MailAlias: { mailboxId: "3f1c2a4e-0000-4000-8000-0000000000a1", localPart: "help" },
 };
 
 /** A row of `type`: the base inputs with `changes` (a property set to `undefined` is removed). */
@@ -285,7 +288,65 @@ const domain: Row[] = [
   row("Domain", "an unknown property", { years: 2 }, "years", unknown("years")),
 ];
 
-export const rows: Row[] = [...sendingDomain, ...sendingDomainVerification, ...webhook, ...template, ...vps, ...firewallRule, ...backup, ...domain];
+// ---- ReceivingDomain: a sending domain, a host that is a public name (the API checks it is the domain or under it) ----
+const receivingDomain: Row[] = [
+  row("ReceivingDomain", "domainId empty", { domainId: "" }, "domainId", /must not be empty/),
+  row("ReceivingDomain", "domainId missing", { domainId: undefined }, "domainId", REQUIRED),
+  row("ReceivingDomain", "domainId not a string", { domainId: 7 }, "domainId", TYPE),
+  row("ReceivingDomain", "host without a dot", { host: "inbound" }, "host", FQDN),
+  row("ReceivingDomain", "host under .local", { host: "in.example.local" }, "host", /\.local is a reserved or private top-level name/),
+  row("ReceivingDomain", "host a URL", { host: "https://in.example.com" }, "host", FQDN),
+  row("ReceivingDomain", "host an IPv4 address", { host: "203.0.113.7" }, "host", FQDN),
+  row("ReceivingDomain", "host with \\n inside", { host: "in\n.example.com" }, "host", FQDN),
+  row("ReceivingDomain", "host over 253 characters", { host: `${"abcdefghi.".repeat(25)}example.com` }, "host", /at most 253 characters/),
+  row("ReceivingDomain", "host not a string", { host: true }, "host", TYPE),
+  row("ReceivingDomain", "adoptId another domain's id", { adoptId: "dom_fedcba9876543210" }, "adoptId", /adoptId must equal domainId/),
+  row("ReceivingDomain", "an unknown property", { catchAll: true }, "catchAll", unknown("catchAll")),
+];
+
+// ---- Mailbox: a local part (INVALID_ADDRESS), up to 5 forwarding addresses, mailbox settings; no password (dashboard-only) ----
+const LOCAL = /1 to 64 letters, digits, dots/;
+const ADDRESS = /not an email address/;
+const mailbox: Row[] = [
+  row("Mailbox", "domainId empty", { domainId: "" }, "domainId", /must not be empty/),
+  row("Mailbox", "localPart empty", { localPart: "" }, "localPart", LOCAL),
+  row("Mailbox", "localPart with a space", { localPart: "sup port" }, "localPart", LOCAL),
+  row("Mailbox", "localPart starting with a dot", { localPart: ".support" }, "localPart", LOCAL),
+  row("Mailbox", "localPart with two dots in a row", { localPart: "sup..port" }, "localPart", LOCAL),
+  row("Mailbox", "localPart of 65 characters", { localPart: "a".repeat(65) }, "localPart", LOCAL),
+  row("Mailbox", "localPart a whole address", { localPart: "support@example.com" }, "localPart", LOCAL),
+  row("Mailbox", "localPart SQL-ish", { localPart: SQL }, "localPart", LOCAL),
+  row("Mailbox", "localPart with \\u0000", { localPart: "sup\u0000port" }, "localPart", LOCAL),
+  row("Mailbox", "localPart not a string", { localPart: 5 }, "localPart", TYPE),
+  row("Mailbox", "localPart missing", { localPart: undefined }, "localPart", REQUIRED),
+  row("Mailbox", "name with \\n inside", { name: "Support\ndesk" }, "name", /must not contain line breaks/),
+  row("Mailbox", "name over 200 characters", { name: "n".repeat(201) }, "name", /at most 200 characters/),
+  row("Mailbox", "forwardTo a 6th address", { forwardTo: [1, 2, 3, 4, 5, 6].map((n) => `desk${n}@example.org`) }, "forwardTo", /at most 5 forwarding addresses per mailbox/),
+  row("Mailbox", "forwardTo not an address", { forwardTo: ["desk"] }, "forwardTo", ADDRESS),
+  row("Mailbox", "forwardTo with a display name", { forwardTo: ["Desk <desk@example.org>"] }, "forwardTo", ADDRESS),
+  row("Mailbox", "forwardTo a host without a dot", { forwardTo: ["desk@localhost"] }, "forwardTo", ADDRESS),
+  row("Mailbox", "forwardTo a string, not a list", { forwardTo: "desk@example.org" }, "forwardTo", TYPE),
+  row("Mailbox", "notifications not a boolean", { notifications: "yes" }, "notifications", TYPE),
+  row("Mailbox", "adoptId not a UUID", { adoptId: "mbx-1" }, "adoptId", /an address id \(UUID\)/),
+  row("Mailbox", "a webmail password (dashboard-only; named without its value)", { password: "Webmail-pass-2026" }, "", /^password: webmail passwords are set in the dashboard only/),
+  row("Mailbox", "an unknown property", { quotaMb: 100 }, "quotaMb", unknown("quotaMb")),
+];
+
+// ---- MailAlias: a mailbox and a local part; the mailbox's settings are refused (ALIAS_SETTINGS) ----
+const mailAlias: Row[] = [
+  row("MailAlias", "mailboxId not a UUID", { mailboxId: "support" }, "mailboxId", /a mailbox id \(UUID\)/),
+  row("MailAlias", "mailboxId missing", { mailboxId: undefined }, "mailboxId", REQUIRED),
+  row("MailAlias", "localPart with a space", { localPart: "he lp" }, "localPart", LOCAL),
+  row("MailAlias", "localPart ending with a dot", { localPart: "help." }, "localPart", LOCAL),
+  row("MailAlias", "localPart missing", { localPart: undefined }, "localPart", REQUIRED),
+  row("MailAlias", "forwardTo on an alias (ALIAS_SETTINGS)", { forwardTo: ["desk@example.org"] }, "forwardTo", /forwardTo is a mailbox setting: .+Set forwardTo on the Mailbox/),
+  row("MailAlias", "name on an alias (ALIAS_SETTINGS)", { name: "Help" }, "name", /name is a mailbox setting/),
+  row("MailAlias", "notifications on an alias (ALIAS_SETTINGS)", { notifications: true }, "notifications", /notifications is a mailbox setting/),
+  row("MailAlias", "a password on an alias (named without its value)", { password: "Webmail-pass-2026" }, "", /^password: an alias has no password/),
+  row("MailAlias", "an unknown property", { catchAll: true }, "catchAll", unknown("catchAll")),
+];
+
+export const rows: Row[] = [...sendingDomain, ...sendingDomainVerification, ...webhook, ...template, ...vps, ...firewallRule, ...backup, ...domain, ...receivingDomain, ...mailbox, ...mailAlias];
 
 /** The only calls a check may make, by type: reading a catalogue. Every other check calls nothing. */
 export const ALLOWED_READS: Record<string, string[]> = { Vps: ["GET /api/vps/plans"], VpsBackup: ["GET /api/backup/plans"] };

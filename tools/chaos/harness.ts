@@ -9,14 +9,25 @@ import { domainRecords, emailRecords, liveServers, seededRandom } from "../suppo
 import { readFileSync } from "node:fs";
 import type { RequestLogEntry, World } from "../../emulator";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
-import type { TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
+import type { AddressRec, ReceivingRec, TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
 import type { DomainRec } from "../../emulator/domains/state";
 import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import type { EngineStack } from "../support/engine-harness";
 import type { ProviderHost } from "../engine/provider-host";
 
-export type ResourceType = "SendingDomain" | "SendingDomainVerification" | "Webhook" | "Template" | "Vps" | "VpsFirewallRule" | "VpsBackup" | "Domain";
-export const RESOURCE_TYPES: ResourceType[] = ["SendingDomain", "SendingDomainVerification", "Webhook", "Template", "Vps", "VpsFirewallRule", "VpsBackup", "Domain"];
+export type ResourceType =
+  | "SendingDomain"
+  | "SendingDomainVerification"
+  | "Webhook"
+  | "Template"
+  | "Vps"
+  | "VpsFirewallRule"
+  | "VpsBackup"
+  | "Domain"
+  | "ReceivingDomain"
+  | "Mailbox"
+  | "MailAlias";
+export const RESOURCE_TYPES: ResourceType[] = ["SendingDomain", "SendingDomainVerification", "Webhook", "Template", "Vps", "VpsFirewallRule", "VpsBackup", "Domain", "ReceivingDomain", "Mailbox", "MailAlias"];
 
 export const INITIAL_WALLET = 50_000_000;
 export const ROOT_PASSWORD = "Chaos!pass2026x";
@@ -34,6 +45,13 @@ const adoptId = (name) => config.get("adopt_" + name) || undefined;
 if (has("SendingDomain")) {
   const d = new svc.SendingDomain("sd", { domain: config.require("mailDomain"), verificationTimeoutSeconds: config.requireNumber("sdTimeout"), adoptId: adoptId("sd") });
   if (has("SendingDomainVerification")) new svc.SendingDomainVerification("sdv", { domainId: d.domainId, timeoutSeconds: config.requireNumber("sdvTimeout") });
+  if (has("ReceivingDomain")) {
+    const rcv = new svc.ReceivingDomain("rcv", { domainId: d.domainId, host: config.get("rcvHost") || undefined, adoptId: adoptId("rcv") });
+    if (has("Mailbox")) {
+      const mbx = new svc.Mailbox("mbx", { domainId: rcv.domainId, localPart: "support", name: config.require("mbxName"), adoptId: adoptId("mbx") });
+      if (has("MailAlias")) new svc.MailAlias("als", { mailboxId: mbx.id, localPart: config.require("alsLocal"), adoptId: adoptId("als") });
+    }
+  }
 }
 if (has("Webhook")) new svc.Webhook("hook", { url: config.require("hookUrl"), events: ["email.delivered", "email.bounced"], adoptId: adoptId("hook") });
 if (has("Template")) new svc.Template("tpl", { name: "chaos-template", subject: "Order {{id}}", textBody: config.require("tplBody"), adoptId: adoptId("tpl") });
@@ -46,7 +64,7 @@ if (has("Domain")) new svc.Domain("dom", { name: config.require("domainName"), w
 `;
 
 /** The resource names of PROGRAM. */
-export const RESOURCE_NAMES = ["sd", "sdv", "hook", "tpl", "srv", "ssh", "bak", "dom"] as const;
+export const RESOURCE_NAMES = ["sd", "sdv", "hook", "tpl", "srv", "ssh", "bak", "dom", "rcv", "mbx", "als"] as const;
 
 /** The program's config values, as a scenario sets them (see `apply`). */
 export interface Declared {
@@ -65,6 +83,10 @@ export interface Declared {
   autoRenew: boolean;
   /** The server's explicit name (default: none, the Vps's deterministic default name). */
   srvName?: string;
+  /** The receiving host ("": the sending domain itself), the mailbox's name, the alias's local part. */
+  rcvHost: string;
+  mbxName: string;
+  alsLocal: string;
   /** adoptId by resource name. */
   adopt?: Partial<Record<(typeof RESOURCE_NAMES)[number], string>>;
 }
@@ -101,12 +123,28 @@ export function baseline(plans: Plans, types: ResourceType[] = RESOURCE_TYPES): 
     domainName: "chaos-shop.com",
     whois: false,
     autoRenew: true,
+    rcvHost: "",
+    mbxName: "Support v1",
+    alsLocal: "help",
   };
 }
 
 /** The changes that make every type run its update (or its replace, for the webhook and the rule). */
 export function updated(d: Declared, plans: Plans): Declared {
-  return { ...d, sdTimeout: 900, sdvTimeout: 900, hookUrl: "https://hooks.example.com/chaos/v2", tplBody: "Hello {{name}}, version 2", planId: plans.larger.id, sshPort: "2222", backupPlan: "backup-50", whois: true };
+  return {
+    ...d,
+    sdTimeout: 900,
+    sdvTimeout: 900,
+    hookUrl: "https://hooks.example.com/chaos/v2",
+    tplBody: "Hello {{name}}, version 2",
+    planId: plans.larger.id,
+    sshPort: "2222",
+    backupPlan: "backup-50",
+    whois: true,
+    rcvHost: `in.${d.mailDomain}`,
+    mbxName: "Support v2",
+    alsLocal: "info",
+  };
 }
 
 /** Writes the stack config the program reads. */
@@ -127,6 +165,9 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
   set("whois", d.whois);
   set("autoRenew", d.autoRenew);
   set("srvName", d.srvName ?? "");
+  set("rcvHost", d.rcvHost);
+  set("mbxName", d.mbxName);
+  set("alsLocal", d.alsLocal);
   for (const name of RESOURCE_NAMES) set(`adopt_${name}`, d.adopt?.[name] ?? "");
 }
 
@@ -151,6 +192,9 @@ export function effective(types: ResourceType[]): Set<ResourceType> {
     out.delete("VpsBackup");
   }
   if (!out.has("SendingDomain")) out.delete("SendingDomainVerification");
+  if (!out.has("SendingDomain")) out.delete("ReceivingDomain");
+  if (!out.has("ReceivingDomain")) out.delete("Mailbox");
+  if (!out.has("Mailbox")) out.delete("MailAlias");
   return out;
 }
 
@@ -161,6 +205,8 @@ export const webhooks = (w: World): WebhookRec[] => emailRecords(w).webhooks;
 export const templates = (w: World): TemplateRec[] => emailRecords(w).templates;
 export const emailDomains = (w: World): EmailDomainRec[] => emailRecords(w).domains;
 export const registered: (w: World) => DomainRec[] = domainRecords;
+export const receivingOf = (w: World): ReceivingRec[] => (w.email as { receiving?: ReceivingRec[] }).receiving ?? [];
+export const addressesOf = (w: World, type: AddressRec["type"]): AddressRec[] => ((w.email as { addresses?: AddressRec[] }).addresses ?? []).filter((a) => a.type === type);
 
 const ruleText = (r: Pick<FirewallRuleRec, "protocol" | "action" | "port" | "source">) => `${r.protocol}/${r.action}/${r.port ?? "-"}/${r.source}`;
 
@@ -259,6 +305,21 @@ export function worldProblems(s: EngineStack, d: Declared, charges: Charges, eve
   const doms = emailDomains(w);
   expect(doms.length === (types.has("SendingDomain") ? 1 : 0), `sending domains: ${doms.map((x) => x.domain).join(", ") || "none"}`);
   if (types.has("SendingDomain") && doms.length === 1) expect(doms[0].status === "verified", `sending domain ${doms[0].status}`);
+  const rcv = receivingOf(w);
+  expect(rcv.length === (types.has("ReceivingDomain") ? 1 : 0), `receiving hosts: ${rcv.map((r) => r.host).join(", ") || "none"}`);
+  if (types.has("ReceivingDomain") && rcv.length === 1) expect(rcv[0].host === (d.rcvHost || d.mailDomain), `receiving host ${rcv[0].host}, ${d.rcvHost || d.mailDomain} declared`);
+  const boxes = addressesOf(w, "mailbox");
+  expect(boxes.length === (types.has("Mailbox") ? 1 : 0), `mailboxes: ${boxes.map((a) => a.localPart).join(", ") || "none"}`);
+  if (types.has("Mailbox") && boxes.length === 1) {
+    expect(boxes[0].name === d.mbxName, `mailbox name ${boxes[0].name}, ${d.mbxName} declared`);
+    expect(idOf("Mailbox") === boxes[0].id, "the state's mailbox is not the live one");
+  }
+  const aliases = addressesOf(w, "alias");
+  expect(aliases.length === (types.has("MailAlias") ? 1 : 0), `aliases: ${aliases.map((a) => a.localPart).join(", ") || "none"}`);
+  if (types.has("MailAlias") && aliases.length === 1) {
+    expect(aliases[0].localPart === d.alsLocal, `alias ${aliases[0].localPart}, ${d.alsLocal} declared`);
+    expect(idOf("MailAlias") === aliases[0].id, "the state's alias is not the live one");
+  }
   const regs = registered(w).map((r) => r.name).sort();
   const wantedRegs = [...new Set(types.has("Domain") ? [...everRegistered, d.domainName] : everRegistered)].sort();
   expect(JSON.stringify(regs) === JSON.stringify(wantedRegs), `registered domains ${JSON.stringify(regs)}, ${JSON.stringify(wantedRegs)} expected`);
@@ -277,7 +338,9 @@ export function duplicateCount(s: EngineStack, d: Declared): number {
   const types = effective(d.types);
   const names = registered(w).map((r) => r.name);
   return Math.max(0, servers(w).length - (types.has("Vps") ? 1 : 0)) + (names.length - new Set(names).size) + Math.max(0, webhooks(w).length - (types.has("Webhook") ? 1 : 0)) +
-    Math.max(0, templates(w).length - (types.has("Template") ? 1 : 0));
+    Math.max(0, templates(w).length - (types.has("Template") ? 1 : 0)) +
+    Math.max(0, addressesOf(w, "mailbox").length - (types.has("Mailbox") ? 1 : 0)) +
+    Math.max(0, addressesOf(w, "alias").length - (types.has("MailAlias") ? 1 : 0));
 }
 
 // ---- runs ----

@@ -159,6 +159,18 @@ export const CREATE_MATRIX: (KillPoint & { expect: "adopts" | "asks adoptId" })[
   { name: "SendingDomain", expect: "asks adoptId", declare: only("SendingDomain"), hold: [held("POST", "/email/domains")], killWhen: [/^POST \/email\/domains$/], kill: "host", pending: ["sd"], saved: [] },
   { name: "Template, explicit name", expect: "asks adoptId", declare: only("Template"), hold: [held("POST", "/email/templates")], killWhen: [/^POST \/email\/templates$/], kill: "host", pending: ["tpl"], saved: [] },
   { name: "Webhook", expect: "asks adoptId", declare: only("Webhook"), hold: [held("POST", "/email/webhooks")], killWhen: [/^POST \/email\/webhooks$/], kill: "host", pending: ["hook"], saved: [] },
+  {
+    name: "Mailbox",
+    expect: "asks adoptId",
+    declare: only("SendingDomain", "ReceivingDomain"),
+    deployedFirst: true,
+    change: only("SendingDomain", "ReceivingDomain", "Mailbox"),
+    hold: [held("POST", "/email/inbound/addresses")],
+    killWhen: [/^POST \/email\/inbound\/addresses$/],
+    kill: "host",
+    pending: ["mbx"],
+    saved: ["sd", "rcv"],
+  },
 ];
 
 export interface KillResult {

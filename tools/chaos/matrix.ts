@@ -77,6 +77,24 @@ export const CALLS: Record<ResourceType, Record<Op, Call | null>> = {
   VpsFirewallRule: { create: { method: "POST", path: "/api/vps/*/firewall" }, update: { method: "POST", path: "/api/vps/*/firewall" }, delete: { method: "DELETE", path: "/api/vps/*/firewall" } },
   VpsBackup: { create: { method: "POST", path: "/api/vps/*/backup" }, update: { method: "PATCH", path: "/api/vps/*/backup" }, delete: { method: "DELETE", path: "/api/vps/*/backup" } },
   Domain: { create: { method: "POST", path: "/api/domains", skip: 1 }, update: { method: "POST", path: "/api/domains/*/whois-protection" }, delete: null },
+  ReceivingDomain: {
+    create: { method: "PUT", path: "/email/domains/*/receiving" },
+    update: { method: "PUT", path: "/email/domains/*/receiving" },
+    delete: { method: "DELETE", path: "/email/domains/*/receiving" },
+  },
+  // A mailbox and its alias share the address routes: the alias is created after its mailbox (its
+  // rule lets the mailbox's POST through) and deleted before it (the mailbox's rule lets the alias's
+  // DELETE through). An alias "update" is a replace: its create, the only POST of an update.
+  Mailbox: {
+    create: { method: "POST", path: "/email/inbound/addresses" },
+    update: { method: "PATCH", path: "/email/inbound/addresses/*" },
+    delete: { method: "DELETE", path: "/email/inbound/addresses/*", skip: 1 },
+  },
+  MailAlias: {
+    create: { method: "POST", path: "/email/inbound/addresses", skip: 1 },
+    update: { method: "POST", path: "/email/inbound/addresses" },
+    delete: { method: "DELETE", path: "/email/inbound/addresses/*" },
+  },
 };
 
 // The email spec's 503 ("temporarily unavailable") has no code of its own: the catalogue's generic one.
@@ -91,6 +109,9 @@ export const SPEC_FAULT: Record<ResourceType, Record<Op, { status: number; code:
   VpsFirewallRule: { create: { status: 409, code: "VPS_BUSY" }, update: { status: 409, code: "VPS_BUSY" }, delete: { status: 409, code: "VPS_BUSY" } },
   VpsBackup: { create: { status: 409, code: "NODE_NOT_READY" }, update: { status: 409, code: "NODE_NOT_READY" }, delete: { status: 503, code: "BACKUP_NOT_CONFIGURED" } },
   Domain: { create: null, update: null, delete: null },
+  ReceivingDomain: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
+  Mailbox: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
+  MailAlias: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
 };
 
 export interface Cell {
@@ -235,8 +256,11 @@ export async function runGroup(env: MatrixEnv, op: Op, assignment: Assignment): 
     const withChance = probability !== undefined ? { ...rule, probability } : rule;
     cells.push({ type, op, fault, rule: withChance });
     // Two types may share a call (the sending domain and its verification read the same domain).
-    if (!injected.some((r) => r.method === rule.method && r.path === rule.path)) injected.push(withChance);
+    if (!injected.some((r) => r.method === rule.method && r.path === rule.path && r.skip === rule.skip)) injected.push(withChance);
   }
+  // A rule that lets the first requests through is matched first: those requests go on to the rule
+  // of the type that makes them (a mailbox's POST, before its alias's).
+  injected.sort((a, b) => (b.skip ?? 0) - (a.skip ?? 0));
   for (const rule of injected) await s.emu.ctl("POST", "/faults", rule);
 
   if (op === "create") createCharges(charges, s.world(), target, plans);
@@ -255,7 +279,7 @@ export async function runGroup(env: MatrixEnv, op: Op, assignment: Assignment): 
   }
   const used = await listed();
   const faultsInjected = used.reduce((n, r) => n + r.used, 0);
-  const kindOf = (r: Listed) => cells.find((c) => c.rule.method === r.method && c.rule.path === r.path)?.fault;
+  const kindOf = (r: Listed & { skip?: number }) => cells.find((c) => c.rule.method === r.method && c.rule.path === r.path && c.rule.skip === r.skip)?.fault;
   if (!random) for (const r of used) if (r.used === 0) problems.push(`fault ${kindOf(r)} on ${r.method} ${r.path} was never hit: the cell proves nothing`);
   await s.emu.ctl("DELETE", "/faults");
   declared = target;

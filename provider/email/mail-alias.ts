@@ -1,0 +1,118 @@
+/**
+ * MailAlias: another address of a mailbox (on the mailbox's domain); mail to it lands in the mailbox
+ * and follows the mailbox's forwarding. Both inputs replace (the API has nothing to update on an
+ * alias). Name, forwarding, notifications and a password are the mailbox's settings (the API's
+ * ALIAS_SETTINGS): given here they are refused at preview, naming the property and where it goes.
+ *
+ * Create reads the mailbox (its domain; a missing one is MAILBOX_NOT_FOUND, explained) and goes
+ * through createOnce (../create-once.ts) like Mailbox: an alias of that local part already on the
+ * mailbox may be anyone's, so the create stops with its id and the `adoptId` line.
+ */
+import { z } from "zod";
+import { isApiError } from "../client/errors";
+import { createOnce } from "../create-once";
+import type { InboundAddress } from "../../contract/schemas";
+import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type Props, type ResourceImpl } from "../resource";
+import { localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
+
+const fields = {
+  mailboxId: z.string().regex(UUID, "a mailbox id (UUID): the Mailbox's id"),
+  localPart,
+  /** An alias already on the mailbox (its id) to manage instead of creating one. */
+  adoptId: z.string().regex(UUID, "an address id (UUID)").optional(),
+};
+const INPUTS = Object.keys(fields);
+
+function outputs(inputs: Props, alias: InboundAddress): Props {
+  return { ...pick(inputs, INPUTS), address: alias.address, domainId: alias.domainId, aliasId: alias.id, createdAt: alias.createdAt };
+}
+
+function liveInputs(alias: InboundAddress, props: Props): Props {
+  return { ...pick(props, ["adoptId"]), mailboxId: alias.mailboxId, localPart: alias.address.slice(0, alias.address.lastIndexOf("@")) };
+}
+
+function hintFor(err: unknown, mailboxId: string): string | undefined {
+  if (isApiError(err, "ALIAS_LIMIT")) {
+    return "The mailbox has as many aliases as the plan allows: remove one, or move to a larger plan. If this happened while replacing an alias, set the resource option `deleteBeforeReplace: true`";
+  }
+  if (isApiError(err, "MAILBOX_NOT_FOUND") || (isNotFound(err) && isApiError(err, "ADDRESS_NOT_FOUND"))) {
+    return `No mailbox ${mailboxId} in the project of this key: pass a Mailbox's id (mailbox.id)`;
+  }
+  if (isApiError(err, "ADDRESS_EXISTS")) return "A mailbox or alias already uses this address on the domain: choose another localPart";
+  if (isApiError(err, "DOMAIN_NOT_RECEIVING")) return "Receiving is off on the mailbox's domain: its ReceivingDomain is gone; run `pulumi up` for the whole program";
+  if (isApiError(err, "INVALID_ADDRESS")) return "localPart must be a valid local part of an address";
+  return undefined;
+}
+
+export const mailAlias: ResourceImpl = {
+  async check(_olds, news) {
+    const { rest, failures } = withoutPassword(news, "an alias has no password (the mailbox's webmail password is set in the dashboard only): remove it");
+    for (const name of MAILBOX_SETTINGS) {
+      if (rest[name] === undefined) continue;
+      delete rest[name];
+      failures.push({ property: name, reason: `${name} is a mailbox setting: an alias delivers to its mailbox and follows its settings (the API refuses it with ALIAS_SETTINGS). Set ${name} on the Mailbox` });
+    }
+    const result = checkInputs(rest, fields);
+    return { ...result, failures: [...failures, ...result.failures] };
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replace: ["mailboxId", "localPart"], update: [] });
+  },
+
+  async create(inputs, ctx) {
+    const api = ctx.api.email;
+    const mailboxId = inputs.mailboxId as string;
+    const localPartValue = inputs.localPart as string;
+    const ofThisAlias = (a: InboundAddress) => a.type === "alias" && a.mailboxId === mailboxId && a.address.startsWith(`${localPartValue}@`);
+    try {
+      const mailbox = await api.call("email.addresses.get", { params: { addressId: mailboxId } });
+      if (mailbox.type !== "mailbox") throw new Error(`create failed: ${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
+      const { object, adopted } = await createOnce<InboundAddress>(inputs, {
+        noun: "alias",
+        idOf: (a) => a.id,
+        describe: (a) => `${a.address} of mailbox ${mailbox.address}`,
+        adopt: async (adoptId) => {
+          const found = await api.call("email.addresses.get", { params: { addressId: adoptId } }).catch((err) => {
+            throw operationError("create", err, isNotFound(err) ? `adoptId "${adoptId}": no receiving address with this id in the project of this key` : undefined);
+          });
+          if (!ofThisAlias(found)) throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
+          return found;
+        },
+        find: async () => ({ objects: (await api.call("email.addresses.list")).filter(ofThisAlias), provablyMine: false }),
+        send: () => api.call("email.addresses.create", { body: { domainId: mailbox.domainId, localPart: localPartValue, type: "alias", mailboxId } }),
+        refusedAsDuplicate: (err) => isApiError(err, "ADDRESS_EXISTS"),
+        otherwise: "choose another localPart, or delete that alias first",
+      });
+      return { id: object.id, outs: outputs(adopted ? liveInputs(object, inputs) : inputs, object) };
+    } catch (err) {
+      throw operationError("create", err, hintFor(err, mailboxId));
+    }
+  },
+
+  async update(_id, olds, news) {
+    // Unreachable in practice (every input replaces); answer complete outputs all the same.
+    return { outs: { ...olds, ...news } };
+  },
+
+  async read(id, props, ctx) {
+    let alias: InboundAddress;
+    try {
+      alias = await ctx.api.email.call("email.addresses.get", { params: { addressId: id } });
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw operationError("read", err);
+    }
+    const inputs = liveInputs(alias, props);
+    return { id, props: outputs(inputs, alias), inputs };
+  },
+
+  async delete(id, _props, ctx) {
+    try {
+      await ctx.api.email.call("email.addresses.delete", { params: { addressId: id } });
+    } catch (err) {
+      // ADDRESS_NOT_FOUND: gone already (deleting its mailbox deletes it too).
+      if (!isNotFound(err)) throw operationError("delete", err);
+    }
+  },
+};

@@ -1,0 +1,206 @@
+/**
+ * Mailbox: a receiving address that keeps the mail it gets, on a domain with receiving enabled
+ * (pass `ReceivingDomain.domainId`, so the mailbox is made after receiving is on). `domainId` and
+ * `localPart` replace; `name`, `forwardTo` and `notifications` update in place (PATCH). Up to five
+ * forwarding addresses (checked at preview); whether the plan includes forwarding, and how many
+ * mailboxes it allows, only the API knows (the program may buy the plan in the same `up`), so those
+ * refusals come from the API, explained.
+ *
+ * Webmail passwords are dashboard-only (the API answers KEY_NOT_ALLOWED to a key): there is no input
+ * for one, and a `password` given anyway is refused at preview without echoing it.
+ *
+ * Create goes through createOnce (../create-once.ts). The API refuses a second address with the same
+ * local part on the domain (ADDRESS_EXISTS); the local part is the user's choice, so a mailbox found
+ * that way may be anyone's: the create stops with its id and the `adoptId` line.
+ */
+import { z } from "zod";
+import { isApiError } from "../client/errors";
+import { createOnce } from "../create-once";
+import type { ApiClient } from "../client/http";
+import type { InboundAddress } from "../../contract/schemas";
+import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { isFullyQualified } from "../validation";
+
+export const MAX_FORWARD_ADDRESSES = 5;
+
+/** The part before the `@`: letters, digits and `. _ + -`, no dot first, last or twice; stored lower-case. */
+export const localPart = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?!\.)(?!.*\.\.)[a-z0-9._+-]{1,64}(?<!\.)$/, "1 to 64 letters, digits, dots, _, + or -, not starting or ending with a dot, no two dots in a row (the part before the @)");
+
+/** `user@host.tld`, lower-cased. */
+const emailAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(320, "at most 320 characters")
+  .refine((text) => {
+    const at = text.lastIndexOf("@");
+    return at > 0 && at <= 64 && /^[^\s@<>"(),;:\\[\]]+$/.test(text.slice(0, at)) && isFullyQualified(text.slice(at + 1));
+  }, "not an email address (user@example.org)");
+
+/** Mailbox-only settings (the API's ALIAS_SETTINGS for an alias); `password` is dashboard-only. */
+export const MAILBOX_SETTINGS = ["name", "forwardTo", "notifications"] as const;
+export const PASSWORD_PROPERTIES = ["password", "webmailPassword"];
+
+/**
+ * A webmail password given anyway: refused without its value (sensitiveFailure) and taken out of the
+ * inputs before the per-field checks (which would name it as an unknown property, value and all).
+ */
+export function withoutPassword(news: Props, reason: string): { rest: Props; failures: CheckFailure[] } {
+  const rest = { ...news };
+  const failures: CheckFailure[] = [];
+  for (const name of PASSWORD_PROPERTIES) {
+    if (rest[name] === undefined) continue;
+    delete rest[name];
+    failures.push(sensitiveFailure(name, reason));
+  }
+  return { rest, failures };
+}
+
+const fields = {
+  domainId: z.string().min(1, "must not be empty"),
+  localPart,
+  name: z.string().max(200, "at most 200 characters").regex(/^[^\r\n]*$/, "must not contain line breaks").optional(),
+  forwardTo: z
+    .array(emailAddress)
+    .max(MAX_FORWARD_ADDRESSES, `at most ${MAX_FORWARD_ADDRESSES} forwarding addresses per mailbox`)
+    // Order and repeats carry no meaning: normalized, so they never show as a diff.
+    .transform((list) => [...new Set(list)].sort())
+    .optional(),
+  notifications: z.boolean().optional(),
+  /** A mailbox already on the domain (its id) to manage instead of creating one. */
+  adoptId: z.string().regex(UUID, "an address id (UUID)").optional(),
+};
+const INPUTS = Object.keys(fields);
+/** Settings the state keeps only when the program sets them. */
+const DEFAULTS: Props = { forwardTo: [], notifications: false };
+
+function outputs(inputs: Props, box: InboundAddress): Props {
+  return { ...DEFAULTS, ...pick(inputs, INPUTS), address: box.address, mailboxId: box.id, createdAt: box.createdAt };
+}
+
+/** The mailbox's values as the program's inputs (pulumi-svc's own kept from `props`). */
+function liveInputs(box: InboundAddress, props: Props): Props {
+  return {
+    ...pick(props, ["adoptId"]),
+    domainId: box.domainId,
+    localPart: box.address.slice(0, box.address.lastIndexOf("@")),
+    ...(box.name !== null ? { name: box.name } : {}),
+    ...changedFromDefaults({ forwardTo: [...box.forwardTo].sort(), notifications: box.notifications }, DEFAULTS),
+  };
+}
+
+function hintFor(err: unknown, inputs: Props): string | undefined {
+  if (isApiError(err, "FORWARDING_NOT_ALLOWED")) {
+    return "The project's plan does not include forwarding (getInboundStats shows the plan's values): remove forwardTo, or move to a plan that includes forwarding — an EmailPlan this Mailbox depends on, so the plan changes first";
+  }
+  if (isApiError(err, "MAILBOX_LIMIT")) {
+    return "The plan allows no more mailboxes: delete one, or move to a larger plan (or add the extra-mailboxes add-on). If this happened while replacing a mailbox, set the resource option `deleteBeforeReplace: true`";
+  }
+  if (isApiError(err, "DOMAIN_NOT_RECEIVING")) {
+    return `Receiving is not enabled on domain ${String(inputs.domainId)}: declare a ReceivingDomain for it and pass its domainId output to this Mailbox, so the mailbox is created after receiving is on`;
+  }
+  if (isApiError(err, "ADDRESS_EXISTS")) return "An alias or mailbox already uses this address on the domain: choose another localPart, or remove that address first";
+  if (isApiError(err, "INVALID_ADDRESS")) return "localPart and every forwardTo address must be valid addresses, and a mailbox cannot forward to itself";
+  if (isApiError(err, "DOMAIN_NOT_FOUND")) return `No sending domain ${String(inputs.domainId)} in the project of this key`;
+  return undefined;
+}
+
+async function createMailbox(api: ApiClient, inputs: Props): Promise<{ box: InboundAddress; adopted: boolean }> {
+  const domainId = inputs.domainId as string;
+  const localPartValue = inputs.localPart as string;
+  const { object, adopted } = await createOnce<InboundAddress>(inputs, {
+    noun: "mailbox",
+    idOf: (a) => a.id,
+    describe: (a) => a.address,
+    adopt: async (adoptId) => {
+      let found: InboundAddress;
+      try {
+        found = await api.call("email.addresses.get", { params: { addressId: adoptId } });
+      } catch (err) {
+        throw operationError("create", err, isNotFound(err) ? `adoptId "${adoptId}": no receiving address with this id in the project of this key` : undefined);
+      }
+      if (found.type !== "mailbox" || found.domainId !== domainId || !found.address.startsWith(`${localPartValue}@`)) {
+        throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address} (domain ${found.domainId}), not the mailbox ${localPartValue}@ on domain ${domainId}: give the right id, or remove adoptId`);
+      }
+      return found;
+    },
+    find: async () => ({
+      objects: (await api.call("email.addresses.list")).filter((a) => a.type === "mailbox" && a.domainId === domainId && a.address.startsWith(`${localPartValue}@`)),
+      provablyMine: false,
+    }),
+    send: () =>
+      api.call("email.addresses.create", {
+        body: {
+          domainId,
+          localPart: localPartValue,
+          type: "mailbox",
+          ...(inputs.name !== undefined ? { name: inputs.name as string } : {}),
+          ...(inputs.forwardTo !== undefined ? { forwardTo: inputs.forwardTo as string[] } : {}),
+          ...(inputs.notifications !== undefined ? { notifications: inputs.notifications as boolean } : {}),
+        },
+      }),
+    refusedAsDuplicate: (err) => isApiError(err, "ADDRESS_EXISTS"),
+    otherwise: "choose another localPart, or delete that mailbox first",
+  });
+  return { box: object, adopted };
+}
+
+export const mailbox: ResourceImpl = {
+  async check(_olds, news) {
+    const { rest, failures } = withoutPassword(news, "webmail passwords are set in the dashboard only (the API answers KEY_NOT_ALLOWED to a key): remove it from the program and set it in the dashboard");
+    const result = checkInputs(rest, fields);
+    return { ...result, failures: [...failures, ...result.failures] };
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replace: ["domainId", "localPart"], update: [...MAILBOX_SETTINGS], defaults: DEFAULTS });
+  },
+
+  async create(inputs, ctx) {
+    try {
+      const { box, adopted } = await createMailbox(ctx.api.email, inputs);
+      // An adopted mailbox is taken as it is: the next preview shows where it differs from the program.
+      return { id: box.id, outs: outputs(adopted ? liveInputs(box, inputs) : inputs, box) };
+    } catch (err) {
+      throw operationError("create", err, hintFor(err, inputs));
+    }
+  },
+
+  async update(id, _olds, news, ctx) {
+    try {
+      const box = await ctx.api.email.call("email.addresses.update", {
+        params: { addressId: id },
+        // A setting removed from the program goes back to none.
+        body: { name: (news.name as string | undefined) ?? null, forwardTo: (news.forwardTo as string[] | undefined) ?? [], notifications: (news.notifications as boolean | undefined) ?? false },
+      });
+      return { outs: outputs(news, box) };
+    } catch (err) {
+      throw operationError("update", err, isNotFound(err) ? "The mailbox is gone: run `pulumi refresh`, then `pulumi up` creates it again" : hintFor(err, news));
+    }
+  },
+
+  async read(id, props, ctx) {
+    let box: InboundAddress;
+    try {
+      box = await ctx.api.email.call("email.addresses.get", { params: { addressId: id } });
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw operationError("read", err);
+    }
+    const inputs = liveInputs(box, props);
+    return { id, props: outputs(inputs, box), inputs };
+  },
+
+  async delete(id, _props, ctx) {
+    try {
+      await ctx.api.email.call("email.addresses.delete", { params: { addressId: id } });
+    } catch (err) {
+      // ADDRESS_NOT_FOUND: gone already (turning receiving off, or deleting the domain, removes it too).
+      if (!isNotFound(err)) throw operationError("delete", err);
+    }
+  },
+};

@@ -1,0 +1,148 @@
+/**
+ * ReceivingDomain: receiving mail enabled on a verified sending domain, for the domain itself or a
+ * subdomain of it (`host`); outputs the MX records to publish. Its id is the domain's id: receiving is
+ * a setting of the domain (PUT/GET/DELETE /domains/{id}/receiving), one per domain. `domainId`
+ * replaces; `host` updates in place (the same PUT; the addresses stay, on the new host). Turning
+ * receiving off deletes the domain's addresses with it (the API's rule).
+ *
+ * Without `host` the host is the domain itself: the state keeps the domain's name (`domain`) so that
+ * diff and refresh tell "the default" from a host set out of band without another call.
+ *
+ * Enabling goes through createOnce (../create-once.ts). Receiving already on with the host this
+ * resource asks for is the state the PUT would make (an interrupted `up` made it): it is taken
+ * over. On with another host, it may be anyone's: the create stops with the `adoptId` line.
+ */
+import { z } from "zod";
+import { isApiError } from "../client/errors";
+import { createOnce } from "../create-once";
+import type { ApiClient } from "../client/http";
+import type { ReceivingStatus } from "../../contract/schemas";
+import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { domainName } from "./sending-domain";
+
+const fields = {
+  domainId: z.string().min(1, "must not be empty"),
+  /** The domain itself (default) or a subdomain of it; the API refuses others (INVALID_HOST). */
+  host: domainName.optional(),
+  /** Receiving already enabled on the domain to manage: the id of a ReceivingDomain is its domain's id. */
+  adoptId: z.string().min(1, "must not be empty").optional(),
+};
+const INPUTS = Object.keys(fields);
+
+function adoptIdRule(inputs: Props): CheckFailure[] {
+  if (inputs.adoptId === undefined || isUnknown(inputs.adoptId) || isUnknown(inputs.domainId) || inputs.adoptId === inputs.domainId) return [];
+  return [{ property: "adoptId", reason: "the id of a ReceivingDomain is its domain's id: adoptId must equal domainId" }];
+}
+
+type Enabled = ReceivingStatus & { host: string };
+
+/** `domain`: the sending domain's name, the host when `host` is not given. */
+function outputs(inputs: Props, live: Enabled, domain: string): Props {
+  return {
+    ...pick(inputs, ["domainId", "adoptId"]),
+    host: live.host,
+    domain,
+    mxRecords: (live.mxRecords ?? []).map((r) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}) })),
+  };
+}
+
+async function readReceiving(api: ApiClient, domainId: string): Promise<Enabled | undefined> {
+  const live = await api.call("email.receiving.get", { params: { domainId } });
+  return live.enabled && live.host ? (live as Enabled) : undefined;
+}
+
+function hintFor(err: unknown, domainId: string): string | undefined {
+  if (isApiError(err, "DOMAIN_NOT_VERIFIED")) {
+    return "Receiving needs a verified domain: take domainId from a SendingDomain that waits for verification (the default), or from a SendingDomainVerification's domainId output, so receiving is enabled after the domain is verified";
+  }
+  if (isApiError(err, "PLAN_REQUIRED")) return "The project's plan has no receiving (getInboundStats shows the plan's values): move to a plan that includes it, with an EmailPlan this ReceivingDomain depends on";
+  if (isApiError(err, "INBOUND_HOST_TAKEN")) return "Another project (or another domain of this one) already receives mail for this host: choose another host, or turn receiving off there first";
+  if (isApiError(err, "INVALID_HOST")) return "host must be the domain itself or a subdomain of it, and not its envelope-sender (bounce.) host";
+  if (isApiError(err, "DOMAIN_NOT_FOUND")) return `No sending domain ${domainId} in the project of this key`;
+  return undefined;
+}
+
+/** Receiving's wanted host: `host`, else the domain itself (the API's default; `domain` when known). */
+const wantedHost = (inputs: Props, domain?: string) => (inputs.host as string | undefined) ?? domain;
+
+export const receivingDomain: ResourceImpl = {
+  async check(_olds, news) {
+    return checkInputs(news, fields, adoptIdRule);
+  },
+
+  async diff(_id, olds, news): Promise<DiffResult> {
+    const result = diffInputs(olds, news, { replace: ["domainId"], update: [] });
+    // Absent `host` means the domain itself: compared with the domain's name the state keeps.
+    const hostChanged = isUnknown(news.host) || stable(olds.host) !== stable(wantedHost(news, olds.domain as string | undefined));
+    return hostChanged ? { ...result, changes: true } : result;
+  },
+
+  async create(inputs, ctx) {
+    const api = ctx.api.email;
+    const domainId = inputs.domainId as string;
+    const body = inputs.host === undefined ? {} : { host: inputs.host as string };
+    try {
+      const { object, adopted } = await createOnce<Enabled>(inputs, {
+        noun: "receiving setting",
+        idOf: () => domainId,
+        describe: (r) => `for host ${r.host} on domain ${domainId}`,
+        adopt: async () => {
+          const live = await readReceiving(api, domainId);
+          if (!live) throw new Error(`create failed: adoptId "${domainId}": domain ${domainId} does not receive mail; remove adoptId to enable receiving`);
+          return live;
+        },
+        find: async () => {
+          const live = await readReceiving(api, domainId);
+          // Without `host`, the API's answer names the domain's default host only after the PUT:
+          // receiving already on is this resource's when its host is the one asked for.
+          const wanted = inputs.host ?? (live ? (await api.call("email.domains.get", { params: { domainId } })).domain : undefined);
+          return { objects: live ? [live] : [], provablyMine: live?.host === wanted };
+        },
+        send: async () => (await api.call("email.receiving.enable", { params: { domainId }, body })) as Enabled,
+        otherwise: "turn receiving off on that domain first, or set host to the one it uses",
+      });
+      // The domain's name: the host this call enabled when none was asked for (the API's default), else read once.
+      const domain = !adopted && inputs.host === undefined ? object.host : (await api.call("email.domains.get", { params: { domainId } })).domain;
+      return { id: domainId, outs: outputs(inputs, object, domain) };
+    } catch (err) {
+      throw operationError("create", err, hintFor(err, domainId));
+    }
+  },
+
+  async update(id, olds, news, ctx) {
+    const body = news.host === undefined ? {} : { host: news.host as string };
+    try {
+      const live = (await ctx.api.email.call("email.receiving.enable", { params: { domainId: id }, body })) as Enabled;
+      return { outs: outputs(news, live, olds.domain as string) };
+    } catch (err) {
+      throw operationError("update", err, hintFor(err, id));
+    }
+  },
+
+  async read(id, props, ctx) {
+    const api = ctx.api.email;
+    let live: Enabled | undefined;
+    let domain = props.domain as string | undefined;
+    try {
+      live = await readReceiving(api, id);
+      // An import has no state: the domain's name is read once.
+      if (live && domain === undefined) domain = (await api.call("email.domains.get", { params: { domainId: id } })).domain;
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw operationError("read", err);
+    }
+    if (!live) return { id: "", props: {} };
+    // A host other than the domain itself is a `host` input; the domain itself is the default.
+    const inputs: Props = { ...pick(props, ["adoptId"]), domainId: id, ...(live.host !== domain ? { host: live.host } : {}) };
+    return { id, props: outputs(inputs, live, domain!), inputs };
+  },
+
+  async delete(id, _props, ctx) {
+    try {
+      await ctx.api.email.call("email.receiving.disable", { params: { domainId: id } });
+    } catch (err) {
+      // DOMAIN_NOT_FOUND: the domain, and its receiving, are gone.
+      if (!isNotFound(err)) throw operationError("delete", err);
+    }
+  },
+};
