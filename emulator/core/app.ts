@@ -18,6 +18,8 @@ import { FaultBook, RequestLog, type FaultRule } from "./faults";
 const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
 const RATE_CAPACITY = 10;
 const RATE_PER_SECOND = 10;
+/** Size of the bucket map at which full (refilled) buckets are swept out. */
+const RATE_BUCKETS_SWEEP_AT = 256;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -74,18 +76,34 @@ function collectModules(emu: Emu, modules: ServiceModule[]): { handlers: Map<Rou
   return { handlers, refusalsOf };
 }
 
-/** Server side of the per-key limit, on the emulator clock: answers the seconds to wait, or 0. */
-function rateLimit(emu: Emu, key: string, reply: FastifyReply): number {
+/**
+ * Server side of the per-key limit, on the emulator clock: answers the seconds to wait, or 0.
+ *
+ * Only keys the world holds get a bucket: a made-up key (or none) is answered 401 anyway, and a
+ * bucket per presented string would let any client grow the emulator's memory without bound. Such
+ * requests still carry the headers every response has (spec: "Every response carries
+ * X-RateLimit-Limit and X-RateLimit-Remaining"), with a full allowance: no key's bucket was spent.
+ * A bucket that has refilled is the same as none, so full buckets are dropped as the map grows.
+ */
+function rateLimit(emu: Emu, key: string | undefined, reply: FastifyReply): number {
+  reply.header("x-ratelimit-limit", String(RATE_CAPACITY));
+  if (!key || !emu.world.keys.some((k) => k.key === key)) {
+    reply.header("x-ratelimit-remaining", String(RATE_CAPACITY));
+    return 0;
+  }
   const buckets = emu.rateBuckets;
   const now = emu.nowMs();
+  const refilled = (b: { tokens: number; at: number }) => Math.min(RATE_CAPACITY, b.tokens + (Math.max(0, now - b.at) / 1000) * RATE_PER_SECOND);
+  if (buckets.size >= RATE_BUCKETS_SWEEP_AT) {
+    for (const [k, b] of buckets) if (refilled(b) >= RATE_CAPACITY) buckets.delete(k);
+  }
   const b = buckets.get(key) ?? { tokens: RATE_CAPACITY, at: now };
-  b.tokens = Math.min(RATE_CAPACITY, b.tokens + (Math.max(0, now - b.at) / 1000) * RATE_PER_SECOND);
+  b.tokens = refilled(b);
   b.at = now;
   buckets.set(key, b);
   let wait = 0;
   if (b.tokens >= 1) b.tokens -= 1;
   else wait = Math.max(1, Math.ceil((1 - b.tokens) / RATE_PER_SECOND));
-  reply.header("x-ratelimit-limit", String(RATE_CAPACITY));
   reply.header("x-ratelimit-remaining", String(Math.floor(b.tokens)));
   return wait;
 }
@@ -214,12 +232,10 @@ function registerTableRoutes(
         const key = bearerOf(request.headers.authorization);
         request.svc = { routeId, route, key };
         emu.settleDue();
-        if (key) {
-          const wait = rateLimit(emu, key, reply);
-          if (wait > 0) {
-            reply.header("retry-after", String(wait));
-            return failure(reply, 429, "RATE_LIMITED", "Too many requests: over 10 per second for this key");
-          }
+        const wait = rateLimit(emu, key, reply);
+        if (wait > 0) {
+          reply.header("retry-after", String(wait));
+          return failure(reply, 429, "RATE_LIMITED", "Too many requests: over 10 per second for this key");
         }
         const fault = faults.match(request.method, request.url.split("?")[0], () => emu.random());
         if (fault) {
