@@ -13,6 +13,7 @@ import { controlOperations, registerControl, type EmulatorControl } from "./cont
 import type { Emu } from "./emu";
 import { EmuError, Reply } from "./errors";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
+import { parseJsonBody } from "./json";
 
 /** Larger bodies are refused before they are read (422, like any body the schema refuses). */
 const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
@@ -154,6 +155,17 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
   });
 }
 
+/** A body the JSON parser refuses: not JSON, or nested deeper than MAX_JSON_DEPTH. */
+class BodyRefused extends Error {
+  readonly statusCode = 400;
+  constructor(
+    readonly reason: "invalid" | "too-deep",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Refusals before a handler runs (schema, broken JSON, size, media type), worded per module; unknown routes. */
 function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>): void {
   /** Code of a schema refusal: each API names it its own way (its module says how). */
@@ -162,6 +174,12 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
   app.setErrorHandler((error, request, reply) => {
     const svc = request.svc;
     if (error instanceof EmuError) return failure(reply, error.status, error.code, error.message, error.extra);
+    // A path that names no route is 404 whatever its body (fastify parses the body before the not-found handler).
+    if (request.is404) return failure(reply, 404, "NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}`);
+    const badBody = error instanceof BodyRefused || error instanceof SyntaxError || ["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"].includes((error as { code?: string }).code ?? "");
+    // The control API's own refusal of a body (400 VALIDATION, as parseControlBody answers).
+    if (!svc && badBody) return failure(reply, 400, "VALIDATION", error instanceof BodyRefused && error.reason === "too-deep" ? error.message : "body: not valid JSON");
+    if (svc && error instanceof BodyRefused && error.reason === "too-deep") return failure(reply, 422, validationCode(svc.routeId), error.message);
     if (svc && hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const part = error.validationContext === "querystring" ? "query" : "body";
@@ -169,7 +187,7 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
       return failure(reply, 422, validationCode(svc.routeId), `${field}: ${issue?.message ?? "invalid"}`);
     }
     const fastifyCode = (error as { code?: string }).code ?? "";
-    if (svc && (fastifyCode === "FST_ERR_CTP_INVALID_JSON_BODY" || fastifyCode === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError)) {
+    if (svc && badBody) {
       const badJson = refusalsOf.get(svc.routeId)?.badJson;
       if (badJson) return failure(reply, badJson.status, badJson.code, "Body is not valid JSON");
       return failure(reply, 422, validationCode(svc.routeId), "body: not valid JSON");
@@ -190,12 +208,9 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === "") return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (err) {
-      (err as { statusCode?: number }).statusCode = 400;
-      done(err as Error, undefined);
-    }
+    const parsed = parseJsonBody(text);
+    if (parsed.ok) return done(null, parsed.value);
+    done(new BodyRefused(parsed.reason, parsed.message), undefined);
   });
 }
 

@@ -19,21 +19,33 @@ export interface FloodRequest {
 /** Status counts of the answers (`0` = no answer). */
 export type StatusCounts = Record<number, number>;
 
-export async function flood(origin: string, total: number, make: (i: number) => FloodRequest, concurrency = 64): Promise<StatusCounts> {
+/** `onAnswer` receives each answer's text (read only when it is given). */
+export async function flood(
+  origin: string,
+  total: number,
+  make: (i: number) => FloodRequest,
+  concurrency = 64,
+  onAnswer?: (i: number, status: number, body: string) => void,
+): Promise<StatusCounts> {
   const pool = new Pool(origin, { connections: Math.min(concurrency, 32), pipelining: 1 });
   const counts: StatusCounts = {};
   let next = 0;
   const worker = async () => {
     while (next < total) {
-      const r = make(next++);
+      const i = next++;
+      const r = make(i);
       let status = 0;
+      let text = "";
       try {
         const res = await pool.request({ method: r.method as "GET", path: r.path, headers: r.headers, body: r.body });
         status = res.statusCode;
-        await res.body.dump();
-      } catch {
+        if (onAnswer) text = await res.body.text();
+        else await res.body.dump();
+      } catch (err) {
         status = 0;
+        text = String(err);
       }
+      onAnswer?.(i, status, text);
       counts[status] = (counts[status] ?? 0) + 1;
     }
   };
