@@ -1,10 +1,14 @@
 /**
- * The emulator is a service teams share: whatever clients send, its memory stays bounded. One
+ * The emulator is a service teams share: whatever clients send, its memory stays bounded, and a
+ * request costs the same whatever the size of the world it keeps in a `--state` file. One
  * `svc-emulator` process (dist/), measured from outside (its resident set), flooded with requests
  * that each present a different made-up key — the shape that grew a rate bucket per key before.
  * `npm run chaos` runs the longer soak (100,000 requests and valid traffic of both accounts).
  */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 import { flood, rssMb, startEmulatorProcess, type EmulatorProcess } from "../../tools/support/flood";
 
 const ROOT = join(__dirname, "../..");
@@ -39,3 +43,40 @@ test(`${REQUESTS.toLocaleString("en-US")} requests with distinct made-up keys: R
   expect(res.headers.get("x-ratelimit-limit")).toBe("10");
   expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
 }, 120_000);
+
+describe("--state FILE: a request costs the same with a 19 MB world as with a fresh one", () => {
+  /** Median ms of `n` sequential reads (each with a key of its own: no rate limit in the way). */
+  async function medianMs(emu: TestEmulator, n: number): Promise<number> {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const started = process.hrtime.bigint();
+      const res = await emu.call("GET", "/api/account/wallet", { key: emu.keys.account });
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (res.status === 429) await emu.ctl("POST", "/clock/advance", { seconds: 1 });
+    }
+    return times.sort((a, b) => a - b)[Math.floor(n / 2)];
+  }
+
+  async function withWorld(extraMb: number): Promise<number> {
+    const stateFile = join(mkdtempSync(join(tmpdir(), "svc-cost-")), "world.json");
+    const emu = await startTestEmulator({ stateFile });
+    try {
+      // A long-lived world: activity entries of ~1 KB each, written to the state file once.
+      const entry = { projectId: emu.projects[0], action: "vps.updated", entityType: "vps", entityName: "x".repeat(900), actor: "user" as const, byKeyOwner: true, environmentId: emu.projects[0] };
+      for (let i = 0; i < extraMb * 1024; i++) emu.control.emu.world.activity.push({ ...entry, id: `a${i}`, entityId: `e${i}`, createdAt: "2026-01-01T00:00:00.000Z" });
+      emu.control.emu.saveNow();
+      if (extraMb) expect(readFileSync(stateFile).length).toBeGreaterThan(extraMb * 1024 * 1024 * 0.9);
+      await medianMs(emu, 20); // warm up
+      return await medianMs(emu, 100);
+    } finally {
+      await emu.close();
+    }
+  }
+
+  test("median of 100 reads: the 19 MB world within 3× (+2 ms) of a fresh one", async () => {
+    const fresh = await withWorld(0);
+    const big = await withWorld(19);
+    if (process.env.SVC_MEMORY_REPORT) console.log(`median request: fresh world ${fresh.toFixed(2)} ms, 19 MB world ${big.toFixed(2)} ms`);
+    expect(big).toBeLessThan(fresh * 3 + 2);
+  }, 60_000);
+});
