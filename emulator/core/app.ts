@@ -109,6 +109,47 @@ function rateLimit(emu: Emu, key: string | undefined, reply: FastifyReply): numb
   return wait;
 }
 
+/** Requests a `commit: "after-client-left"` fault holds without an answer. */
+interface HeldRequests {
+  open: Set<FastifyReply["raw"]>;
+  closing: boolean;
+}
+
+/**
+ * The `commit: "after-client-left"` fault: no answer; once the client has closed the connection
+ * (its time-out), and `delayMs` later, the handler runs — the object appears after the client gave
+ * up. Logged once, as a dropped request, when it is carried out.
+ */
+async function commitAfterClientLeft(
+  emu: Emu,
+  log: RequestLog,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  held: HeldRequests,
+  run: () => Promise<void>,
+): Promise<void> {
+  const svc = request.svc!;
+  const fault = svc.fault!;
+  reply.hijack();
+  const res = reply.raw;
+  held.open.add(res);
+  await new Promise<void>((resolve) => {
+    if (res.destroyed || request.raw.socket.destroyed) return resolve();
+    res.once("close", () => resolve());
+  });
+  held.open.delete(res);
+  if (held.closing) return; // the emulator closes: nothing more is carried out
+  if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+  let code: string | null = null;
+  try {
+    await run();
+  } catch (err) {
+    code = err instanceof EmuError ? err.code : "INTERNAL_ERROR";
+  }
+  log.add({ time: emu.nowIso(), keyPrefix: svc.key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: svc.routeId, status: 0, code, fault: fault.id, dropped: true });
+  emu.save();
+}
+
 function drop(request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack();
   request.raw.socket.destroy();
@@ -224,6 +265,12 @@ function registerTableRoutes(
   log: RequestLog,
 ): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const held: HeldRequests = { open: new Set(), closing: false };
+  // Requests held for a client that never leaves would keep close() waiting: closing lets them go uncommitted.
+  app.addHook("preClose", async () => {
+    held.closing = true;
+    for (const res of held.open) res.destroy();
+  });
   const selfServed = new Set(modules.flatMap((m) => m.serves ?? []));
   for (const [routeId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
     if (selfServed.has(routeId)) continue;
@@ -255,7 +302,7 @@ function registerTableRoutes(
         const fault = faults.match(request.method, request.url.split("?")[0], () => emu.random());
         if (fault) {
           request.svc.fault = fault;
-          if (!fault.afterCommit) {
+          if (!fault.afterCommit && !fault.commit) {
             if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
             if (fault.drop) {
               log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true });
@@ -273,6 +320,11 @@ function registerTableRoutes(
       },
       handler: async (request, reply) => {
         const caller = (request as FastifyRequest & { caller?: Caller }).caller!;
+        if (request.svc?.fault?.commit === "after-client-left") {
+          return commitAfterClientLeft(emu, log, request, reply, held, async () => {
+            await handler({ emu, world: emu.world, caller, params: request.params as Record<string, string>, query: (request.query ?? {}) as Record<string, unknown>, body: request.body, headers: request.headers });
+          });
+        }
         const result = await handler({
           emu,
           world: emu.world,

@@ -159,7 +159,10 @@ export function registerControl(app: FastifyInstance, ops: EmulatorControl, faul
       control.post("/faults", async (request, reply) => {
         const input = parseControlBody(faultRuleInput, request, reply);
         if (!input) return reply;
-        if (!input.drop && input.status === undefined && input.delayMs === undefined) return bad(reply, "a fault needs status, drop or delayMs");
+        if (!input.drop && input.status === undefined && input.delayMs === undefined && !input.commit) return bad(reply, "a fault needs status, drop, delayMs or commit");
+        if (input.commit && (input.drop || input.status !== undefined || input.afterCommit)) {
+          return bad(reply, `commit "${input.commit}" answers nothing: it takes no status, drop or afterCommit`);
+        }
         const { matcher: _m, ...rule } = ops.addFault(input);
         return { success: true, data: rule };
       });
