@@ -439,6 +439,11 @@ describe("webhooks", () => {
     ["IPv4-mapped private IPv6", "https://[::ffff:10.0.0.1]/hook"],
     ["IPv4-mapped loopback IPv6", "https://[::ffff:127.0.0.1]/hook"],
     ["IPv6 documentation", "https://[2001:db8::1]/hook"],
+    ["IPv4-translated IPv6 of the cloud metadata address", "https://[::ffff:0:a9fe:a9fe]/"],
+    ["NAT64 IPv6 of the cloud metadata address", "https://[64:ff9b::a9fe:a9fe]/"],
+    // "not a public fully qualified host": an IP literal is no host name, public or not (the provider refuses it too).
+    ["public IPv4 literal", "https://203.0.114.7/hook"],
+    ["public IPv6 literal", "https://[2606:4700::1111]/hook"],
     ["whitespace", "https://hooks.example.com/a b"],
     ["over 2,000 characters", `https://hooks.example.com/${"a".repeat(1975)}`],
   ])("INVALID_URL: %s", async (_why, url) => {
@@ -448,8 +453,6 @@ describe("webhooks", () => {
   test.each([
     ["public name with port, path and query", "https://hooks.example.com:8443/svc?team=a@b"],
     ["absolute name", "https://hooks.example.com./svc"],
-    ["public IPv4", "https://203.0.114.7/hook"],
-    ["public IPv6", "https://[2606:4700::1111]/hook"],
     ["IDN host", "https://bücher.de/hook"],
     ["exactly 2,000 characters", `https://hooks.example.com/${"a".repeat(1974)}`],
   ])("accepted url: %s", async (_why, url) => {
