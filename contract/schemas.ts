@@ -290,3 +290,15 @@ export type Notification = z.infer<typeof notification>;
 export type ActivityEntry = z.infer<typeof activityEntry>;
 export type EmailMessage = z.infer<typeof emailMessage>;
 export type AiModel = z.infer<typeof aiModel>;
+
+/**
+ * A server name the API takes (platform-api.md: "at least 3 characters", and REQUEST_ERROR for an
+ * "invalid name"): at least 3 characters once trimmed, none of them a control character (a line
+ * break or NUL cannot be shown as a one-line name). Any other character (spaces, "web server",
+ * accents) is the user's to choose. The provider's check and the emulator share this rule.
+ */
+export function serverNameProblem(name: string): string | undefined {
+  if (name.trim().length < 3) return "at least 3 characters";
+  if (/[\x00-\x1f\x7f]/.test(name)) return "no control characters (line breaks, tabs, NUL)";
+  return undefined;
+}
