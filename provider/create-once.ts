@@ -108,7 +108,14 @@ export async function createOnce<T>(inputs: Props, spec: CreateOnceSpec<T>): Pro
       );
     });
     if (after.objects.length === 1) return { object: await take(after.objects[0]), adopted: true };
-    if (after.objects.length === 0) throw operationError("create", err, `No ${spec.noun} was made, so nothing was charged; \`pulumi up\` may try again`);
+    // None yet is not none ever: an API may carry a request out after its client gave up.
+    if (after.objects.length === 0) {
+      throw operationError(
+        "create",
+        err,
+        `No ${spec.noun} had appeared when looked for right after; the API may still carry the request out late. \`pulumi up\` may try again: it looks for the ${spec.noun} before sending another create`,
+      );
+    }
     throw conflict(spec, after.objects);
   }
 }
