@@ -54,6 +54,22 @@ describe("auth common to the platform APIs", () => {
 });
 
 describe("rate limit: 10 requests/s per key, burst 10, shared by all APIs", () => {
+  test("keyless and unknown-key 401 answers carry x-ratelimit-* too (every response does); no key's allowance is spent", async () => {
+    const cases: [string, string, string | null, string][] = [
+      ["GET", "/api/vps", null, "NO_API_KEY"],
+      ["GET", "/email/domains", null, "UNAUTHORIZED"],
+      ["POST", "/email/send", null, "NO_API_KEY"],
+      ["GET", "/api/vps", "svc_made_up_key", "INVALID_API_KEY"],
+    ];
+    for (const [method, path, key, code] of cases) {
+      const res = await emu.call(method, path, { key, body: method === "POST" ? {} : undefined });
+      expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 401, code });
+      expect(res.headers.get("x-ratelimit-limit")).toBe("10");
+      expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
+    }
+    expect(emu.control.emu.rateBuckets.size).toBe(0);
+  });
+
   test("the 11th request of a burst answers 429 RATE_LIMITED with retry-after; headers on all", async () => {
     const key = emu.keys.account;
     const paths = ["/api/account/wallet", "/api/vps/plans", "/email/status"];
