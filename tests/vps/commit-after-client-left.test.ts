@@ -78,6 +78,9 @@ describe("the emulator's fault", () => {
 describe("Vps create when the API commits after the provider's request timed out", () => {
   test("committed as the client leaves: the create settles by listing, adopts the server it made: one server, one charge, one POST", async () => {
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/vps", commit: "after-client-left", times: 1 });
+    // The look that follows the time-out comes on another connection: slowed a little, it is served
+    // after the emulator has seen the first connection close (however loaded the machine).
+    await h.emu.ctl("POST", "/faults", { method: "GET", path: "/api/vps", delayMs: 1_000, times: 2 });
     const before = wallet(h);
     const created = await h.host.create(T, await h.checked(T, args()));
     const [made] = servers(h);
