@@ -346,3 +346,14 @@ export type InboundAddress = z.infer<typeof inboundAddress>;
 export type InboundStats = z.infer<typeof inboundStats>;
 export type InboundMessageSummary = z.infer<typeof inboundMessageSummary>;
 export type InboundMessage = z.infer<typeof inboundMessage>;
+/**
+ * A server name the API takes (platform-api.md: "at least 3 characters", and REQUEST_ERROR for an
+ * "invalid name"): at least 3 characters once trimmed, none of them a control character (a line
+ * break or NUL cannot be shown as a one-line name). Any other character (spaces, "web server",
+ * accents) is the user's to choose. The provider's check and the emulator share this rule.
+ */
+export function serverNameProblem(name: string): string | undefined {
+  if (name.trim().length < 3) return "at least 3 characters";
+  if (/[\x00-\x1f\x7f]/.test(name)) return "no control characters (line breaks, tabs, NUL)";
+  return undefined;
+}

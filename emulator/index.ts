@@ -75,7 +75,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  emu.save();
+  emu.saveNow();
   return {
     urls: { api: `${origin}/api`, email: `${origin}/email`, ai: `${origin}/ai`, control: `${origin}/_emulator` },
     keys: seededKeys(emu.world),

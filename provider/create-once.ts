@@ -130,8 +130,15 @@ export async function createOnce<T>(inputs: Props, spec: CreateOnceSpec<T>): Pro
       decided(`found ${found(after.objects)} made by the lost answer: adopting it`);
       return { object: await take(after.objects[0]), adopted: true };
     }
-    decided(after.objects.length === 0 ? "nothing was made" : `found ${found(after.objects)}: refusing (adoptId needed)`);
-    if (after.objects.length === 0) throw operationError("create", err, `No ${spec.noun} was made, so nothing was charged; \`pulumi up\` may try again`);
+    decided(after.objects.length === 0 ? "nothing was made yet" : `found ${found(after.objects)}: refusing (adoptId needed)`);
+    // None yet is not none ever: an API may carry a request out after its client gave up.
+    if (after.objects.length === 0) {
+      throw operationError(
+        "create",
+        err,
+        `No ${spec.noun} had appeared when looked for right after; the API may still carry the request out late. \`pulumi up\` may try again: it looks for the ${spec.noun} before sending another create`,
+      );
+    }
     throw conflict(spec, after.objects);
   }
 }

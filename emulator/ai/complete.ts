@@ -27,7 +27,7 @@ export async function complete(gw: Gateway, call: AiCall, reply: FastifyReply, r
   const prompt = readPrompt(gw.emu, call, raw, false);
   const { model, input } = prompt;
   const cap = outputCap(prompt.body, model);
-  const release = takeHold(gw.emu, call.requestId!, cost(model, input, cap));
+  const release = takeHold(gw.emu, call.key!, call.requestId!, cost(model, input, cap));
   reply.raw.once("close", release);
   const fault = takeAiFault(gw.emu, model.id);
   if (fault) call.faultId = fault.id;

@@ -2,13 +2,14 @@
  * The AI gateway's control routes under `/_emulator/ai` (loopback only, `{ success, data }` like the
  * rest of the control API): models, balance, limits, per-key limits, stream settings, faults, usage.
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { parseControlBody } from "../core/control";
 import type { Emu } from "../core/emu";
 import { faultKinds } from "./errors";
 import { keyLimitsOf } from "./limits";
-import { aiRuntime, aiState, heldTotal, type AiFaultKind, type AiModelRec } from "./state";
+import { accountsOf } from "../core/world";
+import { aiAccount, aiRuntime, aiState, heldTotal, runtimeAccountId, type AiAccountRec, type AiFaultKind, type AiModelRec } from "./state";
 
 const style = z.enum(["openai", "anthropic"]);
 const price = z.object({ input: z.number().min(0), output: z.number().min(0) });
@@ -51,14 +52,54 @@ const ok = (data: unknown) => ({ success: true, data });
 /** The fields of a patch that were given (an undefined one leaves the value as it is). */
 const given = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 
+/** `?account=<id>` names the account (default: the first); its AI record, or 404 answered and undefined. */
+type AccountQuery = { Querystring: { account?: string } };
+interface AccountView {
+  id: string;
+  rec: AiAccountRec;
+  /** Runtime id (holds, in-flight counts). */
+  rt: string;
+  /** Values of the account's keys (its spend and key limits). */
+  keys: Set<string>;
+}
+function accountOf(emu: Emu, request: FastifyRequest<AccountQuery>, reply: FastifyReply): AccountView | undefined {
+  const id = request.query.account ?? emu.world.account.id;
+  if (!accountsOf(emu.world).some((a) => a.id === id)) {
+    void notFound(reply, `account ${id}`);
+    return undefined;
+  }
+  const keys = new Set(emu.world.keys.filter((k) => (k.accountId ?? emu.world.account.id) === id).map((k) => k.key));
+  return { id, rec: aiAccount(emu.world, id), rt: runtimeAccountId(emu.world, id), keys };
+}
+const ofKeys = <T>(byKey: Record<string, T>, keys: Set<string>) => Object.fromEntries(Object.entries(byKey).filter(([k]) => keys.has(k)));
+
 export function registerAiControl(control: FastifyInstance, emu: Emu): void {
   const ai = () => aiState(emu.world);
-  control.get("/ai", async () => {
+  /** One account's view (`?account=<id>`, default the first): its balance, limits, keys' spend; the shared catalogue and settings. */
+  control.get<AccountQuery>("/ai", async (request, reply) => {
+    const account = accountOf(emu, request, reply);
+    if (!account) return reply;
     const rt = aiRuntime(emu);
-    const { usage: _u, ...rest } = ai();
-    return ok({ ...rest, inFlight: rt.inFlight, held: heldTotal(rt) });
+    const { models, settings, faults, nextFaultId, keyLimits, spend } = ai();
+    return ok({
+      accountId: account.id,
+      balance: account.rec.balance,
+      account: account.rec.account,
+      models,
+      keyLimits: ofKeys(keyLimits, account.keys),
+      spend: ofKeys(spend, account.keys),
+      settings,
+      faults,
+      nextFaultId,
+      inFlight: rt.inFlight.get(account.rt) ?? 0,
+      held: heldTotal(rt, account.rt),
+    });
   });
-  control.get("/ai/usage", async () => ok({ usage: ai().usage, spend: ai().spend }));
+  control.get<AccountQuery>("/ai/usage", async (request, reply) => {
+    const account = accountOf(emu, request, reply);
+    if (!account) return reply;
+    return ok({ accountId: account.id, usage: account.rec.usage, spend: ofKeys(ai().spend, account.keys) });
+  });
   registerModels(control, emu);
   registerMoney(control, emu);
   registerBehaviour(control, emu);
@@ -96,23 +137,35 @@ function registerModels(control: FastifyInstance, emu: Emu): void {
   });
 }
 
-/** Balance, account limits and per-key limits. */
+/** Balance and account limits (of `?account=<id>`, default the first account), and per-key limits. */
 function registerMoney(control: FastifyInstance, emu: Emu): void {
   const ai = () => aiState(emu.world);
-  control.get("/ai/balance", async () => ok({ balance: ai().balance, held: heldTotal(aiRuntime(emu)), currency: "IDR" }));
-  control.patch("/ai/balance", async (request, reply) => {
+  control.get<AccountQuery>("/ai/balance", async (request, reply) => {
+    const account = accountOf(emu, request, reply);
+    if (!account) return reply;
+    return ok({ balance: account.rec.balance, held: heldTotal(aiRuntime(emu), account.rt), currency: "IDR" });
+  });
+  control.patch<AccountQuery>("/ai/balance", async (request, reply) => {
+    const account = accountOf(emu, request, reply);
+    if (!account) return reply;
     const input = parseControlBody(z.object({ balance: z.number().min(0) }), request, reply);
     if (!input) return reply;
-    ai().balance = input.balance;
+    account.rec.balance = input.balance;
     return ok({ balance: input.balance, currency: "IDR" });
   });
 
-  control.get("/ai/limits", async () => ok({ account: ai().account, keys: ai().keyLimits }));
-  control.patch("/ai/limits", async (request, reply) => {
+  control.get<AccountQuery>("/ai/limits", async (request, reply) => {
+    const account = accountOf(emu, request, reply);
+    if (!account) return reply;
+    return ok({ account: account.rec.account, keys: ofKeys(ai().keyLimits, account.keys) });
+  });
+  control.patch<AccountQuery>("/ai/limits", async (request, reply) => {
+    const account = accountOf(emu, request, reply);
+    if (!account) return reply;
     const input = parseControlBody(limitsInput, request, reply);
     if (!input) return reply;
-    Object.assign(ai().account, input);
-    return ok(ai().account);
+    Object.assign(account.rec.account, input);
+    return ok(account.rec.account);
   });
   /** `:key` is the key itself or a seeded key's label (`account`, `project`, …). */
   control.patch<{ Params: { key: string } }>("/ai/keys/:key", async (request, reply) => {

@@ -5,7 +5,7 @@
 import type { Emu } from "../core/emu";
 import type { KeyRecord } from "../core/world";
 import { AiError } from "./errors";
-import { aiRuntime, aiState, heldTotal, monthOf, type AiKeyLimits } from "./state";
+import { aiAccount, aiRuntime, aiState, heldTotal, monthOf, runtimeAccountId, type AiKeyLimits } from "./state";
 
 export function keyLimitsOf(emu: Emu, key: string): AiKeyLimits {
   return aiState(emu.world).keyLimits[key] ?? { perMinute: null, monthlySpendLimit: null, models: null };
@@ -27,8 +27,9 @@ function spentThisMonth(emu: Emu, key: string): number {
  * and the returned function gives it back (idempotent).
  */
 export function checkLimits(emu: Emu, key: KeyRecord): () => void {
-  const ai = aiState(emu.world);
+  const ai = aiAccount(emu.world, key.accountId);
   const rt = aiRuntime(emu);
+  const accountId = runtimeAccountId(emu.world, key.accountId);
   const minute = Math.floor(emu.nowMs() / 60_000);
   const bump = (id: string) => {
     const w = rt.windows.get(id);
@@ -38,7 +39,7 @@ export function checkLimits(emu: Emu, key: KeyRecord): () => void {
   };
   const limits = keyLimitsOf(emu, key.key);
   const keyCount = bump(`key:${key.key}`);
-  const accountCount = bump("account");
+  const accountCount = bump(`account:${accountId}`);
   if (limits.perMinute !== null && keyCount > limits.perMinute) {
     throw new AiError(429, "rate_limited", `Rate limit reached for this API key: limit ${limits.perMinute} per minute`);
   }
@@ -55,23 +56,27 @@ export function checkLimits(emu: Emu, key: KeyRecord): () => void {
       );
     }
   }
-  if (rt.inFlight >= ai.account.concurrency) {
+  const inFlight = rt.inFlight.get(accountId) ?? 0;
+  if (inFlight >= ai.account.concurrency) {
     throw new AiError(429, "too_many_concurrent_requests", `Too many requests in progress for the account: limit ${ai.account.concurrency} at a time`);
   }
-  rt.inFlight++;
+  rt.inFlight.set(accountId, inFlight + 1);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    rt.inFlight = Math.max(0, rt.inFlight - 1);
+    const left = (rt.inFlight.get(accountId) ?? 1) - 1;
+    if (left > 0) rt.inFlight.set(accountId, left);
+    else rt.inFlight.delete(accountId);
   };
 }
 
-/** Takes a hold of `amount` Rupiah against the available balance (balance minus open holds), or 402. */
-export function takeHold(emu: Emu, requestId: string, amount: number): () => void {
-  const ai = aiState(emu.world);
+/** Takes a hold of `amount` Rupiah against the key's account's available AI balance (balance minus its open holds), or 402. */
+export function takeHold(emu: Emu, key: KeyRecord, requestId: string, amount: number): () => void {
+  const ai = aiAccount(emu.world, key.accountId);
   const rt = aiRuntime(emu);
-  const available = ai.balance - heldTotal(rt);
+  const accountId = runtimeAccountId(emu.world, key.accountId);
+  const available = ai.balance - heldTotal(rt, accountId);
   if (amount > available) {
     throw new AiError(
       402,
@@ -79,6 +84,6 @@ export function takeHold(emu: Emu, requestId: string, amount: number): () => voi
       `Available AI balance IDR ${Math.max(0, available).toLocaleString("en-US")} cannot cover the hold of IDR ${amount.toLocaleString("en-US")} for this request: top up, enable auto top-up or lower max_tokens`,
     );
   }
-  rt.holds.set(requestId, amount);
+  rt.holds.set(requestId, { accountId, amount });
   return () => void rt.holds.delete(requestId);
 }

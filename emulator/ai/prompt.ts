@@ -4,6 +4,7 @@
  * `unsupported_format`), the parameters (400) and a prompt over the model's context window (413).
  */
 import type { Emu } from "../core/emu";
+import { parseJsonBody } from "../core/json";
 import { pathOf, type AiCall } from "./call";
 import { inputTokens, validateParams } from "./completions";
 import { AiError } from "./errors";
@@ -33,10 +34,10 @@ export function readPrompt(emu: Emu, call: AiCall, raw: unknown, countOnly: bool
 /** The raw text as a JSON object (the scope's parser leaves JSON errors to the gateway's own 400). */
 function parseBody(raw: unknown): Record<string, unknown> {
   let body: unknown;
-  try {
-    body = typeof raw === "string" && raw.trim() !== "" ? JSON.parse(raw) : undefined;
-  } catch {
-    throw new AiError(400, "invalid_request", "Body is not valid JSON");
+  if (typeof raw === "string" && raw.trim() !== "") {
+    const parsed = parseJsonBody(raw);
+    if (!parsed.ok) throw new AiError(400, "invalid_request", parsed.message);
+    body = parsed.value;
   }
   if (body === undefined) throw new AiError(400, "invalid_request", "Body required: a JSON object with a model field");
   if (!body || typeof body !== "object" || Array.isArray(body)) throw new AiError(400, "invalid_request", "Body must be a JSON object");

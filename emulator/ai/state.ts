@@ -98,11 +98,26 @@ export interface AiUsageRec {
   outcome: "completed" | "cancelled" | "broken" | "failed";
 }
 
-export interface AiWorld {
+/**
+ * One account's side of the gateway: its AI balance, its account-wide limits and its usage ledger.
+ * Each account pays with its own balance and is limited by its own window and pool (ai-gateway.md,
+ * Limits: "All keys of the account together").
+ */
+export interface AiAccountRec {
   /** AI balance in Rupiah (separate from the platform wallet). */
   balance: number;
-  models: AiModelRec[];
   account: { perMinute: number; concurrency: number };
+  /** Latest charges first, capped. */
+  usage: AiUsageRec[];
+}
+
+/**
+ * The first account's record is `world.ai` itself (its top-level `balance`, `account`, `usage`, as
+ * state files have always held them); every other account's is in `otherAccounts`, by account id.
+ */
+export interface AiWorld extends AiAccountRec {
+  models: AiModelRec[];
+  otherAccounts?: Record<string, AiAccountRec>;
   /** By key value. */
   keyLimits: Record<string, AiKeyLimits>;
   /** Rupiah charged by key value and UTC month (`YYYY-MM`). */
@@ -110,8 +125,6 @@ export interface AiWorld {
   settings: AiSettings;
   faults: AiFaultRec[];
   nextFaultId: number;
-  /** Latest charges first, capped. */
-  usage: AiUsageRec[];
 }
 
 export const DEFAULT_OUTPUT_CAP = 16_384;
@@ -159,18 +172,36 @@ export function aiState(world: World): AiWorld {
   return ai as AiWorld;
 }
 
+const seedAccount = (): AiAccountRec => ({ balance: 10_000_000, account: { perMinute: 600, concurrency: 20 }, usage: [] });
+
+/** The AI record of an account (undefined: the first account), made with the seeded balance and limits on first use. */
+export function aiAccount(world: World, accountId: string | undefined): AiAccountRec {
+  const ai = aiState(world);
+  if (accountId === undefined || accountId === world.account.id) return ai;
+  return ((ai.otherAccounts ??= {})[accountId] ??= seedAccount());
+}
+
 /** A model that can be listed and called: not switched off, not retired. */
 export const usable = (m: AiModelRec) => m.enabled && !m.retired;
 
 // ---- runtime (outside the world) ----
 
+/** Account id of the first account in the runtime's maps. */
+export const FIRST_ACCOUNT = "";
+
 export interface AiRuntime {
   world: World;
-  inFlight: number;
-  /** Open holds by request id, Rupiah. */
-  holds: Map<string, number>;
-  /** Per-minute counters: `account` or `key:<key>` → window. */
+  /** Requests in progress by account id. */
+  inFlight: Map<string, number>;
+  /** Open holds by request id: Rupiah, and the account it is held against. */
+  holds: Map<string, { accountId: string; amount: number }>;
+  /** Per-minute counters: `account:<id>` or `key:<key>` → window. */
   windows: Map<string, { minute: number; count: number }>;
+}
+
+/** The runtime's id of an account: the first account under FIRST_ACCOUNT, whether named or not. */
+export function runtimeAccountId(world: World, accountId: string | undefined): string {
+  return accountId === undefined || accountId === world.account.id ? FIRST_ACCOUNT : accountId;
 }
 
 const runtimes = new WeakMap<Emu, AiRuntime>();
@@ -179,15 +210,16 @@ const runtimes = new WeakMap<Emu, AiRuntime>();
 export function aiRuntime(emu: Emu): AiRuntime {
   let rt = runtimes.get(emu);
   if (!rt || rt.world !== emu.world) {
-    rt = { world: emu.world, inFlight: 0, holds: new Map(), windows: new Map() };
+    rt = { world: emu.world, inFlight: new Map(), holds: new Map(), windows: new Map() };
     runtimes.set(emu, rt);
   }
   return rt;
 }
 
-export function heldTotal(rt: AiRuntime): number {
+/** Rupiah held by the account's requests in progress. */
+export function heldTotal(rt: AiRuntime, accountId: string): number {
   let sum = 0;
-  for (const v of rt.holds.values()) sum += v;
+  for (const h of rt.holds.values()) if (h.accountId === accountId) sum += h.amount;
   return sum;
 }
 

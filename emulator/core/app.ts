@@ -14,11 +14,14 @@ import type { Emu } from "./emu";
 import { EmuError, Reply } from "./errors";
 import type { ApiErrorCode } from "../../contract/error-codes";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
+import { parseJsonBody } from "./json";
 
 /** Larger bodies are refused before they are read (422, like any body the schema refuses). */
 const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
 const RATE_CAPACITY = 10;
 const RATE_PER_SECOND = 10;
+/** Size of the bucket map at which full (refilled) buckets are swept out. */
+const RATE_BUCKETS_SWEEP_AT = 256;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -77,20 +80,77 @@ function collectModules(emu: Emu, modules: ServiceModule[]): { handlers: Map<Rou
   return { handlers, refusalsOf };
 }
 
-/** Server side of the per-key limit, on the emulator clock: answers the seconds to wait, or 0. */
-function rateLimit(emu: Emu, key: string, reply: FastifyReply): number {
+/**
+ * Server side of the per-key limit, on the emulator clock: answers the seconds to wait, or 0.
+ *
+ * Only keys the world holds get a bucket: a made-up key (or none) is answered 401 anyway, and a
+ * bucket per presented string would let any client grow the emulator's memory without bound. Such
+ * requests still carry the headers every response has (spec: "Every response carries
+ * X-RateLimit-Limit and X-RateLimit-Remaining"), with a full allowance: no key's bucket was spent.
+ * A bucket that has refilled is the same as none, so full buckets are dropped as the map grows.
+ */
+function rateLimit(emu: Emu, key: string | undefined, reply: FastifyReply): number {
+  reply.header("x-ratelimit-limit", String(RATE_CAPACITY));
+  if (!key || !emu.world.keys.some((k) => k.key === key)) {
+    reply.header("x-ratelimit-remaining", String(RATE_CAPACITY));
+    return 0;
+  }
   const buckets = emu.rateBuckets;
   const now = emu.nowMs();
+  const refilled = (b: { tokens: number; at: number }) => Math.min(RATE_CAPACITY, b.tokens + (Math.max(0, now - b.at) / 1000) * RATE_PER_SECOND);
+  if (buckets.size >= RATE_BUCKETS_SWEEP_AT) {
+    for (const [k, b] of buckets) if (refilled(b) >= RATE_CAPACITY) buckets.delete(k);
+  }
   const b = buckets.get(key) ?? { tokens: RATE_CAPACITY, at: now };
-  b.tokens = Math.min(RATE_CAPACITY, b.tokens + (Math.max(0, now - b.at) / 1000) * RATE_PER_SECOND);
+  b.tokens = refilled(b);
   b.at = now;
   buckets.set(key, b);
   let wait = 0;
   if (b.tokens >= 1) b.tokens -= 1;
   else wait = Math.max(1, Math.ceil((1 - b.tokens) / RATE_PER_SECOND));
-  reply.header("x-ratelimit-limit", String(RATE_CAPACITY));
   reply.header("x-ratelimit-remaining", String(Math.floor(b.tokens)));
   return wait;
+}
+
+/** Requests a `commit: "after-client-left"` fault holds without an answer. */
+interface HeldRequests {
+  open: Set<FastifyReply["raw"]>;
+  closing: boolean;
+}
+
+/**
+ * The `commit: "after-client-left"` fault: no answer; once the client has closed the connection
+ * (its time-out), and `delayMs` later, the handler runs — the object appears after the client gave
+ * up. Logged once, as a dropped request, when it is carried out.
+ */
+async function commitAfterClientLeft(
+  emu: Emu,
+  log: RequestLog,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  held: HeldRequests,
+  run: () => Promise<void>,
+): Promise<void> {
+  const svc = request.svc!;
+  const fault = svc.fault!;
+  reply.hijack();
+  const res = reply.raw;
+  held.open.add(res);
+  await new Promise<void>((resolve) => {
+    if (res.destroyed || request.raw.socket.destroyed) return resolve();
+    res.once("close", () => resolve());
+  });
+  held.open.delete(res);
+  if (held.closing) return; // the emulator closes: nothing more is carried out
+  if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+  let code: string | null = null;
+  try {
+    await run();
+  } catch (err) {
+    code = err instanceof EmuError ? err.code : "INTERNAL_ERROR";
+  }
+  log.add({ time: emu.nowIso(), keyPrefix: svc.key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: svc.routeId, status: 0, code, fault: fault.id, dropped: true });
+  emu.save();
 }
 
 function drop(request: FastifyRequest, reply: FastifyReply): void {
@@ -139,6 +199,17 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
   });
 }
 
+/** A body the JSON parser refuses: not JSON, or nested deeper than MAX_JSON_DEPTH. */
+class BodyRefused extends Error {
+  readonly statusCode = 400;
+  constructor(
+    readonly reason: "invalid" | "too-deep",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Refusals before a handler runs (schema, broken JSON, size, media type), worded per module; unknown routes. */
 function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>): void {
   /** Code of a schema refusal: each API names it its own way (its module says how). */
@@ -147,6 +218,12 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
   app.setErrorHandler((error, request, reply) => {
     const svc = request.svc;
     if (error instanceof EmuError) return failure(reply, error.status, error.code, error.message, error.extra);
+    // A path that names no route is 404 whatever its body (fastify parses the body before the not-found handler).
+    if (request.is404) return failure(reply, 404, "NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}`);
+    const badBody = error instanceof BodyRefused || error instanceof SyntaxError || ["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"].includes((error as { code?: string }).code ?? "");
+    // The control API's own refusal of a body (400 VALIDATION, as parseControlBody answers).
+    if (!svc && badBody) return failure(reply, 400, "VALIDATION", error instanceof BodyRefused && error.reason === "too-deep" ? error.message : "body: not valid JSON");
+    if (svc && error instanceof BodyRefused && error.reason === "too-deep") return failure(reply, 422, validationCode(svc.routeId), error.message);
     if (svc && hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const part = error.validationContext === "querystring" ? "query" : "body";
@@ -154,7 +231,7 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
       return failure(reply, 422, validationCode(svc.routeId), `${field}: ${issue?.message ?? "invalid"}`);
     }
     const fastifyCode = (error as { code?: string }).code ?? "";
-    if (svc && (fastifyCode === "FST_ERR_CTP_INVALID_JSON_BODY" || fastifyCode === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError)) {
+    if (svc && badBody) {
       const badJson = refusalsOf.get(svc.routeId)?.badJson;
       if (badJson) return failure(reply, badJson.status, badJson.code, "Body is not valid JSON");
       return failure(reply, 422, validationCode(svc.routeId), "body: not valid JSON");
@@ -175,12 +252,9 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === "") return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (err) {
-      (err as { statusCode?: number }).statusCode = 400;
-      done(err as Error, undefined);
-    }
+    const parsed = parseJsonBody(text);
+    if (parsed.ok) return done(null, parsed.value);
+    done(new BodyRefused(parsed.reason, parsed.message), undefined);
   });
 }
 
@@ -194,6 +268,12 @@ function registerTableRoutes(
   log: RequestLog,
 ): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const held: HeldRequests = { open: new Set(), closing: false };
+  // Requests held for a client that never leaves would keep close() waiting: closing lets them go uncommitted.
+  app.addHook("preClose", async () => {
+    held.closing = true;
+    for (const res of held.open) res.destroy();
+  });
   const selfServed = new Set(modules.flatMap((m) => m.serves ?? []));
   for (const [routeId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
     if (selfServed.has(routeId)) continue;
@@ -218,17 +298,15 @@ function registerTableRoutes(
         const key = bearerOf(request.headers.authorization);
         request.svc = { routeId, route, key };
         emu.settleDue();
-        if (key) {
-          const wait = rateLimit(emu, key, reply);
-          if (wait > 0) {
-            reply.header("retry-after", String(wait));
-            return failure(reply, 429, "RATE_LIMITED", "Too many requests: over 10 per second for this key");
-          }
+        const wait = rateLimit(emu, key, reply);
+        if (wait > 0) {
+          reply.header("retry-after", String(wait));
+          return failure(reply, 429, "RATE_LIMITED", "Too many requests: over 10 per second for this key");
         }
         const fault = faults.match(request.method, request.url.split("?")[0], () => emu.random());
         if (fault) {
           request.svc.fault = fault;
-          if (!fault.afterCommit) {
+          if (!fault.afterCommit && !fault.commit) {
             if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
             if (fault.drop) {
               log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true });
@@ -246,6 +324,11 @@ function registerTableRoutes(
       },
       handler: async (request, reply) => {
         const caller = (request as FastifyRequest & { caller?: Caller }).caller!;
+        if (request.svc?.fault?.commit === "after-client-left") {
+          return commitAfterClientLeft(emu, log, request, reply, held, async () => {
+            await handler({ emu, world: emu.world, caller, params: request.params as Record<string, string>, query: (request.query ?? {}) as Record<string, unknown>, body: request.body, headers: request.headers });
+          });
+        }
         const result = await handler({
           emu,
           world: emu.world,

@@ -12,6 +12,52 @@ import type { World } from "./world";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
+/** A host name a browser page on another site cannot be served from: loopback names and IP literals. */
+function isLocalHostName(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === "localhost" || h.endsWith(".localhost") || /^\d+\.\d+\.\d+\.\d+$/.test(h) || h.startsWith("[");
+}
+
+/**
+ * Why a request to the control API may come from a web page of another site, or null. The control
+ * API has no key (it is for the user's own tests and tools), so a page open in the user's browser
+ * must not reach it:
+ * - an `Origin` (browsers send it on cross-origin requests and on every POST) must be the emulator's
+ *   own loopback origin: a page elsewhere cannot wipe or read the world;
+ * - `Sec-Fetch-Site` other than same-origin or none (a navigation typed by the user) is refused;
+ * - the `Host` must be a loopback name or an IP literal: a page that rebinds its DNS name to
+ *   127.0.0.1 arrives with its own name there;
+ * - a body must be JSON: the content types a page can send without a preflight (text/plain, forms)
+ *   are refused.
+ */
+export function crossSiteProblem(request: FastifyRequest): string | null {
+  const header = (name: string) => {
+    const v = request.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const origin = header("origin");
+  if (origin !== undefined) {
+    let hostname: string | null = null;
+    try {
+      hostname = origin === "null" ? null : new URL(origin).hostname;
+    } catch {
+      hostname = null;
+    }
+    if (!hostname || !isLocalHostName(hostname)) return `requests from the web origin ${origin} are refused`;
+  }
+  const site = header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return `cross-site requests (Sec-Fetch-Site: ${site}) are refused`;
+  const host = header("host");
+  if (host !== undefined) {
+    const hostname = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
+    if (!isLocalHostName(hostname)) return `Host ${host} is not a loopback name or address`;
+  }
+  const type = header("content-type");
+  const hasBody = Number(header("content-length") ?? 0) > 0 || header("transfer-encoding") !== undefined;
+  if (hasBody && !/^application\/json\s*(;|$)/i.test(type ?? "")) return "the body must be application/json";
+  return null;
+}
+
 function bad(reply: FastifyReply, message: string) {
   return reply.code(400).send({ success: false, error: message, code: "VALIDATION" });
 }
@@ -52,7 +98,7 @@ export function controlOperations(emu: Emu, faults: FaultBook, log: RequestLog):
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     (...args: A): R => {
       const result = fn(...args);
-      emu.save();
+      emu.saveNow();
       return result;
     };
   return {
@@ -90,9 +136,12 @@ export function registerControl(app: FastifyInstance, ops: EmulatorControl, faul
         if (!LOOPBACK.test(request.socket.remoteAddress ?? "")) {
           return reply.code(403).send({ success: false, error: "The control API answers loopback callers only", code: "FORBIDDEN" });
         }
+        const crossSite = crossSiteProblem(request);
+        if (crossSite) return reply.code(403).send({ success: false, error: `The control API answers local tools only: ${crossSite}`, code: "FORBIDDEN" });
       });
       control.addHook("onSend", async (request, _reply, payload) => {
-        if (request.method !== "GET") emu.save();
+        // A control change (a test or tool set the world up) is written at once, not behind.
+        if (request.method !== "GET") emu.saveNow();
         return payload;
       });
 
@@ -110,7 +159,10 @@ export function registerControl(app: FastifyInstance, ops: EmulatorControl, faul
       control.post("/faults", async (request, reply) => {
         const input = parseControlBody(faultRuleInput, request, reply);
         if (!input) return reply;
-        if (!input.drop && input.status === undefined && input.delayMs === undefined) return bad(reply, "a fault needs status, drop or delayMs");
+        if (!input.drop && input.status === undefined && input.delayMs === undefined && !input.commit) return bad(reply, "a fault needs status, drop, delayMs or commit");
+        if (input.commit && (input.drop || input.status !== undefined || input.afterCommit)) {
+          return bad(reply, `commit "${input.commit}" answers nothing: it takes no status, drop or afterCommit`);
+        }
         const { matcher: _m, ...rule } = ops.addFault(input);
         return { success: true, data: rule };
       });

@@ -2,13 +2,20 @@
  * The emulator's runtime: the world plus its clock, id generator, background transitions, wallet,
  * activity feed and notifications. Service handlers receive it as `ctx.emu`.
  */
-import { writeFileSync, renameSync } from "node:fs";
+import { chmodSync, renameSync, writeFileSync } from "node:fs";
 import { EmuError } from "./errors";
 import { Rng } from "./rng";
 import { seedSecondAccount, seedWorld } from "./seed";
 import type { Account, ActivityRec, NotificationRec, PendingTransition, World } from "./world";
 
 export type TransitionMode = "immediate" | "time" | "manual";
+
+/**
+ * Longest time a change waits before the state file is written. Requests only mark the world
+ * changed; the world is serialized at most once per this interval, so a request costs the same
+ * with a 19 MB world as with a fresh one. Control operations and close write at once.
+ */
+export const STATE_WRITE_DELAY_MS = 1_000;
 export type DnsMode = "auto" | "manual";
 
 /** Settles one background transition: `emu.world` is changed in place. */
@@ -35,6 +42,8 @@ export class Emu {
   readonly rateBuckets = new Map<string, { tokens: number; at: number }>();
   private rng: Rng;
   private lastSaved = "";
+  /** The pending write of the state file (write-behind), if any. */
+  private saveTimer: NodeJS.Timeout | undefined;
 
   private readonly startOptions: EmuOptions;
   /** Wake-up timers of scheduled transitions (real time, unref'd) and work to stop on close. */
@@ -135,6 +144,7 @@ export class Emu {
 
   /** Stops every wake-up timer and background work; transitions still pending settle on no timer. */
   close(): void {
+    this.saveNow();
     this.closed = true;
     for (const t of this.wakeTimers) clearTimeout(t);
     this.wakeTimers.clear();
@@ -210,13 +220,29 @@ export class Emu {
 
   // ---- persistence ----
 
-  /** Writes the world to the state file when it changed: temp file, then rename (never half a file). */
+  /**
+   * The world may have changed: the state file is written within STATE_WRITE_DELAY_MS (write-behind;
+   * a kill -9 loses at most that much). Cheap whatever the world's size: called after every request.
+   */
   save(): void {
-    if (!this.options.stateFile) return;
+    if (!this.options.stateFile || this.saveTimer || this.closed) return;
+    this.saveTimer = setTimeout(() => this.saveNow(), STATE_WRITE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /**
+   * Writes the world to the state file now, when it changed: a temp file, then rename (never half a
+   * file), readable by the user only (it holds every key in clear).
+   */
+  saveNow(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (!this.options.stateFile || this.closed) return;
     const text = JSON.stringify(this.world);
     if (text === this.lastSaved) return;
     const tmp = `${this.options.stateFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
+    writeFileSync(tmp, text, { mode: 0o600 });
+    chmodSync(tmp, 0o600); // the mode applies only to a new file; a stale temp file keeps its own
     renameSync(tmp, this.options.stateFile);
     this.lastSaved = text;
   }

@@ -17,6 +17,14 @@ export const faultRuleInput = z.object({
   delayMs: z.number().int().min(0).optional(),
   /** Carry the operation out first, then fail or drop: the ambiguous failure. */
   afterCommit: z.boolean().optional(),
+  /**
+   * `"after-client-left"`: the request gets no answer; it is held until its client gives up (closes
+   * the connection, as a client does on its time-out), and only then, `delayMs` later, carried out.
+   * The case "the API committed after the client timed out": the client saw a time-out and the
+   * object appears afterwards. Only for the envelope APIs (`/api`, `/email`); `delayMs` counts from
+   * the client leaving, and the fault takes no `status`, `drop` or `afterCommit`.
+   */
+  commit: z.enum(["after-client-left"]).optional(),
   times: z.number().int().min(1).optional(),
   /** Let the first N matching requests through untouched (a registration's dry run before the real call). */
   skip: z.number().int().min(0).optional(),

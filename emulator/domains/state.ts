@@ -100,6 +100,15 @@ export function domainsOfAccount(world: World, account: Account): DomainRec[] {
 }
 
 /**
+ * The UUID that stands for a domain in the activity feed (the spec: an entry's `entityId` is a UUID;
+ * domain ids are numbers). Derived from the number, so it is the same for every entry of a domain,
+ * needs no field in the record and draws nothing from the world's generator.
+ */
+export function domainEntityId(id: number): string {
+  return `d0a1a000-0000-4000-8000-${id.toString(16).padStart(12, "0")}`;
+}
+
+/**
  * Domains are account-level but an activity entry needs a project: their entries go to the
  * owning account's first project, where the dashboard shows account-wide work.
  */
@@ -110,7 +119,7 @@ export function recordDomainActivity(emu: Emu, action: string, domain: { id: num
     projectId: project.id,
     action,
     entityType: "domain",
-    entityId: String(domain.id),
+    entityId: domainEntityId(domain.id),
     entityName: domain.name,
     actor: "user",
     byKeyOwner: true,

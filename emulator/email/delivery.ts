@@ -17,7 +17,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import type { Emu } from "../core/emu";
-import { classifyHost } from "./names";
+import { classifyHost } from "../../contract/hosts";
 import { emailState } from "./state";
 
 export const DELIVERY_TIMEOUT_MS = 8000;

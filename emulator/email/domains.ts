@@ -9,7 +9,7 @@ import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, JobFailed, openJob, type JobWorker } from "./jobs";
 import { dropReceiving } from "./inbox";
-import { isPublicFqdn } from "./names";
+import { isPublicFqdn } from "../../contract/hosts";
 import { callerPlan, callerProject, emailState, recordUserActivity, type DnsRecordRec, type DomainRec } from "./state";
 
 const ENTITY = "email_domain";

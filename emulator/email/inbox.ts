@@ -16,7 +16,7 @@ import { EmuError } from "../core/errors";
 import type { EmailPlanLimits } from "../core/world";
 import { emitEvent } from "./delivery";
 import { pageOf } from "./messages";
-import { isPublicFqdn } from "./names";
+import { isPublicFqdn } from "../../contract/hosts";
 import { addressOf } from "./send";
 import { callerPlan, callerProject, emailState, recordUserActivity, type AddressRec, type DomainRec, type EmailState, type InboundMessageRec, type ReceivingRec } from "./state";
 

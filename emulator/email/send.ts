@@ -33,7 +33,7 @@ import { EmuError, Reply } from "../core/errors";
 import type { ApiErrorCode } from "../../contract/error-codes";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
 import { startLifecycle } from "./messages";
-import { isPublicFqdn } from "./names";
+import { isPublicFqdn } from "../../contract/hosts";
 import { quotaCharge } from "./quota";
 import { reputationOf } from "./reputation";
 import { callerProject, emailState, type EmailRec, type TemplateRec } from "./state";

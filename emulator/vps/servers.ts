@@ -7,6 +7,7 @@ import type { Ctx, Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import type { RouteId } from "../../contract/routes";
+import { serverNameProblem } from "../../contract/schemas";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded, type JobKind } from "./jobs";
 import {
   findPlan,
@@ -35,7 +36,8 @@ export function requireRootPassword(password: string): void {
 }
 
 function requireName(name: string): void {
-  if (name.trim().length < 3) throw new EmuError(400, "REQUEST_ERROR", "name must be at least 3 characters");
+  const problem = serverNameProblem(name);
+  if (problem) throw new EmuError(400, "REQUEST_ERROR", `invalid name: ${problem}`);
 }
 
 /** Documentation ranges (RFC 5737), then shared address space: unique, never reused. */

@@ -15,28 +15,7 @@ import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props, type ResourceImpl } from "../resource";
-import { isFullyQualified, nonPublicTldProblem } from "../validation";
-
-/** The spec's rule: https, a public fully-qualified host (names only: an IP literal is not one), no credentials. */
-export function webhookUrlProblem(raw: string): string | undefined {
-  // A URL parser drops tabs and line breaks silently (and the API refuses them): refuse them here.
-  if (/[\s\x00-\x1f\x7f]/.test(raw)) return "must not contain whitespace or control characters";
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "not a URL";
-  }
-  if (url.protocol !== "https:") return `must use https (got ${url.protocol.replace(/:$/, "")})`;
-  if (url.username || url.password) return "must not contain credentials (user:password@)";
-  const host = url.hostname.toLowerCase();
-  if (host.startsWith("[") || /^[\d.]+$/.test(host)) return `host ${host} is an IP address: use a public fully-qualified host name`;
-  if (host === "localhost" || !host.includes(".")) return `host ${host} is not a public fully-qualified host name`;
-  const reserved = nonPublicTldProblem(host);
-  if (reserved) return `host ${host}: ${reserved}`;
-  if (!isFullyQualified(host.replace(/\.$/, ""))) return `host ${host} is not a valid fully-qualified host name`;
-  return undefined;
-}
+import { webhookUrlProblem } from "../../contract/hosts";
 
 const fields = {
   url: z

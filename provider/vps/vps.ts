@@ -12,7 +12,7 @@ import { z } from "zod";
 import { isApiError, OutcomeUnknownError, redact } from "../client/errors";
 import { adoptIdOf, createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
-import { billingPeriods, type Vps, type VpsPlan } from "../../contract/schemas";
+import { billingPeriods, serverNameProblem, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { checkInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
@@ -22,7 +22,14 @@ import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated 
 const fields = {
   projectId: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),
   planId: z.string().min(1, "must not be empty"),
-  name: z.string().trim().min(3, "at least 3 characters").max(63, "at most 63 characters").regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, "letters, digits, dots and hyphens, starting with a letter or digit").optional(),
+  name: z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const problem = serverNameProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
   /** The name a new server gets when `name` is not given, set by the sdk class (sdk/naming.ts). */
   defaultName: z.string().min(3).optional(),
   /** An existing server to manage instead of creating one. */

@@ -173,10 +173,11 @@ describe("Webhook errors", () => {
     expect(h.writes().filter((w) => w.method === "POST")).toHaveLength(3);
   });
 
-  test("INVALID_URL from the API for a host only the API knows is not public", async () => {
-    // An empty user part (`https://@host/`) parses as no credentials; the API refuses any `@` in the authority.
-    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: "https://@hooks.example.com/in", events: ["email.sent"] })));
-    expect(err.message).toMatch(/^create failed: POST \/webhooks 400 INVALID_URL — Webhook url .+\. The URL must be https with a public fully-qualified host/);
+  test("INVALID_URL from the API is explained", async () => {
+    // Check and the emulator share one url rule (contract/hosts.ts): only an injected refusal gets past check.
+    await h.emu.ctl("POST", "/faults", { method: "POST", path: "/email/webhooks", status: 400, code: "INVALID_URL", times: 1 });
+    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { url: URL_1, events: ["email.sent"] })));
+    expect(err.message).toMatch(/^create failed: POST \/webhooks 400 INVALID_URL — .+\. The URL must be https with a public fully-qualified host/);
     expect(emailWorld(h).webhooks).toEqual([]);
   });
 });
@@ -281,6 +282,8 @@ describe("Webhook check", () => {
     ["url IPv4 private", { url: "https://10.1.2.3/in", events }, "url"],
     ["url IPv4 public (a literal is not a host name)", { url: "https://8.8.8.8/in", events }, "url"],
     ["url IPv6 loopback", { url: "https://[::1]/in", events }, "url"],
+    ["url IPv4-translated IPv6 (169.254.169.254)", { url: "https://[::ffff:0:a9fe:a9fe]/", events }, "url"],
+    ["url with an empty user@", { url: "https://@hooks.example.com/in", events }, "url"],
     ["url with user:pass@", { url: "https://user:pass@hooks.example.com/in", events }, "url"],
     ["url with user@", { url: "https://user@hooks.example.com/in", events }, "url"],
     ["url over 2,000 characters", { url: longUrl, events }, "url"],

@@ -3,13 +3,14 @@
  * control API (faults, request log, clock, wallet), the route table coverage, and the CLI with
  * `--state FILE` surviving kill -9.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serviceModules } from "../../emulator";
 import { missingHandlers } from "../../emulator/core/app";
 import type { TestEmulator } from "../../tools/support/emulator";
+import { startEmulatorProcess } from "../../tools/support/flood";
 import { useEmulator } from "../support/per-file";
 
 let emu: TestEmulator;
@@ -53,6 +54,22 @@ describe("auth common to the platform APIs", () => {
 });
 
 describe("rate limit: 10 requests/s per key, burst 10, shared by all APIs", () => {
+  test("keyless and unknown-key 401 answers carry x-ratelimit-* too (every response does); no key's allowance is spent", async () => {
+    const cases: [string, string, string | null, string][] = [
+      ["GET", "/api/vps", null, "NO_API_KEY"],
+      ["GET", "/email/domains", null, "UNAUTHORIZED"],
+      ["POST", "/email/send", null, "NO_API_KEY"],
+      ["GET", "/api/vps", "svc_made_up_key", "INVALID_API_KEY"],
+    ];
+    for (const [method, path, key, code] of cases) {
+      const res = await emu.call(method, path, { key, body: method === "POST" ? {} : undefined });
+      expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 401, code });
+      expect(res.headers.get("x-ratelimit-limit")).toBe("10");
+      expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
+    }
+    expect(emu.control.emu.rateBuckets.size).toBe(0);
+  });
+
   test("the 11th request of a burst answers 429 RATE_LIMITED with retry-after; headers on all", async () => {
     const key = emu.keys.account;
     const paths = ["/api/account/wallet", "/api/vps/plans", "/email/status"];
@@ -130,29 +147,15 @@ describe("control API", () => {
 });
 
 describe("svc-emulator command", () => {
-  const cli = join(__dirname, "../../dist/emulator/cli.js");
-
-  function start(args: string[]): Promise<{ child: ChildProcess; env: Record<string, string>; ms: number }> {
+  async function start(args: string[]): Promise<{ child: ChildProcess; env: Record<string, string>; ms: number }> {
     const started = Date.now();
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    return new Promise((resolve, reject) => {
-      let out = "";
-      let err = "";
-      child.stdout!.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes("SVC_PROFILE_CLIENT_PROJECT_ID=")) {
-          const env = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
-          resolve({ child, env, ms: Date.now() - started });
-        }
-      });
-      child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
-      child.on("exit", (code) => reject(new Error(`svc-emulator exited ${code}: ${err}`)));
-    });
+    const { child, env } = await startEmulatorProcess(join(__dirname, "../.."), args);
+    return { child, env, ms: Date.now() - started };
   }
 
   test("prints eval-able exports in under 2 s; with --state the world survives kill -9", async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), "svc-emu-")), "world.json");
-    const first = await start(["--port", "0", "--state", stateFile, "--seed", "7"]);
+    const first = await start(["--state", stateFile, "--seed", "7"]);
     try {
       expect(first.ms).toBeLessThan(2000);
       for (const name of ["SVC_API_URL", "SVC_EMAIL_URL", "SVC_AI_URL", "SVC_API_KEY", "SVC_EMAIL_API_KEY", "SVC_PROJECT_ID"]) {
@@ -168,7 +171,7 @@ describe("svc-emulator command", () => {
       const before = (await (await fetch(`${origin}/_emulator/state`)).json()) as { data: unknown };
       first.child.kill("SIGKILL");
 
-      const second = await start(["--port", "0", "--state", stateFile, "--seed", "7"]);
+      const second = await start(["--state", stateFile, "--seed", "7"]);
       try {
         const origin2 = second.env.SVC_API_URL.replace(/\/api$/, "");
         const after = (await (await fetch(`${origin2}/_emulator/state`)).json()) as { data: { account: { wallet: number } } };

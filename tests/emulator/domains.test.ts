@@ -110,7 +110,13 @@ describe("register", () => {
     await registered("activity.com");
 
     const res = await api("GET", `/account/projects/${emu.projects[0]}/activity`);
-    expect(res.body.data[0]).toMatchObject({ action: "domain.registered", entityType: "domain", entityId: "1001", entityName: "activity.com", actor: "user", byKeyOwner: true });
+    // The spec's entityId is a UUID (domain ids are numbers): one that stands for this domain, the same in each of its entries.
+    expect(res.body.data[0]).toMatchObject({ action: "domain.registered", entityType: "domain", entityName: "activity.com", actor: "user", byKeyOwner: true });
+    expect(res.body.data[0].entityId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await api("PATCH", "/domains/1001/auto-renew", { enabled: false });
+    const entries = (await api("GET", `/account/projects/${emu.projects[0]}/activity`)).body.data.filter((a: { entityType: string }) => a.entityType === "domain");
+    expect(entries.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(entries.map((a: { entityId: string }) => a.entityId))).toEqual(new Set([res.body.data[0].entityId]));
   });
 });
 

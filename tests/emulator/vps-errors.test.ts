@@ -116,6 +116,7 @@ const cases: Case[] = [
     async () => f.api("POST", `/vps/${await f.running()}/firewall`, { body: { rules: [{ protocol: "tcp", action: "allow", port: "70000", source: "1.2.3.4" }] } }),
   ],
   ["REQUEST_ERROR", 400, "create with a 2-character name", () => f.create({ name: "ab" })],
+  ["REQUEST_ERROR", 400, "create with a name holding a line break", () => f.create({ name: "web\n1" })],
   [
     "INTERNAL_ERROR",
     500,

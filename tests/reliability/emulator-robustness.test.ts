@@ -28,6 +28,9 @@ import { useEmulator } from "../support/per-file";
 import { webhookEventNames } from "../../contract/schemas";
 import type { JobRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
+import { pathParams, routes, type RouteDef } from "../../contract/routes";
+import { SERVICE_PREFIX } from "../../emulator/core/module";
+import { flood } from "../../tools/support/flood";
 
 const SEED = Number(process.env.SVC_ROBUSTNESS_SEED ?? 8_2024);
 const CLIENTS = 20;
@@ -548,3 +551,174 @@ test("20 concurrent clients, 2,000 mixed requests, injected 500s: only envelopes
     }
   });
 }, 60_000);
+
+// ---------------------------------------------------------------------------------------------
+// Generated from the route table: every route of contract/routes.ts × every kind of bad input. A
+// route added to the table is covered by construction. Each answer must be a 4xx carrying a code of
+// the spec's tables (the envelope's `code`; the AI gateway's `error.code` / `error.type`), never a
+// 5xx. One emulator, requests in parallel; every request gets its own key (cloned from the seeded
+// ones) so the per-key rate limit never answers for the route.
+// ---------------------------------------------------------------------------------------------
+
+/** Every code of the spec documents' tables (email-service.md, platform-api.md, assumed-routes.md). */
+const SPEC_CODES = new Set(
+  (
+    "ACCOUNT_KEY_REQUIRED AGENT_OFFLINE ALREADY_SUBSCRIBED API_KEY_EXPIRED BACKUP_ERROR BACKUP_NOT_CONFIGURED BONUS_IN_USE BUSY " +
+    "DOMAIN_ALREADY_IN_ACCOUNT DOMAIN_NOT_FOUND DOMAIN_NOT_LINKED DOMAIN_PENDING_PROFILE DOMAIN_UNAVAILABLE FEATURE_NOT_AVAILABLE " +
+    "FIREWALL_RULE_NOT_FOUND INSTANCE_NOT_FOUND INSTANCE_NOT_RUNNING INSUFFICIENT_BALANCE INVALID_API_KEY INVALID_BILLING_PERIOD " +
+    "INVALID_FIREWALL_RULE INVALID_PORT INVALID_REGISTRANT INVALID_SNAPSHOT_NAME INVALID_SSH_KEY LIMIT NODE_NOT_READY NOT_ELIGIBLE " +
+    "NOT_FOUND NOT_RUNNABLE NOT_SUBSCRIBED NO_API_KEY NO_BLUEPRINT OVER_NEW_QUOTA PARSE PERIOD_NOT_SUPPORTED PLAN_NOT_FOUND " +
+    "PORT_NOT_FOUND PORT_TAKEN PREMIUM_NOT_SUPPORTED PRICE_UNAVAILABLE PRIVATE_KEY_REJECTED PROJECT_NOT_FOUND PROJECT_REQUIRED " +
+    "RATE_LIMITED REGISTRANT_INCOMPLETE REGISTRAR_REJECTED RENEW_IN_PROGRESS REQUEST_ERROR REQUEST_IN_PROGRESS " +
+    "SCOPE_NOT_ALLOWED SNAPSHOT_NOT_FOUND SSH_KEY_EXISTS SSH_KEY_LIMIT SSH_KEY_NOT_FOUND TLD_NOT_SUPPORTED VALIDATION VALIDATION_ERROR " +
+    "VPS_BUSY VPS_NOT_RUNNING WHOIS_PROTECTION_ACTIVE NOTIFICATION_NOT_FOUND " +
+    "ADDRESS_EXISTS ADDRESS_NOT_FOUND ALIAS_LIMIT ALIAS_SETTINGS ATTACHMENTS_NOT_SUPPORTED ATTACHMENT_NOT_FOUND BATCH_FAILED " +
+    "BODY_REQUIRED BROADCASTS_NOT_ALLOWED BROADCAST_LOCKED BROADCAST_NOT_FOUND BROADCAST_SENDING CONSENT_REQUIRED CONTACT_LIMIT_REACHED " +
+    "CONTACT_NOT_FOUND CSV_MISSING_EMAIL DAILY_QUOTA_EXCEEDED DISPOSABLE_EMAIL DOMAIN_EXISTS DOMAIN_LIMIT_REACHED DOMAIN_NOT_RECEIVING " +
+    "DOMAIN_NOT_VERIFIED EMAIL_NOT_FOUND EMAIL_NOT_SETUP EMPTY_BODY EMPTY_CSV EMPTY_REQUEST EMPTY_TEMPLATE FORWARDING_NOT_ALLOWED " +
+    "IDEMPOTENCY_KEY_REQUIRED INBOUND_HOST_TAKEN INVALID_ADDRESS INVALID_COMBINATION INVALID_CURSOR INVALID_DOMAIN INVALID_EMAIL " +
+    "INVALID_FOLDER INVALID_FROM INVALID_HEADER INVALID_HOST INVALID_RECIPIENT INVALID_SCHEDULE INVALID_TEMPLATE_NAME INVALID_URL " +
+    "JOB_NOT_FOUND KEY_NOT_ALLOWED MAILBOX_LIMIT MAILBOX_NOT_FOUND MESSAGE_NOT_FOUND MISSING_VARIABLES MONTHLY_QUOTA_EXCEEDED " +
+    "NOTHING_TO_UPDATE NO_CONFIG NO_EVENTS NO_MESSAGES NO_PLAN NO_RECIPIENTS NO_VALID_CONTACTS PAYG_DISABLED PLAN_REQUIRED " +
+    "PLATFORM_REPUTATION RAW_NOT_AVAILABLE RECIPIENT_DOMAIN_UNDELIVERABLE RECIPIENT_SUPPRESSED REPUTATION_SUSPENDED " +
+    "SEGMENT_LIMIT_REACHED SEGMENT_NOT_FOUND SENDING_DISABLED SUBJECT_REQUIRED SUPPRESSION_NOT_FOUND TEMPLATE_LIMIT_REACHED " +
+    "TEMPLATE_NOT_FOUND TENANT_PAUSED TOO_MANY TOO_MANY_IDS TOO_MANY_MESSAGES TOO_MANY_RECIPIENTS TOPIC_LIMIT_REACHED TOPIC_NOT_FOUND " +
+    "UNAUTHORIZED VARIABLES_REQUIRED WALLET_NOT_FOUND WEAK_PASSWORD WEBHOOK_LIMIT_REACHED WEBHOOK_NOT_FOUND PLAN_LIMIT_REACHED"
+  ).split(" "),
+);
+/** The AI gateway's codes (ai-gateway.md, Errors) and its error types (Type by status). */
+const AI_CODES = new Set("invalid_request unsupported_format missing_api_key invalid_api_key expired_api_key insufficient_balance key_spend_limit_reached model_not_found not_found model_retired request_too_large rate_limited too_many_concurrent_requests".split(" "));
+const AI_TYPES = new Set("invalid_request_error authentication_error billing_error permission_error not_found_error request_too_large rate_limit_error".split(" "));
+
+/** Ids no route has, each a different kind of oddness (path-encoded as a client would send them). */
+const ODD_IDS = ["..%2F..%2Fetc%2Fpasswd", "%00", "'%20OR%201%3D1--", "-1", "1e309", "%C3%BC%F0%9F%92%A5", "x".repeat(2_000), "%E0%A4%A", "00000000-0000-4000-8000-000000000000"];
+/** Over the transport's 12 MB body limit (the AI gateway's is 8 MB). */
+const HUGE = 12 * 1024 * 1024 + 1024;
+const DEEP = "[".repeat(5_000) + "]".repeat(5_000);
+
+type BadKind = "malformed JSON" | "wrong type" | "missing field" | "unknown field" | "huge body" | "deep nesting" | "odd id";
+interface BadCase {
+  routeId: string;
+  kind: BadKind;
+  method: string;
+  path: string;
+  body?: string;
+}
+
+/** The top-level fields of a route's body schema (zod 4 object), or none. */
+function bodyFields(route: RouteDef): string[] {
+  const shape = (route.body as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+/** Fields the body cannot go without (the AI gateway's `model`, which its open schema does not name). */
+function requiredFields(route: RouteDef): string[] {
+  if (route.service === "ai") return route.method === "GET" ? [] : ["model"];
+  const shape = (route.body as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } | undefined)?.shape ?? {};
+  return Object.entries(shape).filter(([, field]) => !field.safeParse(undefined).success).map(([name]) => name);
+}
+
+/** An id that is well formed and belongs to nothing: what the body cases run against. */
+const UNKNOWN_ID: Record<string, string> = { domainId: "999999" };
+
+function badCases(): BadCase[] {
+  const out: BadCase[] = [];
+  for (const [routeId, route] of Object.entries(routes) as [string, RouteDef][]) {
+    const base = SERVICE_PREFIX[route.service];
+    const params = pathParams(route.path);
+    const fill = (value: (name: string) => string) => base + route.path.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
+    const path = fill((name) => UNKNOWN_ID[name] ?? "00000000-0000-4000-8000-000000000000");
+    for (const odd of ODD_IDS) if (params.length) out.push({ routeId, kind: "odd id", method: route.method, path: fill(() => odd) });
+    if (route.method === "GET") continue;
+    const fields = bodyFields(route);
+    const add = (kind: BadKind, body: string) => out.push({ routeId, kind, method: route.method, path, body });
+    // What breaks any body, also one the route would ignore: not JSON, over the size limit, too deep.
+    add("malformed JSON", '{"' + (fields[0] ?? "x") + '": ');
+    add("huge body", JSON.stringify({ [fields[0] ?? "x"]: "a".repeat(HUGE) }));
+    add("deep nesting", `{"${fields[0] ?? "x"}": ${DEEP}}`);
+    // What breaks the route's own body: only routes that read one.
+    if (!route.body) continue;
+    add("wrong type", JSON.stringify(fields.length ? Object.fromEntries(fields.map((f) => [f, { not: ["the", "type"] }])) : [1, "two"]));
+    const required = requiredFields(route);
+    if (required.length) {
+      add("missing field", "{}");
+      // Unknown fields (prototype pollution among them) beside a body that misses what it needs.
+      add("unknown field", '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "unknownField": 1}');
+    }
+  }
+  return out;
+}
+
+describe("generated from the route table: every route × bad input → 4xx with a spec code, never a 5xx", () => {
+  test("every case", async () => {
+    await emu.ctl("POST", "/reset");
+    await emu.ctl("PATCH", "/ai/limits", { perMinute: 1_000_000, concurrency: 1_000 });
+    const cases = badCases();
+    // One key per request, cloned from the seeded key that reaches the route's service.
+    const world = emu.control.emu.world;
+    const template = (service: string) => world.keys.find((k) => k.label === (service === "email" ? "email" : "account"))!;
+    const keys = cases.map((c, i) => {
+      const t = template(routes[c.routeId as keyof typeof routes].service);
+      const key = `${t.key}_${i}`;
+      world.keys.push({ ...t, key, label: `robustness-${i}` });
+      return key;
+    });
+    const answers: { status: number; body: string }[] = [];
+    const started = Date.now();
+    await flood(
+      emu.origin,
+      cases.length,
+      (i) => ({
+        method: cases[i].method,
+        path: cases[i].path,
+        headers: { authorization: `Bearer ${keys[i]}`, ...(cases[i].body !== undefined ? { "content-type": "application/json" } : {}) },
+        body: cases[i].body,
+      }),
+      16,
+      (i, status, body) => void (answers[i] = { status, body }),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    const problems: string[] = [];
+    cases.forEach((c, i) => {
+      const { status, body } = answers[i];
+      let code: string | undefined;
+      try {
+        const parsed = JSON.parse(body);
+        code = routes[c.routeId as keyof typeof routes].service === "ai" ? (parsed.error?.code ?? parsed.error?.type) : parsed.code;
+      } catch {
+        /* not JSON: a problem below */
+      }
+      const known = routes[c.routeId as keyof typeof routes].service === "ai" ? AI_CODES.has(code ?? "") || AI_TYPES.has(code ?? "") : SPEC_CODES.has(code ?? "");
+      if (status < 400 || status >= 500 || status === 429 || !known) {
+        problems.push(`${c.routeId} ${c.kind}: ${c.method} ${c.path.slice(0, 80)} answered ${status} ${body.slice(0, 160)}`);
+      }
+    });
+    if (process.env.SVC_ROBUSTNESS_REPORT) console.log(`route table × bad input: ${cases.length} requests over ${Object.keys(routes).length} routes in ${seconds.toFixed(1)} s`);
+    expect(problems).toEqual([]);
+    expect(cases.length).toBeGreaterThan(300);
+    // Nothing polluted Object.prototype in the emulator's process (it runs in this one).
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  }, 120_000);
+
+  test("outside the table: unknown routes and wrong methods with broken JSON are 404 NOT_FOUND, also under /_emulator; control bodies are 400 VALIDATION", async () => {
+    const send = (method: string, path: string, body: string) => emu.call(method, path, { key: emu.keys.account, rawBody: body });
+    for (const [method, path] of [["POST", "/api/nope"], ["PUT", "/api/vps"], ["PATCH", "/email/send"], ["POST", "/_emulator/nope"], ["PUT", "/_emulator/reset"]]) {
+      for (const body of ["{", `{"x":${DEEP}}`]) {
+        const res = await send(method, path, body);
+        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 404, code: "NOT_FOUND" });
+      }
+    }
+    for (const body of ["{", `{"path":${DEEP}}`]) {
+      const res = await send("POST", "/_emulator/faults", body);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: "VALIDATION" });
+    }
+  });
+
+  test("AI content nested 5,000 deep is 400 invalid_request in either style", async () => {
+    const nested = (style: "openai" | "anthropic") =>
+      JSON.stringify({ model: style === "openai" ? "gpt-4o-mini" : "claude-sonnet-4", max_tokens: 10, messages: [{ role: "user", content: [{ type: "text", text: "hi", extra: 0 }] }] }).replace(":0}", `:${DEEP}}`);
+    const openai = await emu.call("POST", "/ai/v1/chat/completions", { key: emu.keys.account, rawBody: nested("openai") });
+    expect({ status: openai.status, code: openai.body.error?.code }).toEqual({ status: 400, code: "invalid_request" });
+    const anthropic = await emu.call("POST", "/ai/v1/messages", { key: emu.keys.account, rawBody: nested("anthropic") });
+    expect({ status: anthropic.status, type: anthropic.body.error?.type }).toEqual({ status: 400, type: "invalid_request_error" });
+  });
+});

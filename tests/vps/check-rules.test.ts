@@ -38,6 +38,7 @@ const rows: Row[] = [
   // Vps: name, password, billing period, power state, image, plan, unknown property, types, required.
   ["Vps", "name shorter than 3", () => vps({ name: "ab" }), "name", /at least 3 characters/],
   ["Vps", "name of 2 characters padded with spaces", () => vps({ name: "  ab  " }), "name", /at least 3 characters/],
+  ["Vps", "name with a line break", () => vps({ name: "web\n1" }), "name", /no control characters/],
   ["Vps", "name not a string", () => vps({ name: 42 }), "name", /expected string/],
   ["Vps", "rootPassword too short (11)", () => vps({ rootPassword: "Abcdefgh1!2" }), "rootPassword", /12 to 30 characters/],
   ["Vps", "rootPassword too long (31)", () => vps({ rootPassword: "Abcdefgh1!".repeat(3) + "x" }), "rootPassword", /12 to 30 characters/],
@@ -98,6 +99,10 @@ test.each(rows)("%s: %s → refused on the property, no write call", async (type
 test.each([
   ["Vps", () => vps()],
   ["Vps", () => vps({ osType: "windows", osVersion: "2022", planId: largePlan, billingPeriod: "yearly", autoRenew: false, powerState: "stopped" })],
+  // The spec's only name rule is "at least 3 characters": a space, an accent, a long name are the user's to choose.
+  ["Vps", () => vps({ name: "web server" })],
+  ["Vps", () => vps({ name: "Café Ünïcode 1" })],
+  ["Vps", () => vps({ name: "w".repeat(200) })],
   ["VpsFirewallRule", () => rule()],
   ["VpsFirewallRule", () => without(rule({ protocol: "icmp", source: "2001:db8::1" }), "port")],
   ["VpsFirewallRule", () => rule({ protocol: "udp", port: "8000-8100", action: "deny", source: "0.0.0.0/0" })],

@@ -297,7 +297,7 @@ describe("Vps create: outcome unknown and failures", () => {
     const before = wallet(h);
     const err = await failure<HostError>(h.host.create(T, await h.checked(T, args())));
     expect(err.initFailed).toBeUndefined();
-    expect(err.message).toMatch(/^create failed: POST \/vps NETWORK_ERROR — .*No server was made, so nothing was charged/);
+    expect(err.message).toMatch(/^create failed: POST \/vps NETWORK_ERROR — .*No server had appeared .*may still carry the request out late.*looks for the server before sending another create/);
     expect(servers(h)).toEqual([]);
     expect(wallet(h)).toBe(before);
   });

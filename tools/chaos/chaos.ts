@@ -13,6 +13,8 @@
  * 3. Every kill point of tools/chaos/interrupt.ts, then again with the kill moved later by a
  *    random few hundred milliseconds; then the interrupted-create matrix (one point per type).
  * 4. The bad input catalogue (tools/chaos/catalogue.ts) through the provider host's check.
+ * 5. The emulator soak (tools/chaos/soak.ts): 100,000 requests (smoke: 5,000) of made-up keys, bad
+ *    bodies and valid traffic of both accounts; the emulator's RSS before and after, no 5xx.
  * Exits non-zero when a duplicate, a double charge, a leaked secret, a bad input let through or a
  * run that did not converge is found. About 6–8 minutes on two cores.
  */
@@ -23,9 +25,12 @@ import { startResourceHarness } from "../support/resource-harness";
 import { ALLOWED_READS, rows, SMALL_PLAN, type Props } from "./catalogue";
 import { PROGRAM, RESOURCE_TYPES, seeded } from "./harness";
 import { CREATE_MATRIX, KILL_POINTS, runKillPoint } from "./interrupt";
+import { MAX_GROWTH_MB, soak } from "./soak";
 import { allOn, FAULT_KINDS, FAULT_NAMES, OPS, ruleOf, runGroup, type Assignment } from "./matrix";
 
 const RANDOM_GROUPS = 6;
+const SOAK_REQUESTS = 100_000;
+const SOAK_SMOKE_REQUESTS = 5_000;
 
 interface Tally {
   scenarios: number;
@@ -128,6 +133,11 @@ async function main(): Promise<void> {
     await h.close();
   }
 
+  // ---- 5: the emulator soak ----
+  const soaked = await soak(ROOT, smoke ? SOAK_SMOKE_REQUESTS : SOAK_REQUESTS, random);
+  t.problems.push(...soaked.problems);
+  t.scenarios++;
+
   // ---- the figures ----
   const table: [string, string][] = [
     ["seed", String(seed)],
@@ -138,6 +148,9 @@ async function main(): Promise<void> {
     ["secrets leaked (must be 0)", String(t.leaks)],
     ["bad inputs refused at preview", `${t.badRefused} / ${t.badTotal}`],
     ["runs converged", `${t.converged} / ${t.runs}`],
+    ["soak requests (made-up keys, bad bodies, both accounts)", `${soaked.requests.toLocaleString("en-US")} in ${soaked.seconds.toFixed(1)} s`],
+    ["soak answers by status", Object.entries(soaked.byStatus).map(([st, n]) => `${st}: ${n}`).join(", ")],
+    [`emulator RSS before → after (growth < ${MAX_GROWTH_MB} MB)`, `${soaked.rssBeforeMb} MB → ${soaked.rssAfterMb} MB`],
     ["time", `${((Date.now() - started) / 1000).toFixed(0)} s`],
   ];
   const width = Math.max(...table.map(([k]) => k.length));

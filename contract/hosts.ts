@@ -1,14 +1,22 @@
 /**
- * Host name and address rules shared by sending domains (INVALID_DOMAIN) and webhook urls
- * (INVALID_URL): what counts as a public fully qualified name, and which IP addresses are not
- * public.
+ * Host name and address rules of the email service, in one place for the provider's check and the
+ * emulator: what counts as a public fully qualified name (sending domains, INVALID_DOMAIN), which
+ * IP addresses are not public (webhook deliveries go only to public addresses), and the webhook
+ * url rule itself (INVALID_URL: "Not https with a public fully qualified host, or has
+ * credentials"; an IP literal is not a fully qualified host, public or not).
  */
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** A top-level label is alphabetic, or an IDN in its punycode form. */
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-/** Special-use and private-network suffixes: names under them never resolve publicly. */
+/** Special-use (RFC 6761, 6762, 7686, 8375) and private-network suffixes: names under them never resolve publicly. */
 const NON_PUBLIC_TLDS = new Set(["localhost", "local", "localdomain", "internal", "intranet", "lan", "home", "corp", "test", "invalid", "example", "onion", "arpa"]);
+
+/** The reason a host name cannot be public by its top-level name, or undefined. */
+export function nonPublicTldProblem(host: string): string | undefined {
+  const tld = host.replace(/\.$/, "").split(".").pop() ?? "";
+  return NON_PUBLIC_TLDS.has(tld) ? `.${tld} is a reserved or private top-level name, not a public one` : undefined;
+}
 
 /** A fully qualified public DNS name, given lower-case without a trailing dot. */
 export function isPublicFqdn(name: string): boolean {
@@ -83,6 +91,7 @@ function isNonPublicV6(g: number[]): boolean {
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 6)) return true; // unspecified, loopback, IPv4-compatible (deprecated)
   if (zeros(0, 5) && g[5] === 0xffff) return isNonPublicV4(v4At(6)); // IPv4-mapped
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return isNonPublicV4(v4At(6)); // IPv4-translated (::ffff:0:a.b.c.d, RFC 2765)
   if (g[0] === 0x64 && g[1] === 0xff9b) return g[2] !== 0 || isNonPublicV4(v4At(6)); // NAT64 (local-use /48 too)
   if (g[0] === 0x100 && zeros(1, 4)) return true; // discard-only
   if (g[0] === 0x2001 && (g[1] === 0 || g[1] === 0xdb8)) return true; // Teredo, documentation
@@ -105,4 +114,34 @@ export function classifyHost(hostname: string): HostKind {
   // An absolute name ("example.com.") is the same host.
   const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
   return { kind: "name", publicName: isPublicFqdn(name) };
+}
+
+export const WEBHOOK_URL_MAX_CHARS = 2000;
+
+/**
+ * Why a webhook url is refused (INVALID_URL), or undefined: https, a public fully qualified host
+ * name (an IP literal is not one, public or private, in any of its forms), no credentials, at most
+ * 2,000 characters. Whitespace and control characters are refused on the raw text (a URL parser
+ * drops tabs and line breaks silently), and so is an empty `user@` (which it drops too).
+ */
+export function webhookUrlProblem(raw: string): string | undefined {
+  if (raw.length > WEBHOOK_URL_MAX_CHARS) return `at most ${WEBHOOK_URL_MAX_CHARS.toLocaleString("en-US")} characters`;
+  if (/[\s\x00-\x1f\x7f]/.test(raw)) return "must not contain whitespace or control characters";
+  if (/^[a-z][a-z0-9+.-]*:[/\\]*[^/\\?#]*@/i.test(raw)) return "must not contain credentials (user:password@)";
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "not a URL";
+  }
+  if (url.protocol !== "https:") return `must use https (got ${url.protocol.replace(/:$/, "")})`;
+  if (url.username || url.password) return "must not contain credentials (user:password@)";
+  const host = url.hostname.toLowerCase();
+  const kind = classifyHost(host);
+  if (kind.kind === "ip") return `host ${host} is an IP address: use a public fully-qualified host name`;
+  if (kind.kind === "invalid") return `host ${host} is not valid`;
+  const reserved = nonPublicTldProblem(host);
+  if (reserved) return `host ${host}: ${reserved}`;
+  if (!kind.publicName) return `host ${host} is not a public fully-qualified host name`;
+  return undefined;
 }
