@@ -134,13 +134,19 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
  * The `adoptId` lines the errors of a run ask for, by resource name: a create that found an object
  * it cannot tell is this stack's stops with `… add \`adoptId: "<id>"\` …` (provider/create-once.ts).
  */
-export function adoptIdsAsked(r: RunResult): Partial<Record<(typeof RESOURCE_NAMES)[number], string>> {
-  const asked: Partial<Record<(typeof RESOURCE_NAMES)[number], string>> = {};
+export function adoptIdLinesAsked(r: RunResult): Record<string, string> {
+  const asked: Record<string, string> = {};
   for (const e of r.errors) {
-    const m = /^svc:\w+ (\w+): .*adoptId: "([^"]+)"/s.exec(e);
-    if (m && (RESOURCE_NAMES as readonly string[]).includes(m[1])) asked[m[1] as (typeof RESOURCE_NAMES)[number]] = m[2];
+    const m = /^svc:\w+ ([\w-]+): .*adoptId: "([^"]+)"/s.exec(e);
+    if (m) asked[m[1]] = m[2];
   }
   return asked;
+}
+
+/** adoptIdLinesAsked for PROGRAM's resources. */
+export function adoptIdsAsked(r: RunResult): Partial<Record<(typeof RESOURCE_NAMES)[number], string>> {
+  const names: readonly string[] = RESOURCE_NAMES;
+  return Object.fromEntries(Object.entries(adoptIdLinesAsked(r)).filter(([name]) => names.includes(name)));
 }
 
 /** Types declared, with their dependencies honoured (as the program does). */
