@@ -47,6 +47,8 @@ export interface AcceptanceRow {
   program: string;
   /** Ids of the type's live objects at the API (CheckDestroy; "no duplicate" compares them with the state). */
   list(w: World): string[];
+  /** Problems when what the state holds of the resource disagrees with its object at the API, beyond its id (checked with "no duplicate"). */
+  agrees?(w: World, r: ResourceState): string[];
   /** Deletes the object `id` out of band, as someone outside the stack would (the API, or the emulator). */
   deleteOutOfBand(emu: TestEmulator, id: string, ids: Ids): Promise<void>;
   /** The resources a refresh drops once the object is deleted out of band (default: `[name]`). */
@@ -218,9 +220,13 @@ export function expectSteps(r: RunResult, names: string[], op: StepOp): string[]
 
 /** "The API holds exactly the objects the state names" for the row's type: no duplicate, nothing missing. */
 export function sameAsState(row: AcceptanceRow, m: MatrixStack): string[] {
-  const live = row.list(m.s.world()).sort();
+  const w = m.s.world();
+  const live = row.list(w).sort();
   const stated = m.idsOfType(row.type);
-  return JSON.stringify(live) === JSON.stringify(stated) ? [] : [`${row.type} at the API: ${JSON.stringify(live)}; in the state: ${JSON.stringify(stated)}`];
+  const problems = JSON.stringify(live) === JSON.stringify(stated) ? [] : [`${row.type} at the API: ${JSON.stringify(live)}; in the state: ${JSON.stringify(stated)}`];
+  const r = m.resource(row.name);
+  if (r && row.agrees) problems.push(...row.agrees(w, r));
+  return problems;
 }
 
 /**
@@ -289,7 +295,8 @@ export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
   const calls = m.rows.map((row) => row.createCall(ids));
   m.configure({ phase: "all" });
   const seen = (log: string[]) => calls.every((c) => log.filter((line) => line === callText(c)).length > (c.skip ?? 0));
-  const interruption = { hold: calls, killWhen: seen, kill: "host" as const };
+  // Held long enough that every row's create reaches the API before the first answer would get out.
+  const interruption = { hold: calls, killWhen: seen, kill: "host" as const, holdMs: 8_000 };
   const killed = await interruptedUp(m.s, interruption);
   const pending = (m.state().pendingOperations ?? []).map((p) => p.name);
   for (const row of m.rows) {
@@ -324,8 +331,8 @@ export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
  * Cell "bad input at preview": each row's bad-input lines alone, previewed on a stack of its own
  * (the real engine stops a deployment at its first invalid resource, so one program with every
  * mistake would prove only the first); the preview fails naming the resource and the property, and
- * the emulator answered no request at all. The previews run side by side; should the API have been
- * called, they run again one at a time to tell whose preview called it.
+ * the emulator answered no request at all. The previews run a few at a time; should the API have
+ * been called, they run again one at a time to tell whose preview called it.
  */
 export async function badInputs(m: MatrixStack, projectDir: string): Promise<RowProblems> {
   const preview = async (row: AcceptanceRow, i: number): Promise<{ problems: string[]; requests: string[] }> => {
@@ -344,7 +351,7 @@ export async function badInputs(m: MatrixStack, projectDir: string): Promise<Row
     }
   };
   m.s.clearRequests();
-  const together = await Promise.all(m.rows.map(preview));
+  const together = await inPool(m.rows, PREVIEWS_AT_ONCE, preview);
   const called = m.s.emu.control.requests().map((x) => `${x.method} ${x.path}`);
   const problems: RowProblems = Object.fromEntries(m.rows.map((row, i) => [row.type, together[i].problems]));
   if (called.length) {
@@ -355,6 +362,23 @@ export async function badInputs(m: MatrixStack, projectDir: string): Promise<Row
     }
   }
   return problems;
+}
+
+/** Previews at once: each is two node processes (the program's and the provider host), mostly CPU at start. */
+const PREVIEWS_AT_ONCE = 4;
+
+/** `f` over `items`, at most `size` at a time; answers in the items' order. */
+async function inPool<T, R>(items: T[], size: number, f: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return out;
 }
 
 /** The seeded world, no state, no fault: a cell's start. */

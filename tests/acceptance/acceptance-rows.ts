@@ -50,6 +50,8 @@ export const ROWS: AcceptanceRow[] = [
     name: "hook",
     program: `new svc.Webhook("hook", { url: "https://hooks.example.com/acceptance/v1", events: ["email.delivered", "email.bounced"], adoptId: adopt("hook") });`,
     list: (w) => emailRecords(w).webhooks.map((h) => h.id),
+    // The secret is answered once, at create: the state must hold the live webhook's.
+    agrees: (w, r) => (emailRecords(w).webhooks.find((h) => h.id === r.id)?.secret === r.outputs.secret ? [] : [`the state's secret is not webhook ${r.id}'s`]),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/webhooks/${id}`),
     remadeOnAdoption: "the API answers a webhook's secret only when it creates it: an adopted webhook is made anew (README, adoptId)",
     adoptionDiffers: { webhookId: "made anew on adoption", createdAt: "made anew on adoption" },

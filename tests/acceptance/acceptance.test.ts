@@ -92,6 +92,7 @@ test("create: one up makes every row's object", () =>
     return perRow((row) => [
       ...expectSteps(r, names(row), "create"),
       ...(row.list(a.s.world()).includes(created[row.name]) ? [] : [`${row.name} (${created[row.name]}) is not at the API`]),
+      ...sameAsState(row, a),
     ]);
   }));
 

@@ -239,8 +239,8 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   return { point, askedAdoptId: Object.keys(asked).sort(), problems, duplicates: duplicateCount(s, declared), leaks: found, converged: next.ok && world.length === 0, ms: Date.now() - started };
 }
 
-/** How an `up` is interrupted: the calls whose answers are held, when to kill, and what dies. */
-export type Interruption = Pick<KillPoint, "hold" | "killWhen" | "kill">;
+/** How an `up` is interrupted: the calls whose answers are held (`holdMs`, default 3 s), when to kill, and what dies. */
+export type Interruption = Pick<KillPoint, "hold" | "killWhen" | "kill"> & { holdMs?: number };
 
 export interface InterruptedUp {
   /** The run, when it ended on its own (the host killed, the engine survived). */
@@ -259,7 +259,7 @@ export interface InterruptedUp {
 export async function interruptedUp(s: EngineStack, i: Interruption, delayMs = 0): Promise<InterruptedUp> {
   const problems: string[] = [];
   let ended: Run | undefined;
-  for (const h of i.hold) await s.emu.ctl("POST", "/faults", { ...h, afterCommit: true, delayMs: HOLD_MS, times: 1 });
+  for (const h of i.hold) await s.emu.ctl("POST", "/faults", { ...h, afterCommit: true, delayMs: i.holdMs ?? HOLD_MS, times: 1 });
   s.clearRequests();
   const controller = new AbortController();
   let host: ProviderHost | undefined;
@@ -315,6 +315,6 @@ export async function interruptedUp(s: EngineStack, i: Interruption, delayMs = 0
 
 /** Waits until the answers an interruption held have gone out (before the next scenario). */
 export async function heldAnswersGone(i: Interruption, killedAt: number): Promise<void> {
-  const left = killedAt + HOLD_MS + 100 - Date.now();
+  const left = killedAt + (i.holdMs ?? HOLD_MS) + 100 - Date.now();
   if (i.hold.length && left > 0) await new Promise((r) => setTimeout(r, left));
 }
