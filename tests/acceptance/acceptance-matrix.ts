@@ -252,14 +252,8 @@ const callText = (c: ApiCall) => `${c.method} ${c.path}`;
  * code; every fault was hit; the next `up` converges with exactly the declared objects, no pending create.
  */
 export async function create500(m: MatrixStack): Promise<RowProblems> {
-  const problems: RowProblems = Object.fromEntries(m.rows.map((r) => [r.type, []]));
-  await fresh(m);
-  const needs = await m.run("up");
-  if (!needs.ok) for (const row of m.rows) problems[row.type].push(`up of what the rows need failed: ${needs.errors.join(" | ")}`);
-  const ids = m.ids();
-  const calls = m.rows.map((row) => row.createCall(ids));
+  const { problems, calls } = await cellStart(m);
   for (const c of calls) await m.s.emu.ctl("POST", "/faults", fault500(c));
-  m.configure({ phase: "all" });
   const faulted = await m.run("up");
   const rules = (await m.s.emu.ctl("GET", "/faults")).body.data as { used: number }[];
   await m.s.emu.ctl("DELETE", "/faults");
@@ -270,7 +264,8 @@ export async function create500(m: MatrixStack): Promise<RowProblems> {
   });
   const next = await m.run("up");
   for (const row of m.rows) {
-    if (!next.ok) problems[row.type].push(...expectSteps(next, [row.name], stepOf(faulted, row.name).error ? "create" : "same"));
+    const made = stepOf(faulted, row.name);
+    problems[row.type].push(...expectSteps(next, [row.name], made.op === "create" && !made.error ? "same" : "create"));
     problems[row.type].push(...sameAsState(row, m));
     if ((m.state().pendingOperations ?? []).some((p) => p.name === row.name)) problems[row.type].push("a pending create is left");
   }
@@ -287,13 +282,7 @@ export async function create500(m: MatrixStack): Promise<RowProblems> {
  * declared objects; `refresh --clear-pending-creates` leaves no pending create.
  */
 export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
-  const problems: RowProblems = Object.fromEntries(m.rows.map((r) => [r.type, []]));
-  await fresh(m);
-  const needs = await m.run("up");
-  if (!needs.ok) for (const row of m.rows) problems[row.type].push(`up of what the rows need failed: ${needs.errors.join(" | ")}`);
-  const ids = m.ids();
-  const calls = m.rows.map((row) => row.createCall(ids));
-  m.configure({ phase: "all" });
+  const { problems, calls } = await cellStart(m);
   const seen = (log: string[]) => calls.every((c) => log.filter((line) => line === callText(c)).length > (c.skip ?? 0));
   // Held long enough that every row's create reaches the API before the first answer would get out.
   const interruption = { hold: calls, killWhen: seen, kill: "host" as const, holdMs: 8_000 };
@@ -303,20 +292,25 @@ export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
     problems[row.type].push(...killed.problems);
     if (!pending.includes(row.name)) problems[row.type].push(`no pending create of ${row.name} left by the killed run (pending: ${pending.join(", ") || "none"})`);
   }
-  let next = await m.run("up");
-  const asked = adoptIdLinesAsked(next);
+  // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again
+  // (again while new ones are asked: a failed step may stop the run before others are reached).
+  const asked: Ids = {};
+  let next: Run;
+  for (let round = 1; ; round++) {
+    next = await m.run("up");
+    const more = adoptIdLinesAsked(next);
+    Object.assign(asked, more);
+    if (!Object.keys(more).length || round === 3) break;
+    m.configure({ phase: "all", adopt: asked });
+  }
   for (const row of m.rows) {
     const didAsk = asked[row.name] !== undefined;
     if (didAsk !== (row.interrupted === "asks adoptId")) problems[row.type].push(`the rerun ${didAsk ? `asked for adoptId ${asked[row.name]}` : "did not ask for adoptId"}; the row says it ${row.interrupted}`);
   }
-  if (Object.keys(asked).length) {
-    // What a user does with the error: adds the `adoptId` line it names, and runs `up` again.
-    m.configure({ phase: "all", adopt: asked });
-    next = await m.run("up");
-  }
   const cleared = await m.run("refresh", { clearPendingCreates: true });
   for (const row of m.rows) {
-    problems[row.type].push(...expectSteps(next, [row.name], stepOf(next, row.name).op === "same" ? "same" : "create"));
+    const last = stepOf(next, row.name);
+    if (last.error || !next.ok) problems[row.type].push(`the last up failed: ${last.error ?? next.errors.join(" | ")}`);
     if (!cleared.ok) problems[row.type].push(`refresh --clear-pending-creates failed: ${cleared.errors.join(" | ")}`);
     problems[row.type].push(...sameAsState(row, m));
   }
@@ -381,12 +375,21 @@ async function inPool<T, R>(items: T[], size: number, f: (item: T, i: number) =>
   return out;
 }
 
-/** The seeded world, no state, no fault: a cell's start. */
-async function fresh(m: MatrixStack): Promise<void> {
+/**
+ * A cell's start: the seeded world, no state, no fault; one `up` of what the rows need; then every
+ * row declared. Answers each row's create call (where the cell injects its fault) and the problems so far.
+ */
+async function cellStart(m: MatrixStack): Promise<{ problems: RowProblems; calls: ApiCall[] }> {
+  const problems: RowProblems = Object.fromEntries(m.rows.map((r) => [r.type, []]));
   await m.s.emu.ctl("POST", "/reset");
   m.s.resetState();
   m.runs.length = 0;
   m.configure({ phase: "needs" });
+  const needs = await m.run("up");
+  if (!needs.ok) for (const row of m.rows) problems[row.type].push(`up of what the rows need failed: ${needs.errors.join(" | ")}`);
+  const ids = m.ids();
+  m.configure({ phase: "all" });
+  return { problems, calls: m.rows.map((row) => row.createCall(ids)) };
 }
 
 /** The type × step table, with each step's wall time (one engine run, or a few, serve every row). */
