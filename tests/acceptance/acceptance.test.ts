@@ -28,7 +28,7 @@ import {
   type StepName,
 } from "./acceptance-matrix";
 
-jest.setTimeout(180_000);
+jest.setTimeout(240_000);
 
 const project = fixtureProject("acceptance");
 let a: MatrixStack;
