@@ -172,16 +172,29 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
 }
 
 /**
- * The `adoptId` lines the errors of a run ask for, by resource name: a create that found an object
- * it cannot tell is this stack's stops with `… add \`adoptId: "<id>"\` …` (provider/create-once.ts).
+ * The `adoptId` lines a run's failures ask for, by resource name: a create that found an object it
+ * cannot tell is this stack's stops with `… add \`adoptId: "<id>"\` …` (provider/create-once.ts),
+ * and so does a Domain's check when the name is already the account's. Read from each failed step's
+ * error (the provider's own message), and from the run's errors for failures of check, which have no
+ * step (the resource named as `svc:Type name` or, as the CLI prints it, `svc:Type resource 'name'`).
  */
-export function adoptIdsAsked(r: RunResult): Partial<Record<(typeof RESOURCE_NAMES)[number], string>> {
-  const asked: Partial<Record<(typeof RESOURCE_NAMES)[number], string>> = {};
+export function adoptIdLinesAsked(r: RunResult): Record<string, string> {
+  const asked: Record<string, string> = {};
+  for (const step of r.steps) {
+    const m = step.error ? /adoptId: "([^"]+)"/.exec(step.error) : null;
+    if (m) asked[step.name] = m[1];
+  }
   for (const e of r.errors) {
-    const m = /^svc:\w+ (\w+): .*adoptId: "([^"]+)"/s.exec(e);
-    if (m && (RESOURCE_NAMES as readonly string[]).includes(m[1])) asked[m[1] as (typeof RESOURCE_NAMES)[number]] = m[2];
+    const m = /^svc:\w+ (?:resource ')?([\w-]+)\b.*adoptId: "([^"]+)"/s.exec(e);
+    if (m && !(m[1] in asked)) asked[m[1]] = m[2];
   }
   return asked;
+}
+
+/** adoptIdLinesAsked for PROGRAM's resources. */
+export function adoptIdsAsked(r: RunResult): Partial<Record<(typeof RESOURCE_NAMES)[number], string>> {
+  const names: readonly string[] = RESOURCE_NAMES;
+  return Object.fromEntries(Object.entries(adoptIdLinesAsked(r)).filter(([name]) => names.includes(name)));
 }
 
 /** Types declared, with their dependencies honoured (as the program does). */

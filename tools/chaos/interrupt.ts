@@ -206,59 +206,11 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
     charges.items.length = 0;
     createCharges(charges, s.world(), declared, plans);
   }
-  for (const h of point.hold) await s.emu.ctl("POST", "/faults", { ...h, afterCommit: true, delayMs: HOLD_MS, times: 1 });
-  s.clearRequests();
-
   // ---- the interrupted run ----
-  const controller = new AbortController();
-  let host: ProviderHost | undefined;
-  const output: string[] = [];
-  let killed = false;
-  const ready = () => {
-    if (point.killWhen === "pending") return (s.state().pendingOperations ?? []).length > 0;
-    const log = s.emu.control.requests().map((r) => `${r.method} ${r.path}`);
-    if (typeof point.killWhen === "function") return point.killWhen(log);
-    return point.killWhen.every((re) => log.some((line) => re.test(line)));
-  };
-  let killedAt = Date.now();
-  const kill = () => {
-    killed = true;
-    killedAt = Date.now();
-    if (point.kill === "engine") controller.abort();
-    else host?.kill();
-  };
-  const watch = setInterval(() => {
-    if (killed) return;
-    let now = false;
-    try {
-      now = ready();
-    } catch {
-      /* the state file is being replaced: next tick */
-    }
-    if (now) {
-      if (delayMs > 0) setTimeout(kill, delayMs);
-      else kill();
-      killed = true;
-    }
-  }, 10);
-  const giveUp = setTimeout(() => {
-    if (!killed) problems.push("the kill point was never reached");
-    kill();
-  }, 30_000);
-  try {
-    const r = await run(s, "up", controller.signal, (h) => (host = h));
-    runs.push(r);
-    output.push(...r.output);
-    if (point.kill === "engine") problems.push(`the up was not interrupted (it ${r.ok ? "succeeded" : "failed"})`);
-    else if (r.ok) problems.push("the up succeeded although its provider host was killed");
-  } catch (err) {
-    if (!(err instanceof EngineInterrupted)) throw err;
-    output.push(...((err as { output?: string[] }).output ?? []));
-  } finally {
-    clearInterval(watch);
-    clearTimeout(giveUp);
-  }
-  await s.emu.ctl("DELETE", "/faults");
+  const interrupted = await interruptedUp(s, point, delayMs);
+  problems.push(...interrupted.problems);
+  if (interrupted.run) runs.push(interrupted.run);
+  const { output, killedAt } = interrupted;
 
   // ---- what the checkpoints left ----
   const crashed = s.state();
@@ -294,8 +246,87 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   problems.push(...world);
   const found = leaks(s, runs, output);
   // The held answers are still waiting in the emulator: let them go before the next scenario.
-  const left = killedAt + HOLD_MS + 100 - Date.now();
-  if (point.hold.length && left > 0) await new Promise((r) => setTimeout(r, left));
+  await heldAnswersGone(point, killedAt);
   problems.push(...found.map((l) => `secret leaked: ${l}`));
   return { point, askedAdoptId: Object.keys(asked).sort(), problems, duplicates: duplicateCount(s, declared), leaks: found, converged: next.ok && world.length === 0, ms: Date.now() - started };
+}
+
+/** How an `up` is interrupted: the calls whose answers are held (`holdMs`, default 3 s), when to kill, and what dies. */
+export type Interruption = Pick<KillPoint, "hold" | "killWhen" | "kill"> & { holdMs?: number };
+
+export interface InterruptedUp {
+  /** The run, when it ended on its own (the host killed, the engine survived). */
+  run?: Run;
+  /** What the run printed, the killed run's lines included. */
+  output: string[];
+  killedAt: number;
+  problems: string[];
+}
+
+/**
+ * One `up` interrupted as `i` says: the held calls' answers wait (fault rules `afterCommit` +
+ * `delayMs`), and the engine or its provider host is killed once the request log shows them
+ * (`delayMs` later). The fault rules are removed afterwards; the request log starts empty.
+ */
+export async function interruptedUp(s: EngineStack, i: Interruption, delayMs = 0): Promise<InterruptedUp> {
+  const problems: string[] = [];
+  let ended: Run | undefined;
+  for (const h of i.hold) await s.emu.ctl("POST", "/faults", { ...h, afterCommit: true, delayMs: i.holdMs ?? HOLD_MS, times: 1 });
+  s.clearRequests();
+  const controller = new AbortController();
+  let host: ProviderHost | undefined;
+  const output: string[] = [];
+  let killed = false;
+  const ready = () => {
+    if (i.killWhen === "pending") return (s.state().pendingOperations ?? []).length > 0;
+    const log = s.emu.control.requests().map((r) => `${r.method} ${r.path}`);
+    if (typeof i.killWhen === "function") return i.killWhen(log);
+    return i.killWhen.every((re) => log.some((line) => re.test(line)));
+  };
+  let killedAt = Date.now();
+  const kill = () => {
+    killed = true;
+    killedAt = Date.now();
+    if (i.kill === "engine") controller.abort();
+    else host?.kill();
+  };
+  const watch = setInterval(() => {
+    if (killed) return;
+    let now = false;
+    try {
+      now = ready();
+    } catch {
+      /* the state file is being replaced: next tick */
+    }
+    if (now) {
+      if (delayMs > 0) setTimeout(kill, delayMs);
+      else kill();
+      killed = true;
+    }
+  }, 10);
+  const giveUp = setTimeout(() => {
+    if (!killed) problems.push("the kill point was never reached");
+    kill();
+  }, 30_000);
+  try {
+    const r = await run(s, "up", controller.signal, (h) => (host = h));
+    ended = r;
+    output.push(...r.output);
+    if (i.kill === "engine") problems.push(`the up was not interrupted (it ${r.ok ? "succeeded" : "failed"})`);
+    else if (r.ok) problems.push("the up succeeded although its provider host was killed");
+  } catch (err) {
+    if (!(err instanceof EngineInterrupted)) throw err;
+    output.push(...((err as { output?: string[] }).output ?? []));
+  } finally {
+    clearInterval(watch);
+    clearTimeout(giveUp);
+  }
+  await s.emu.ctl("DELETE", "/faults");
+  return { run: ended, output, killedAt, problems };
+}
+
+/** Waits until the answers an interruption held have gone out (before the next scenario). */
+export async function heldAnswersGone(i: Interruption, killedAt: number): Promise<void> {
+  const left = killedAt + (i.holdMs ?? HOLD_MS) + 100 - Date.now();
+  if (i.hold.length && left > 0) await new Promise((r) => setTimeout(r, left));
 }

@@ -45,11 +45,13 @@ export interface StackOptions {
   emulator?: EmulatorOptions;
   /** Remove projectDir at close (generated fixtures). */
   removeProject?: boolean;
+  /** Another stack's emulator, shared (a second stack of the same account); not closed by this stack. */
+  sharedEmulator?: TestEmulator;
 }
 
 /** Starts an emulator and configures `stack` of the project with its URLs, keys and project id. */
 export async function engineStack(o: StackOptions): Promise<EngineStack> {
-  const emu = await startTestEmulator({ transitions: "immediate", ...o.emulator });
+  const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
   const tmp = mkdtempSync(join(tmpdir(), "svc-engine-"));
   const stackFile = join(o.projectDir, `Pulumi.${o.stack}.yaml`);
   rmSync(stackFile, { force: true });
@@ -80,7 +82,7 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
       rmSync(stackFile, { force: true });
       if (o.removeProject) rmSync(o.projectDir, { recursive: true, force: true });
       rmSync(tmp, { recursive: true, force: true });
-      await emu.close();
+      if (!o.sharedEmulator) await emu.close();
     },
   };
 }

@@ -1,0 +1,403 @@
+/**
+ * The acceptance matrix's runner (issue 23; Terraform's acceptance tests are the model: plan empty
+ * after apply, ImportStateVerify, CheckDestroy). Every row (acceptance-rows.ts) is declared in ONE
+ * generated program, so each step is one engine run for all rows at once; what each row must see
+ * after a run is read from what the run left — its steps, the stack's state file, the emulator's
+ * world and request log — never from the printed text.
+ *
+ * Steps, in order, on one stack: create → preview plans nothing → refresh reads no change → a
+ * second stack adopts every object (`adoptId`) and its outputs equal the first's → each object is
+ * deleted out of band → refresh drops it → `up` makes it again → destroy → nothing of the type is
+ * left at the API. Cells, each from a fresh world: 500 on create; interrupted create rerun; bad
+ * input refused at preview with no API call.
+ */
+import type { World } from "../../emulator";
+import type { RunResult, StepOp } from "../../tools/engine/engine";
+import type { ResourceState, StackState } from "../../tools/engine/state";
+import { engineStack, type EngineStack } from "../../tools/support/engine-harness";
+import type { TestEmulator } from "../../tools/support/emulator";
+import { SEEDED_WALLET, type Props } from "../../tools/support/world";
+import { adoptIdLinesAsked, leaks, ROOT_PASSWORD, run, type Run } from "../../tools/chaos/harness";
+import { heldAnswersGone, interruptedUp } from "../../tools/chaos/interrupt";
+
+/** Ids by resource name (the program's names). */
+export type Ids = Record<string, string>;
+
+/** An API call, as the emulator's fault rules match it (`skip`: matching requests let through first). */
+export interface ApiCall {
+  method: string;
+  path: string;
+  skip?: number;
+}
+
+/**
+ * One resource type's row. The program lines are JavaScript with `pulumi`, `svc`, `config` in scope
+ * and: `adopt(name)` (the `adoptId` the matrix gives that resource, else undefined), `planId` (the
+ * seeded small plan), `rootPassword` (a secret every rule accepts). Resource names are unique across
+ * rows; a row's own resource is `name`, the rest of its lines are what it needs.
+ */
+export interface AcceptanceRow {
+  /** The class name exported by sdk/index.ts. */
+  type: string;
+  /** The resource under test (its name in the program). */
+  name: string;
+  /** Lines declaring what the resource needs (a Vps for a rule), in place before the cells' creates. */
+  needs?: string;
+  /** Lines declaring the resource; they may use the variables `needs` declares. */
+  program: string;
+  /** Ids of the type's live objects at the API (CheckDestroy; "no duplicate" compares them with the state). */
+  list(w: World): string[];
+  /** Problems when what the state holds of the resource disagrees with its object at the API, beyond its id (checked with "no duplicate"). */
+  agrees?(w: World, r: ResourceState): string[];
+  /** Deletes the object `id` out of band, as someone outside the stack would (the API, or the emulator). */
+  deleteOutOfBand(emu: TestEmulator, id: string, ids: Ids): Promise<void>;
+  /** The resources a refresh drops once the object is deleted out of band (default: `[name]`). */
+  dropped?: string[];
+  /** The `adoptId` of a live object, from its Pulumi id and outputs (default: the id). */
+  adoptId?(id: string, outputs: Props): string;
+  /** Outputs of an adopting stack that differ from the creating stack's, and why (secrets are never compared). */
+  adoptionDiffers?: Record<string, string>;
+  /** Why adopting makes the object anew (a new id), when it does. */
+  remadeOnAdoption?: string;
+  /** Why the object stays at the API after destroy, when it does. */
+  keptAfterDestroy?: string;
+  /** The API call of its create (the 500 and the interrupted-create cells fault it); `ids` of what `needs` made. */
+  createCall(ids: Ids): ApiCall;
+  /** After an interrupted create, the rerun adopts what it made on its own, or stops and names the `adoptId` line. */
+  interrupted: "adopts" | "asks adoptId";
+  /** Lines declaring it with one bad input (no `needs`: nothing else may call the API), and the property refused. */
+  badInput: { program: string; property: string };
+}
+
+export type StepName =
+  | "create"
+  | "preview: no changes"
+  | "refresh: no changes"
+  | "adopt: outputs equal"
+  | "deleted out of band"
+  | "refresh drops it"
+  | "up makes it again"
+  | "destroy"
+  | "nothing left"
+  | "500 on create"
+  | "interrupted create"
+  | "bad input at preview";
+
+export const STEPS: StepName[] = [
+  "create",
+  "preview: no changes",
+  "refresh: no changes",
+  "adopt: outputs equal",
+  "deleted out of band",
+  "refresh drops it",
+  "up makes it again",
+  "destroy",
+  "nothing left",
+  "500 on create",
+  "interrupted create",
+  "bad input at preview",
+];
+
+/** Problems per row type (empty: the cell passed). */
+export type RowProblems = Record<string, string[]>;
+
+/** (type, name) of every resource a row's lines declare. */
+export function declared(row: AcceptanceRow): { type: string; name: string }[] {
+  return [...`${row.needs ?? ""}\n${row.program}`.matchAll(/new svc\.(\w+)\(\s*"([\w-]+)"/g)].map((m) => ({ type: m[1], name: m[2] }));
+}
+
+/** The program of all rows: `rows` (config) says which are declared, `phase` whether only what they need, `bad` their bad-input lines. */
+export function programOf(rows: AcceptanceRow[]): string {
+  const blocks = rows.map(
+    (row) => `if (rows.includes(${JSON.stringify(row.type)})) {
+  if (bad) {
+    ${row.badInput.program}
+  } else {
+    ${row.needs ?? ""}
+    if (phase === "all") {
+      ${row.program}
+    }
+  }
+}`,
+  );
+  return `const rows = (config.get("rows") || "").split(",");
+const phase = config.get("phase") || "all";
+const bad = config.getBoolean("bad") || false;
+const adopt = (name) => config.get("adopt_" + name) || undefined;
+const planId = config.get("planId");
+const rootPassword = config.getSecret("rootPassword");
+${blocks.join("\n")}
+`;
+}
+
+const DYNAMIC = "pulumi-nodejs:dynamic/svc:";
+
+/** One stack of the matrix's project, its config written for `rows`. */
+export class MatrixStack {
+  /** Every run of this stack, for the secrets check. */
+  readonly runs: Run[] = [];
+  /** What one clean `up` of every row charges, from the seeded wallet (the create step measures it). */
+  createCost: number | undefined;
+
+  constructor(
+    readonly s: EngineStack,
+    readonly project: string,
+    readonly rows: AcceptanceRow[],
+  ) {}
+
+  static async start(projectDir: string, project: string, stack: string, rows: AcceptanceRow[], shared?: TestEmulator): Promise<MatrixStack> {
+    const s = await engineStack({ projectDir, stack, sharedEmulator: shared });
+    const m = new MatrixStack(s, project, rows);
+    m.configure({});
+    return m;
+  }
+
+  set(key: string, value: string, secret = false): void {
+    this.s.config(`${this.project}:${key}`, value, secret);
+  }
+
+  /** Declares `types` (default: every row), the phase, bad-input mode and the adoptIds given. */
+  configure(o: { types?: string[]; phase?: "needs" | "all"; bad?: boolean; adopt?: Ids }): void {
+    this.set("rows", (o.types ?? this.rows.map((r) => r.type)).join(","));
+    this.set("phase", o.phase ?? "all");
+    this.set("bad", String(o.bad ?? false));
+    this.set("planId", this.s.world().catalog.vpsPlans[0].id);
+    this.set("rootPassword", ROOT_PASSWORD, true);
+    for (const row of this.rows) for (const { name } of declared(row)) this.set(`adopt_${name}`, o.adopt?.[name] ?? "");
+  }
+
+  async run(op: "preview" | "up" | "refresh" | "destroy", extra: { clearPendingCreates?: boolean } = {}): Promise<Run> {
+    const r = await run(this.s, op, undefined, undefined, extra);
+    this.runs.push(r);
+    return r;
+  }
+
+  /** Problems when the wallet is not the seeded one less exactly one clean `up`'s charges (nothing charged twice). */
+  chargedOnce(): string[] {
+    const spent = SEEDED_WALLET - this.s.world().account.wallet;
+    return this.createCost === undefined || spent === this.createCost ? [] : [`charged ${spent}, one clean up charges ${this.createCost}: ${spent > this.createCost ? "charged twice" : "a charge missing"}`];
+  }
+
+  /** Secrets (keys, the root password, webhook secrets) shown in the state file, the runs' output or the request log. */
+  leaks(printed: string[] = []): string[] {
+    return leaks(this.s, this.runs, printed).map((l) => `secret shown: ${l}`);
+  }
+
+  state(): StackState {
+    return this.s.state();
+  }
+
+  resource(name: string): ResourceState | undefined {
+    return this.state().resources.find((r) => r.name === name && !r.pendingDelete);
+  }
+
+  ids(): Ids {
+    return Object.fromEntries(this.state().resources.filter((r) => r.id && !r.pendingDelete).map((r) => [r.name, r.id!]));
+  }
+
+  /** Ids in the state of resources of `type`, sorted. */
+  idsOfType(type: string): string[] {
+    return this.state()
+      .resources.filter((r) => r.type === DYNAMIC + type && r.id && !r.pendingDelete)
+      .map((r) => r.id!)
+      .sort();
+  }
+}
+
+/** The step the run took for `name` ("none" when it took none). */
+export function stepOf(r: RunResult, name: string): { op: StepOp | "none"; error?: string } {
+  const s = r.steps.find((x) => x.name === name);
+  return s ? { op: s.op, error: s.error } : { op: "none" };
+}
+
+/** Problems when the run's steps for `names` are not `op`, or failed. */
+export function expectSteps(r: RunResult, names: string[], op: StepOp): string[] {
+  return names.flatMap((name) => {
+    const s = stepOf(r, name);
+    return s.op === op && !s.error ? [] : [`${name}: step ${s.op}${s.error ? ` failed: ${s.error}` : ""}, ${op} expected`];
+  });
+}
+
+/** "The API holds exactly the objects the state names" for the row's type: no duplicate, nothing missing. */
+export function sameAsState(row: AcceptanceRow, m: MatrixStack): string[] {
+  const w = m.s.world();
+  const live = row.list(w).sort();
+  const stated = m.idsOfType(row.type);
+  const problems = JSON.stringify(live) === JSON.stringify(stated) ? [] : [`${row.type} at the API: ${JSON.stringify(live)}; in the state: ${JSON.stringify(stated)}`];
+  const r = m.resource(row.name);
+  if (r && row.agrees) problems.push(...row.agrees(w, r));
+  return problems;
+}
+
+/**
+ * Outputs compared on adoption: everything but secrets, `adoptId` (the adopting stack's own input,
+ * echoed) and what the row says may differ.
+ */
+export function comparable(r: ResourceState | undefined, differs: Record<string, string> = {}): Props {
+  if (!r) return {};
+  const out: Props = {};
+  for (const [k, v] of Object.entries(r.outputs)) if (k !== "__provider" && k !== "adoptId" && !r.secrets.includes(k) && !(k in differs)) out[k] = v;
+  return out;
+}
+
+/** A fault rule that answers `call` with a 500 before acting, once. */
+export const fault500 = (call: ApiCall) => ({ ...call, status: 500, code: "INTERNAL_ERROR", times: 1 });
+
+/** `METHOD path` of an ApiCall, as the request log shows it. */
+const callText = (c: ApiCall) => `${c.method} ${c.path}`;
+
+/**
+ * Cell "500 on create": what the rows need is made first; then every row's create call answers 500
+ * once. The `up` succeeds (the provider retried a safe call) or fails for that row with the status and
+ * code; every fault was hit; the next `up` converges with exactly the declared objects, no pending create.
+ */
+export async function create500(m: MatrixStack): Promise<RowProblems> {
+  const { problems, calls } = await cellStart(m);
+  for (const c of calls) await m.s.emu.ctl("POST", "/faults", fault500(c));
+  const faulted = await m.run("up");
+  const rules = (await m.s.emu.ctl("GET", "/faults")).body.data as { used: number }[];
+  await m.s.emu.ctl("DELETE", "/faults");
+  m.rows.forEach((row, i) => {
+    if (rules[i].used === 0) problems[row.type].push(`the 500 on ${callText(calls[i])} was never hit: the cell proves nothing`);
+    const s = stepOf(faulted, row.name);
+    if (s.error && !/\b500\b/.test(s.error)) problems[row.type].push(`the failed create does not name the 500: ${s.error}`);
+  });
+  const next = await m.run("up");
+  for (const row of m.rows) {
+    const made = stepOf(faulted, row.name);
+    problems[row.type].push(...expectSteps(next, [row.name], made.op === "create" && !made.error ? "same" : "create"));
+    problems[row.type].push(...sameAsState(row, m));
+    if ((m.state().pendingOperations ?? []).some((p) => p.name === row.name)) problems[row.type].push("a pending create is left");
+  }
+  const global = [...m.chargedOnce(), ...m.leaks()];
+  for (const row of m.rows) problems[row.type].push(...global);
+  return problems;
+}
+
+/**
+ * Cell "interrupted create": what the rows need is made first; then every row's create call is held
+ * after the API acted and the provider host is killed once all of them reached the API; `up` runs
+ * again as the real CLI runs it (tools/chaos/interrupt.ts). Each row adopts what it made or names
+ * the `adoptId` line, as the row says; with those lines added `up` converges, with exactly the
+ * declared objects; `refresh --clear-pending-creates` leaves no pending create.
+ */
+export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
+  const { problems, calls } = await cellStart(m);
+  const seen = (log: string[]) => calls.every((c) => log.filter((line) => line === callText(c)).length > (c.skip ?? 0));
+  // Held long enough that every row's create reaches the API before the first answer would get out.
+  const interruption = { hold: calls, killWhen: seen, kill: "host" as const, holdMs: 8_000 };
+  const killed = await interruptedUp(m.s, interruption);
+  const pending = (m.state().pendingOperations ?? []).map((p) => p.name);
+  for (const row of m.rows) {
+    problems[row.type].push(...killed.problems);
+    if (!pending.includes(row.name)) problems[row.type].push(`no pending create of ${row.name} left by the killed run (pending: ${pending.join(", ") || "none"})`);
+  }
+  // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again
+  // (again while new ones are asked: a failed step may stop the run before others are reached).
+  const asked: Ids = {};
+  let next: Run;
+  for (let round = 1; ; round++) {
+    next = await m.run("up");
+    const more = adoptIdLinesAsked(next);
+    Object.assign(asked, more);
+    if (!Object.keys(more).length || round === 3) break;
+    m.configure({ phase: "all", adopt: asked });
+  }
+  for (const row of m.rows) {
+    const didAsk = asked[row.name] !== undefined;
+    if (didAsk !== (row.interrupted === "asks adoptId")) problems[row.type].push(`the rerun ${didAsk ? `asked for adoptId ${asked[row.name]}` : "did not ask for adoptId"}; the row says it ${row.interrupted}`);
+  }
+  const cleared = await m.run("refresh", { clearPendingCreates: true });
+  for (const row of m.rows) {
+    const last = stepOf(next, row.name);
+    if (last.error || !next.ok) problems[row.type].push(`the last up failed: ${last.error ?? next.errors.join(" | ")}`);
+    if (!cleared.ok) problems[row.type].push(`refresh --clear-pending-creates failed: ${cleared.errors.join(" | ")}`);
+    problems[row.type].push(...sameAsState(row, m));
+  }
+  const global = [...m.chargedOnce(), ...m.leaks(killed.output)];
+  if ((m.state().pendingOperations ?? []).length) global.push("pending creates left after refresh --clear-pending-creates");
+  for (const row of m.rows) problems[row.type].push(...global);
+  await heldAnswersGone(interruption, killed.killedAt);
+  return problems;
+}
+
+/**
+ * Cell "bad input at preview": each row's bad-input lines alone, previewed on a stack of its own
+ * (the real engine stops a deployment at its first invalid resource, so one program with every
+ * mistake would prove only the first); the preview fails naming the resource and the property, and
+ * the emulator answered no request at all. The previews run a few at a time; should the API have
+ * been called, they run again one at a time to tell whose preview called it.
+ */
+export async function badInputs(m: MatrixStack, projectDir: string): Promise<RowProblems> {
+  const preview = async (row: AcceptanceRow, i: number): Promise<{ problems: string[]; requests: string[] }> => {
+    const own = await MatrixStack.start(projectDir, m.project, `acceptance-bad-${i}`, m.rows, m.s.emu);
+    try {
+      own.configure({ types: [row.type], bad: true });
+      const r = await own.run("preview");
+      const problems: string[] = [];
+      if (r.ok) problems.push("the preview succeeded");
+      const { name } = declared({ ...row, needs: undefined, program: row.badInput.program })[0];
+      if (!r.errors.some((e) => e.includes(name) && e.includes(row.badInput.property))) problems.push(`no error names ${name} and ${row.badInput.property}: ${r.errors.join(" | ")}`);
+      problems.push(...leaks(own.s, [r]).map((l) => `secret shown: ${l}`));
+      return { problems, requests: own.s.emu.control.requests().map((x) => `${x.method} ${x.path}`) };
+    } finally {
+      await own.s.close();
+    }
+  };
+  m.s.clearRequests();
+  const together = await inPool(m.rows, PREVIEWS_AT_ONCE, preview);
+  const called = m.s.emu.control.requests().map((x) => `${x.method} ${x.path}`);
+  const problems: RowProblems = Object.fromEntries(m.rows.map((row, i) => [row.type, together[i].problems]));
+  if (called.length) {
+    for (const [i, row] of m.rows.entries()) {
+      m.s.clearRequests();
+      const alone = await preview(row, i);
+      if (alone.requests.length) problems[row.type].push(`the API was called: ${alone.requests.join(", ")}`);
+    }
+  }
+  return problems;
+}
+
+/** Previews at once: each is two node processes (the program's and the provider host), mostly CPU at start. */
+const PREVIEWS_AT_ONCE = 4;
+
+/** `f` over `items`, at most `size` at a time; answers in the items' order. */
+async function inPool<T, R>(items: T[], size: number, f: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return out;
+}
+
+/**
+ * A cell's start: the seeded world, no state, no fault; one `up` of what the rows need; then every
+ * row declared. Answers each row's create call (where the cell injects its fault) and the problems so far.
+ */
+async function cellStart(m: MatrixStack): Promise<{ problems: RowProblems; calls: ApiCall[] }> {
+  const problems: RowProblems = Object.fromEntries(m.rows.map((r) => [r.type, []]));
+  await m.s.emu.ctl("POST", "/reset");
+  m.s.resetState();
+  m.runs.length = 0;
+  m.configure({ phase: "needs" });
+  const needs = await m.run("up");
+  if (!needs.ok) for (const row of m.rows) problems[row.type].push(`up of what the rows need failed: ${needs.errors.join(" | ")}`);
+  const ids = m.ids();
+  m.configure({ phase: "all" });
+  return { problems, calls: m.rows.map((row) => row.createCall(ids)) };
+}
+
+/** The type × step table, with each step's wall time (one engine run, or a few, serve every row). */
+export function table(rows: AcceptanceRow[], results: Map<StepName, { problems: RowProblems; ms: number }>): string {
+  const steps = STEPS.filter((s) => results.has(s));
+  const head = `| type | ${steps.join(" | ")} |`;
+  const rule = `|---|${steps.map(() => "---").join("|")}|`;
+  const lines = rows.map((row) => `| ${row.type} | ${steps.map((s) => (results.get(s)!.problems[row.type]?.length ? "FAIL" : "pass")).join(" | ")} |`);
+  const time = `| (wall time, all rows) | ${steps.map((s) => `${(results.get(s)!.ms / 1000).toFixed(1)} s`).join(" | ")} |`;
+  return [head, rule, ...lines, time].join("\n");
+}

@@ -1,0 +1,122 @@
+/**
+ * The acceptance matrix's rows: one per resource class sdk/index.ts exports. A new type joins the
+ * matrix with one row here (what a row holds: AcceptanceRow in acceptance-matrix.ts; README, "The
+ * acceptance matrix"). Names of resources are unique across rows.
+ */
+import type { World } from "../../emulator";
+import type { DomainRec } from "../../emulator/domains/state";
+import { domainRecords, emailRecords, liveServers } from "../../tools/support/world";
+import type { TestEmulator } from "../../tools/support/emulator";
+import type { AcceptanceRow } from "./acceptance-matrix";
+
+/** A call of the API that must succeed (an out-of-band change a test makes). */
+async function call(emu: TestEmulator, method: string, path: string, key: string, body?: unknown): Promise<void> {
+  const r = await emu.call(method, path, { key, body });
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+}
+const platform = (emu: TestEmulator, method: string, path: string, body?: unknown) => call(emu, method, `/api${path}`, emu.keys.account, body);
+const email = (emu: TestEmulator, method: string, path: string) => call(emu, method, `/email${path}`, emu.keys.email);
+
+const SERVER_ID = "3f1c2a4e-0000-4000-8000-000000000001";
+const SDV_DOMAIN = "verify.acceptance-example.com";
+
+export const ROWS: AcceptanceRow[] = [
+  {
+    type: "SendingDomain",
+    name: "sd",
+    program: `new svc.SendingDomain("sd", { domain: "mail.acceptance-example.com", adoptId: adopt("sd") });`,
+    list: (w) => emailRecords(w).domains.map((d) => d.id),
+    deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/domains/${id}`),
+    createCall: () => ({ method: "POST", path: "/email/domains" }),
+    interrupted: "asks adoptId",
+    badInput: { program: `new svc.SendingDomain("sd", { domain: "mail_out.example.com" });`, property: "domain" },
+  },
+  {
+    // Verification is a state of a sending domain, not an object: it has no adoptId (the adopting
+    // stack declares it over the adopted domain), and its object is gone when its domain is.
+    type: "SendingDomainVerification",
+    name: "sdv",
+    needs: `const sdvDomain = new svc.SendingDomain("sdvDomain", { domain: "${SDV_DOMAIN}", waitForVerification: false, adoptId: adopt("sdvDomain") });`,
+    program: `new svc.SendingDomainVerification("sdv", { domainId: sdvDomain.domainId });`,
+    list: (w) => emailRecords(w).domains.filter((d) => d.domain === SDV_DOMAIN && d.status === "verified").map((d) => d.id),
+    deleteOutOfBand: (emu, _id, ids) => email(emu, "DELETE", `/domains/${ids.sdvDomain}`),
+    dropped: ["sdvDomain", "sdv"],
+    createCall: (ids) => ({ method: "GET", path: `/email/domains/${ids.sdvDomain}` }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.SendingDomainVerification("sdv", { domainId: "dom_0123456789abcdef", timeoutSeconds: 0 });`, property: "timeoutSeconds" },
+  },
+  {
+    type: "Webhook",
+    name: "hook",
+    program: `new svc.Webhook("hook", { url: "https://hooks.example.com/acceptance/v1", events: ["email.delivered", "email.bounced"], adoptId: adopt("hook") });`,
+    list: (w) => emailRecords(w).webhooks.map((h) => h.id),
+    // The secret is answered once, at create: the state must hold the live webhook's.
+    agrees: (w, r) => (emailRecords(w).webhooks.find((h) => h.id === r.id)?.secret === r.outputs.secret ? [] : [`the state's secret is not webhook ${r.id}'s`]),
+    deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/webhooks/${id}`),
+    remadeOnAdoption: "the API answers a webhook's secret only when it creates it: an adopted webhook is made anew (README, adoptId)",
+    adoptionDiffers: { webhookId: "made anew on adoption", createdAt: "made anew on adoption" },
+    createCall: () => ({ method: "POST", path: "/email/webhooks" }),
+    interrupted: "asks adoptId",
+    badInput: { program: `new svc.Webhook("hook", { url: "http://hooks.example.com/acceptance", events: ["email.delivered"] });`, property: "url" },
+  },
+  {
+    type: "Template",
+    name: "tpl",
+    program: `new svc.Template("tpl", { name: "acceptance-template", subject: "Order {{id}}", textBody: "Hello {{name}}", adoptId: adopt("tpl") });`,
+    list: (w) => emailRecords(w).templates.map((t) => t.id),
+    deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/templates/${id}`),
+    createCall: () => ({ method: "POST", path: "/email/templates" }),
+    interrupted: "asks adoptId",
+    badInput: { program: `new svc.Template("tpl", { name: "order shipped", textBody: "Shipped" });`, property: "name" },
+  },
+  {
+    type: "Domain",
+    name: "dom",
+    program: `new svc.Domain("dom", { name: "acceptance-shop.com", adoptId: adopt("dom") });`,
+    list: (w) => domainRecords(w).map((d) => d.name),
+    // The API has no call that removes a registration: it leaves the account when transferred away,
+    // which the emulator's world shows by its record being gone.
+    deleteOutOfBand: async (emu, id) => {
+      const records = (emu.control.emu.world.domains as { records: DomainRec[] }).records;
+      records.splice(records.findIndex((d) => d.name === id), 1);
+    },
+    adoptionDiffers: { billing: "what the registration charged: answered only by the call that registered it, so an adopting stack cannot know it" },
+    keptAfterDestroy: "a registration cannot be undone: destroy removes it from the stack only (README, Domain)",
+    // check prices the name with a dry-run POST first: the registration is the second POST.
+    createCall: () => ({ method: "POST", path: "/api/domains", skip: 1 }),
+    interrupted: "asks adoptId",
+    badInput: { program: `new svc.Domain("dom", { name: "acceptance-shop" });`, property: "name" },
+  },
+  {
+    type: "Vps",
+    name: "vps",
+    program: `new svc.Vps("vps", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("vps") });`,
+    list: (w: World) => liveServers(w).map((s) => s.id),
+    deleteOutOfBand: (emu, id) => platform(emu, "DELETE", `/vps/${id}`),
+    createCall: () => ({ method: "POST", path: "/api/vps" }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.Vps("vps", { planId: "plan", name: "ab", osType: "ubuntu", osVersion: "24.04", rootPassword: "Sup3rSecret!23" });`, property: "name" },
+  },
+  {
+    type: "VpsFirewallRule",
+    name: "fw",
+    needs: `const fwServer = new svc.Vps("fwServer", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("fwServer") });`,
+    program: `new svc.VpsFirewallRule("fw", { vpsId: fwServer.id, protocol: "tcp", action: "allow", port: "22", source: "0.0.0.0/0", adoptId: adopt("fw") });`,
+    list: (w) => liveServers(w).flatMap((s) => s.firewall.map((f) => f.id)),
+    deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.fwServer}/firewall`, { ids: [id] }),
+    createCall: (ids) => ({ method: "POST", path: `/api/vps/${ids.fwServer}/firewall` }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.VpsFirewallRule("fw", { vpsId: "${SERVER_ID}", protocol: "tcp", action: "allow", port: "70000", source: "0.0.0.0/0" });`, property: "port" },
+  },
+  {
+    type: "VpsBackup",
+    name: "bak",
+    needs: `const bakServer = new svc.Vps("bakServer", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("bakServer") });`,
+    program: `new svc.VpsBackup("bak", { vpsId: bakServer.id, planCode: "backup-10", adoptId: adopt("bak") });`,
+    list: (w) => liveServers(w).filter((s) => s.backup).map((s) => s.id),
+    deleteOutOfBand: (emu, id) => platform(emu, "DELETE", `/vps/${id}/backup`),
+    createCall: (ids) => ({ method: "POST", path: `/api/vps/${ids.bakServer}/backup` }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.VpsBackup("bak", { vpsId: "srv-1", planCode: "backup-10" });`, property: "vpsId" },
+  },
+];
