@@ -67,6 +67,8 @@ export interface AcceptanceRow {
   interrupted: "adopts" | "asks adoptId";
   /** Lines declaring it with one bad input (no `needs`: nothing else may call the API), and the property refused. */
   badInput: { program: string; property: string };
+  /** What the world must allow before the row runs (Terraform's PreCheck): a plan setting, made through the control API. Run on every fresh world. */
+  preCheck?(emu: TestEmulator): Promise<void>;
 }
 
 export type StepName =
@@ -148,8 +150,14 @@ export class MatrixStack {
   static async start(projectDir: string, project: string, stack: string, rows: AcceptanceRow[], shared?: TestEmulator): Promise<MatrixStack> {
     const s = await engineStack({ projectDir, stack, sharedEmulator: shared });
     const m = new MatrixStack(s, project, rows);
+    if (!shared) await m.preCheck();
     m.configure({});
     return m;
+  }
+
+  /** Every row's preCheck, on a fresh world. */
+  async preCheck(): Promise<void> {
+    for (const row of this.rows) await row.preCheck?.(this.s.emu);
   }
 
   set(key: string, value: string, secret = false): void {
@@ -283,7 +291,10 @@ export async function create500(m: MatrixStack): Promise<RowProblems> {
  */
 export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
   const { problems, calls } = await cellStart(m);
-  const seen = (log: string[]) => calls.every((c) => log.filter((line) => line === callText(c)).length > (c.skip ?? 0));
+  // Rows whose creates share a route (a mailbox and an alias) each wait for their own request: the
+  // route must have been called once per such row, past the requests skipped before them.
+  const needed = (c: ApiCall) => calls.filter((o) => callText(o) === callText(c)).length + (c.skip ?? 0);
+  const seen = (log: string[]) => calls.every((c) => log.filter((line) => line === callText(c)).length >= needed(c));
   // Held long enough that every row's create reaches the API before the first answer would get out.
   const interruption = { hold: calls, killWhen: seen, kill: "host" as const, holdMs: 8_000 };
   const killed = await interruptedUp(m.s, interruption);
@@ -382,6 +393,7 @@ async function inPool<T, R>(items: T[], size: number, f: (item: T, i: number) =>
 async function cellStart(m: MatrixStack): Promise<{ problems: RowProblems; calls: ApiCall[] }> {
   const problems: RowProblems = Object.fromEntries(m.rows.map((r) => [r.type, []]));
   await m.s.emu.ctl("POST", "/reset");
+  await m.preCheck();
   m.s.resetState();
   m.runs.length = 0;
   m.configure({ phase: "needs" });

@@ -6,7 +6,7 @@
 import type { World } from "../../emulator";
 import { Rng } from "../../emulator/core/rng";
 import type { DomainRec } from "../../emulator/domains/state";
-import type { DomainRec as EmailDomainRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
+import type { AddressRec, DomainRec as EmailDomainRec, ReceivingRec, TemplateRec, WebhookRec } from "../../emulator/email/state";
 import type { ServerRec } from "../../emulator/vps/state";
 import type { TestEmulator } from "./emulator";
 
@@ -73,9 +73,16 @@ export const serverRecords = (w: World): ServerRec[] => (w.vps as { servers?: Se
 export const liveServers = (w: World): ServerRec[] => serverRecords(w).filter((s) => s.status !== "terminated");
 
 /** The first project's email records. */
-export function emailRecords(w: World): { domains: EmailDomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] } {
-  const email = w.email as Partial<{ domains: EmailDomainRec[]; templates: TemplateRec[]; webhooks: WebhookRec[] }>;
-  return { domains: email.domains ?? [], templates: email.templates ?? [], webhooks: email.webhooks ?? [] };
+interface EmailRecords {
+  domains: EmailDomainRec[];
+  templates: TemplateRec[];
+  webhooks: WebhookRec[];
+  receiving: ReceivingRec[];
+  addresses: AddressRec[];
+}
+export function emailRecords(w: World): EmailRecords {
+  const email = w.email as Partial<EmailRecords>;
+  return { domains: email.domains ?? [], templates: email.templates ?? [], webhooks: email.webhooks ?? [], receiving: email.receiving ?? [], addresses: email.addresses ?? [] };
 }
 
 /** The registered domains (every account's). */
