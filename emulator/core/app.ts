@@ -13,6 +13,7 @@ import { controlOperations, registerControl, type EmulatorControl } from "./cont
 import type { Emu } from "./emu";
 import { EmuError, Reply } from "./errors";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
+import { IdempotencyBook, idempotencyHeader } from "./idempotency";
 
 /** Larger bodies are refused before they are read (422, like any body the schema refuses). */
 const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
@@ -21,7 +22,7 @@ const RATE_PER_SECOND = 10;
 
 declare module "fastify" {
   interface FastifyRequest {
-    svc?: { routeId: RouteId; route: RouteDef; fault?: FaultRule; key?: string };
+    svc?: { routeId: RouteId; route: RouteDef; fault?: FaultRule; key?: string; idempotencyScope?: string; replayed?: boolean };
   }
 }
 
@@ -96,7 +97,7 @@ function drop(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /** The request log: every request, with the code it answered; a fault that acts after the handler runs here. */
-function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
+function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotency: IdempotencyBook): void {
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/_emulator")) return payload;
     emu.save();
@@ -120,9 +121,13 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
       code,
       fault: fault?.id ?? null,
       dropped: Boolean(dropNow),
+      ...idempotencyLogFields(request),
     });
+    // The first request of an Idempotency-Key runs until its answer leaves (REQUEST_IN_PROGRESS meanwhile).
+    const finishIdempotency = () => idempotency.finish(request.svc?.idempotencyScope);
     if (fault?.afterCommit) {
       if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      finishIdempotency();
       if (fault.drop) {
         request.raw.socket.destroy();
         return payload;
@@ -132,8 +137,16 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
         return JSON.stringify({ success: false, error: "Injected fault after commit", code: fault.code ?? "INTERNAL_ERROR" });
       }
     }
+    finishIdempotency();
     return payload;
   });
+}
+
+/** The request log's view of an Idempotency-Key: the header as sent on a route that reads one, and whether the answer was a replay. */
+function idempotencyLogFields(request: FastifyRequest): { idempotencyKey?: string; replayed?: boolean } {
+  if (!request.svc?.route.idempotencyKey) return {};
+  const key = idempotencyHeader(request.headers);
+  return { ...(key !== undefined ? { idempotencyKey: key } : {}), ...(request.svc.replayed ? { replayed: true } : {}) };
 }
 
 /** Refusals before a handler runs (schema, broken JSON, size, media type), worded per module; unknown routes. */
@@ -189,6 +202,7 @@ function registerTableRoutes(
   modules: ServiceModule[],
   faults: FaultBook,
   log: RequestLog,
+  idempotency: IdempotencyBook,
 ): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const selfServed = new Set(modules.flatMap((m) => m.serves ?? []));
@@ -227,7 +241,7 @@ function registerTableRoutes(
           if (!fault.afterCommit) {
             if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
             if (fault.drop) {
-              log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true });
+              log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true, ...idempotencyLogFields(request) });
               return drop(request, reply);
             }
             if (fault.status) {
@@ -237,23 +251,33 @@ function registerTableRoutes(
             }
           }
         }
+        for (const m of modules) m.beforeRequest?.(emu);
         // Before body validation: a call without a valid key answers 401, whatever its body.
         (request as FastifyRequest & { caller?: Caller }).caller = authenticate(emu, routeId, route, request.headers);
       },
       handler: async (request, reply) => {
         const caller = (request as FastifyRequest & { caller?: Caller }).caller!;
-        const result = await handler({
-          emu,
-          world: emu.world,
-          caller,
-          params: request.params as Record<string, string>,
-          query: (request.query ?? {}) as Record<string, unknown>,
-          body: request.body,
-          headers: request.headers,
-        });
+        const query = (request.query ?? {}) as Record<string, unknown>;
+        const admission = idempotency.admit(route, caller, request.headers, query);
+        if (admission && "replay" in admission) {
+          request.svc!.replayed = true;
+          const { status, data, extra } = admission.replay;
+          return reply.code(status as 200).header("idempotent-replayed", "true").send({ success: true as const, ...extra, data } as never);
+        }
+        if (admission) request.svc!.idempotencyScope = admission.scope;
+        let result: unknown;
+        try {
+          result = await handler({ emu, world: emu.world, caller, params: request.params as Record<string, string>, query, body: request.body, headers: request.headers });
+        } catch (err) {
+          // A failed first request releases its key.
+          idempotency.finish(admission?.scope);
+          request.svc!.idempotencyScope = undefined;
+          throw err;
+        }
         const status = result instanceof Reply ? (result.options.status ?? route.status) : route.status;
         const data = result instanceof Reply ? result.data : result;
         const extra = result instanceof Reply ? (result.options.extra ?? {}) : {};
+        if (admission) idempotency.record(admission.scope, { status, data, extra });
         return reply.code(status as 200).send({ success: true as const, ...extra, data } as never);
       },
     });
@@ -275,9 +299,10 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const { handlers, refusalsOf } = collectModules(emu, modules);
-  logRequests(app, emu, log);
+  const idempotency = new IdempotencyBook(emu);
+  logRequests(app, emu, log, idempotency);
   answerRefusals(app, refusalsOf);
-  registerTableRoutes(app, emu, handlers, modules, faults, log);
+  registerTableRoutes(app, emu, handlers, modules, faults, log, idempotency);
   for (const m of modules) m.register?.(app, emu, { faults, log });
   const control = controlOperations(emu, faults, log);
   registerControl(app, control, faults, modules);

@@ -13,9 +13,12 @@ import { overviewHandlers } from "./overview";
 import { sendHandlers } from "./send";
 import { createTemplateWorker, templateHandlers } from "./templates";
 import { webhookHandlers } from "./webhooks";
+import { planHandlers, settleSubscriptions } from "./plans";
+import { audienceHandlers } from "./audience";
 
 export const emailModule: ServiceModule = {
-  handlers: { ...jobHandlers, ...domainHandlers, ...templateHandlers, ...webhookHandlers, ...overviewHandlers, ...sendHandlers, ...messageHandlers },
+  handlers: { ...jobHandlers, ...domainHandlers, ...templateHandlers, ...webhookHandlers, ...overviewHandlers, ...sendHandlers, ...messageHandlers, ...planHandlers, ...audienceHandlers },
+  beforeRequest: settleSubscriptions,
   transitions: {
     ...jobTransitions({ add_domain: addDomainWorker, verify_domain: verifyDomainWorker, create_template: createTemplateWorker }),
     ...messageTransitions,
