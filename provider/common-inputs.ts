@@ -33,6 +33,9 @@ const SERVICE: Record<string, "platform" | "email"> = {
   SendingDomainVerification: "email",
   Webhook: "email",
   Template: "email",
+  EmailPlan: "email",
+  EmailTopic: "email",
+  EmailSegment: "email",
 };
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */

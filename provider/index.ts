@@ -15,6 +15,9 @@ import { configure } from "./runtime";
 import { vps } from "./vps/vps";
 import { vpsBackup } from "./vps/backup";
 import { vpsFirewallRule } from "./vps/firewall-rule";
+import { emailPlan } from "./email/plan";
+import { emailTopic } from "./email/topic";
+import { emailSegment } from "./email/segment";
 
 export * from "./client";
 export * from "./config";
@@ -30,6 +33,9 @@ export const resources: Record<string, ResourceImpl> = {
   Vps: vps,
   VpsFirewallRule: vpsFirewallRule,
   VpsBackup: vpsBackup,
+  EmailPlan: emailPlan,
+  EmailTopic: emailTopic,
+  EmailSegment: emailSegment,
 };
 
 type Method = "configure" | keyof ResourceImpl;
