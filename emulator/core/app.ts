@@ -142,9 +142,10 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotenc
   });
 }
 
-/** The request log's view of an Idempotency-Key: the header as sent on a route that reads one, and whether the answer was a replay. */
+/** The request log's view of an Idempotency-Key: the header as sent on a route that reads one (not on a dry run), and whether the answer was a replay. */
 function idempotencyLogFields(request: FastifyRequest): { idempotencyKey?: string; replayed?: boolean } {
-  if (!request.svc?.route.idempotencyKey) return {};
+  // A dry run acts on nothing and its key is not read.
+  if (!request.svc?.route.idempotencyKey || (request.query as { dryRun?: string } | undefined)?.dryRun === "true") return {};
   const key = idempotencyHeader(request.headers);
   return { ...(key !== undefined ? { idempotencyKey: key } : {}), ...(request.svc.replayed ? { replayed: true } : {}) };
 }
