@@ -9,6 +9,9 @@ export { Domain, type DomainArgs, type DomainBilling } from "./domains/domain";
 export { Vps, type VpsArgs, type BillingPeriod } from "./vps/vps";
 export { VpsFirewallRule, type VpsFirewallRuleArgs } from "./vps/firewall-rule";
 export { VpsBackup, type VpsBackupArgs } from "./vps/backup";
+export {
+  getEmailPlans, getEmailPlansOutput, getEmailPlan, getEmailPlanOutput, type EmailPlanOffer, type EmailSubscription,
+} from "./data";
 export { EmailPlan, type EmailPlanArgs, type EmailPlanBilling } from "./email/plan";
 export { EmailTopic, type EmailTopicArgs } from "./email/topic";
 export { EmailSegment, type EmailSegmentArgs, type EmailSegmentRule } from "./email/segment";
