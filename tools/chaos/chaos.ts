@@ -13,6 +13,7 @@
  * 3. Every kill point of tools/chaos/interrupt.ts, then again with the kill moved later by a
  *    random few hundred milliseconds; then the interrupted-create matrix (one point per type).
  * 4. The bad input catalogue (tools/chaos/catalogue.ts) through the provider host's check.
+ * 5. The email plan purchase under every fault kind, once and twice (tools/chaos/plan-purchase.ts).
  * Exits non-zero when a duplicate, a double charge, a leaked secret, a bad input let through or a
  * run that did not converge is found. About 6–8 minutes on two cores.
  */
@@ -23,6 +24,7 @@ import { startResourceHarness } from "../support/resource-harness";
 import { ALLOWED_READS, rows, SMALL_PLAN, type Props } from "./catalogue";
 import { PROGRAM, RESOURCE_TYPES, seeded } from "./harness";
 import { CREATE_MATRIX, KILL_POINTS, runKillPoint } from "./interrupt";
+import { PLAN_PRICE, runPlanPurchaseCell, startPlanHarness } from "./plan-purchase";
 import { allOn, FAULT_KINDS, FAULT_NAMES, OPS, ruleOf, runGroup, type Assignment } from "./matrix";
 
 const RANDOM_GROUPS = 6;
@@ -126,6 +128,25 @@ async function main(): Promise<void> {
     t.scenarios++;
   } finally {
     await h.close();
+  }
+
+  // ---- 5: the plan purchase's fault cells (one purchase, one charge, one Idempotency-Key each) ----
+  const ph = await startPlanHarness();
+  try {
+    for (const fault of smoke ? (["b"] as const) : FAULT_KINDS) {
+      for (const times of smoke ? [1] : [1, 2]) {
+        const r = await runPlanPurchaseCell(ph, fault, times);
+        t.scenarios++;
+        t.faults += r.attempts - 1;
+        t.runs++;
+        if (r.problems.length === 0) t.converged++;
+        if (r.purchases > 1 || r.charged > PLAN_PRICE) t.doubleCharges++;
+        t.problems.push(...r.problems.map((p) => `${r.label}: ${p}`));
+        console.log(`  ${r.problems.length ? "FAIL" : "ok  "} ${r.label}: ${r.attempts} attempts, ${r.keys} key, ${r.purchases} purchase`);
+      }
+    }
+  } finally {
+    await ph.close();
   }
 
   // ---- the figures ----
