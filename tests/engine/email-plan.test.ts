@@ -119,3 +119,22 @@ describe("the provider host killed during the purchase, then `up` again", () => 
     expect((await plan()).planCode).toBe("starter");
   });
 });
+
+describe("one EmailPlan per project", () => {
+  const project = fixtureProject("email-plan-twice");
+  useEngineStack((x) => (s = x), {
+    before: () =>
+      project.program('new svc.EmailPlan("plan", { planCode: "starter" });\nnew svc.EmailPlan("another", { planCode: "business" });\n'),
+    options: { projectDir: project.dir, stack: "engine-test-email-plan-twice", removeProject: true },
+  });
+
+  test("a second EmailPlan for the same profile fails the preview, naming both; nothing is bought", async () => {
+    s.clearRequests();
+    const before = wallet();
+    const r = await s.run("preview", false);
+    expect(r.output.join("\n")).toContain('EmailPlan "another": the program already declares EmailPlan "plan" for the default settings');
+    // At most the first plan's free dry run, already under way when the program stopped.
+    expect(purchases()).toEqual([]);
+    expect(wallet()).toBe(before);
+  });
+});
