@@ -30,8 +30,11 @@ export interface RouteDef {
   readonly body?: z.ZodType;
   /** Query string schema. */
   readonly query?: z.ZodType;
-  /** The API reads an `Idempotency-Key` header on this route (the client sends a stable one). */
-  readonly idempotencyKey?: boolean;
+  /** The API reads an `Idempotency-Key` header on this route (the client sends a stable one);
+   * `"required"`: a real (not `?dryRun=true`) call without one answers 400 IDEMPOTENCY_KEY_REQUIRED. */
+  readonly idempotencyKey?: boolean | "required";
+  /** An email route that answers without an active plan (the spec's NO_PLAN exceptions). */
+  readonly withoutPlan?: boolean;
   /** An email send endpoint: a missing key answers `NO_API_KEY` instead of `UNAUTHORIZED`. */
   readonly sendEndpoint?: boolean;
 }
@@ -109,7 +112,7 @@ export const routes = {
     body: z.object({ url: z.string(), events: z.array(z.string()) }),
   }),
   "email.webhooks.delete": def({ service: "email", method: "DELETE", path: "/webhooks/{webhookId}", safety: "idempotent", status: 200, response: s.deleted }),
-  "email.status": def({ service: "email", method: "GET", path: "/status", safety: "read", status: 200, response: s.emailStatus }),
+  "email.status": def({ service: "email", method: "GET", path: "/status", safety: "read", status: 200, response: s.emailStatus, withoutPlan: true }),
   "email.analytics": def({ service: "email", method: "GET", path: "/analytics", safety: "read", status: 200, response: s.emailAnalytics }),
   // A send is safe to repeat only with the same idempotencyKey in its body; without one it is not.
   "email.send": def({
@@ -151,6 +154,57 @@ export const routes = {
     query: pageQuery.extend({ folder: z.string().optional() }),
   }),
   "email.inbound.messages.get": def({ service: "email", method: "GET", path: "/inbound/messages/{messageId}", safety: "read", status: 200, response: s.inboundMessage }),
+  // ---- email plan (assumed-routes.md "Email plan"): answered without a plan; purchases need an Idempotency-Key ----
+  // "idempotent" safety: the same Idempotency-Key makes a repeat replay the first answer, so the
+  // client may send it again after a lost answer or a 5xx (http.ts keeps one key for all attempts).
+  "email.plans.list": def({ service: "email", method: "GET", path: "/plans", safety: "read", status: 200, response: list(s.emailPlanOffer), withoutPlan: true }),
+  "email.plan.get": def({ service: "email", method: "GET", path: "/plan", safety: "read", status: 200, response: s.emailSubscription, withoutPlan: true }),
+  "email.plan.buy": def({
+    service: "email", method: "POST", path: "/plan", safety: "idempotent", status: 200,
+    response: z.union([s.emailPlanDryRun, s.emailPlanCharged]),
+    body: z.object({ planCode: z.string(), months: z.number() }), query: dryRunQuery, idempotencyKey: "required", withoutPlan: true,
+  }),
+  "email.plan.renew": def({
+    service: "email", method: "POST", path: "/plan/renew", safety: "idempotent", status: 200,
+    response: z.union([s.emailPlanDryRun, s.emailPlanCharged]),
+    body: z.object({ months: z.number() }), query: dryRunQuery, idempotencyKey: "required", withoutPlan: true,
+  }),
+  "email.plan.setAddon": def({
+    service: "email", method: "PUT", path: "/plan/addons/{code}", safety: "idempotent", status: 200,
+    response: z.union([s.emailPlanDryRun, s.emailPlanCharged]),
+    body: z.object({ quantity: z.number() }), query: dryRunQuery, idempotencyKey: "required", withoutPlan: true,
+  }),
+  "email.plan.cancel": def({ service: "email", method: "DELETE", path: "/plan", safety: "idempotent", status: 200, response: s.emailSubscription, withoutPlan: true }),
+
+  // ---- email audience (assumed-routes.md "Audience") ----
+  "email.topics.list": def({ service: "email", method: "GET", path: "/topics", safety: "read", status: 200, response: list(s.emailTopic) }),
+  "email.topics.create": def({
+    service: "email", method: "POST", path: "/topics", safety: "non-idempotent", status: 201, response: s.emailTopic,
+    body: z.object({ name: z.string(), description: z.string().optional() }),
+  }),
+  "email.topics.get": def({ service: "email", method: "GET", path: "/topics/{topicId}", safety: "read", status: 200, response: s.emailTopic }),
+  "email.topics.update": def({
+    service: "email", method: "PATCH", path: "/topics/{topicId}", safety: "idempotent", status: 200, response: s.emailTopic,
+    body: z.object({ name: z.string().optional(), description: z.string().nullable().optional() }),
+  }),
+  "email.topics.delete": def({ service: "email", method: "DELETE", path: "/topics/{topicId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "email.segments.list": def({ service: "email", method: "GET", path: "/segments", safety: "read", status: 200, response: list(s.emailSegment) }),
+  "email.segments.create": def({
+    service: "email", method: "POST", path: "/segments", safety: "non-idempotent", status: 201, response: s.emailSegment,
+    body: z.object({ name: z.string(), rules: z.array(s.segmentRule) }),
+  }),
+  "email.segments.get": def({ service: "email", method: "GET", path: "/segments/{segmentId}", safety: "read", status: 200, response: s.emailSegment }),
+  "email.segments.update": def({
+    service: "email", method: "PATCH", path: "/segments/{segmentId}", safety: "idempotent", status: 200, response: s.emailSegment,
+    body: z.object({ name: z.string().optional(), rules: z.array(s.segmentRule).optional() }),
+  }),
+  "email.segments.delete": def({ service: "email", method: "DELETE", path: "/segments/{segmentId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "email.contacts.list": def({ service: "email", method: "GET", path: "/contacts", safety: "read", status: 200, response: s.page(s.emailContact), query: pageQuery }),
+  "email.contacts.add": def({
+    service: "email", method: "POST", path: "/contacts", safety: "non-idempotent", status: 201,
+    response: z.looseObject({ added: z.number().int(), contacts: z.array(s.emailContact) }),
+    body: z.object({ contacts: z.array(z.looseObject({ email: z.string() })).optional(), consentConfirmed: z.boolean().optional() }),
+  }),
 
   // ---- virtual servers ({api_base_url}) ----
   "vps.plans.list": def({ service: "platform", method: "GET", path: "/vps/plans", safety: "read", status: 200, response: list(s.vpsPlan) }),

@@ -272,6 +272,64 @@ export const domainDryRun = z.looseObject({
 });
 export const registrant = z.record(z.string(), z.unknown());
 
+// ---------- email plan and audience (assumed-routes.md "Email plan", "Audience") ----------
+
+export const emailPlanLimitsView = z.looseObject({
+  emailsPerDay: z.number().int().nullable(),
+  emailsPerMonth: z.number().int(),
+  domains: z.number().int(),
+  templates: z.number().int(),
+  contacts: z.number().int(),
+  segments: z.number().int(),
+  topics: z.number().int(),
+  webhooks: z.number().int(),
+  mailboxes: z.number().int(),
+  aliases: z.number().int(),
+});
+/** One plan of `GET /plans`; `monthlyPrice` in IDR. */
+export const emailPlanOffer = z.looseObject({
+  code: z.string(),
+  name: z.string(),
+  monthlyPrice: z.number(),
+  limits: emailPlanLimitsView,
+  broadcasts: z.boolean(),
+  receiving: z.boolean(),
+  forwarding: z.boolean(),
+});
+export const emailPlanAddon = z.looseObject({ code: z.string(), quantity: z.number().int() });
+/** The project's subscription (`GET /plan`); `planCode` null when status is `none`. */
+export const emailSubscription = z.looseObject({
+  planCode: z.string().nullable(),
+  status: z.enum(["active", "ended", "none"]),
+  startedAt: nullableTimestamp,
+  expiresAt: nullableTimestamp,
+  autoRenew: z.boolean(),
+  paygEnabled: z.boolean(),
+  addons: z.array(emailPlanAddon),
+  scheduledPlanCode: z.string().nullable(),
+});
+export const emailPlanBilling = z.looseObject({ total: z.number(), depositCharged: z.number() });
+export const emailPlanCharged = z.looseObject({ plan: emailSubscription, billing: emailPlanBilling });
+export const emailPlanDryRun = z.looseObject({
+  dryRun: z.literal(true),
+  currency: z.string(),
+  total: z.number(),
+  balanceAfter: z.number(),
+  enoughBalance: z.boolean(),
+  note: z.string(),
+});
+export const emailTopic = z.looseObject({ id: z.string(), name: z.string(), description: z.string().nullable(), createdAt: timestamp });
+export const segmentOperators = ["equals", "not_equals", "contains", "exists"] as const;
+export const segmentRule = z.looseObject({ field: z.string(), operator: z.string(), value: z.string().optional() });
+export const emailSegment = z.looseObject({ id: z.string(), name: z.string(), rules: z.array(segmentRule), createdAt: timestamp, updatedAt: timestamp });
+export const emailContact = z.looseObject({ id: z.string(), email: z.string(), topicIds: z.array(z.string()), createdAt: timestamp });
+
+export type EmailPlanOffer = z.infer<typeof emailPlanOffer>;
+export type EmailSubscription = z.infer<typeof emailSubscription>;
+export type EmailTopic = z.infer<typeof emailTopic>;
+export type EmailSegment = z.infer<typeof emailSegment>;
+export type SegmentRule = z.infer<typeof segmentRule>;
+
 // ---------- small answers ----------
 
 export const jobAccepted = z.looseObject({ jobId: z.string() });

@@ -38,6 +38,9 @@ const SERVICE: Record<string, "platform" | "email"> = {
   ReceivingDomain: "email",
   Mailbox: "email",
   MailAlias: "email",
+  EmailPlan: "email",
+  EmailTopic: "email",
+  EmailSegment: "email",
 };
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */

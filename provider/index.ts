@@ -18,6 +18,9 @@ import { configure } from "./runtime";
 import { vps } from "./vps/vps";
 import { vpsBackup } from "./vps/backup";
 import { vpsFirewallRule } from "./vps/firewall-rule";
+import { emailPlan } from "./email/plan";
+import { emailTopic } from "./email/topic";
+import { emailSegment } from "./email/segment";
 
 export * from "./client";
 export * from "./config";
@@ -36,6 +39,9 @@ export const resources: Record<string, ResourceImpl> = {
   ReceivingDomain: receivingDomain,
   Mailbox: mailbox,
   MailAlias: mailAlias,
+  EmailPlan: emailPlan,
+  EmailTopic: emailTopic,
+  EmailSegment: emailSegment,
 };
 
 type Method = "configure" | keyof ResourceImpl;

@@ -182,3 +182,25 @@ export function getInboundStatsOutput(opts: ProfileOption = {}): pulumi.Output<I
 export function getInboundMessagesOutput(args: pulumi.Input<{ folder?: pulumi.Input<string>; limit?: pulumi.Input<number>; cursor?: pulumi.Input<string>; profile?: string }> = {}): pulumi.Output<InboundMessagesPage> {
   return pulumi.output(args).apply((a) => plain(getInboundMessages(a)));
 }
+
+// ---- email plan ----
+
+export type EmailPlanOffer = s.EmailPlanOffer;
+export type EmailSubscription = s.EmailSubscription;
+
+/** The email plans on sale: code, name, monthly price (IDR), limits, and whether each has broadcasts, receiving and forwarding. Works without a plan. */
+export function getEmailPlans(opts: ProfileOption = {}): Promise<EmailPlanOffer[]> {
+  return lookup("getEmailPlans", "email", "email.plans.list", undefined, opts.profile);
+}
+
+/** The project's plan: code, status (`active`, `ended` or `none`), expiry, auto-renew, add-ons and any scheduled smaller plan. Works without a plan. */
+export function getEmailPlan(opts: ProfileOption = {}): Promise<EmailSubscription> {
+  return lookup("getEmailPlan", "email", "email.plan.get", undefined, opts.profile);
+}
+
+export function getEmailPlansOutput(opts: ProfileOption = {}): pulumi.Output<EmailPlanOffer[]> {
+  return plain(getEmailPlans(opts));
+}
+export function getEmailPlanOutput(opts: ProfileOption = {}): pulumi.Output<EmailSubscription> {
+  return plain(getEmailPlan(opts));
+}

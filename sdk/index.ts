@@ -12,6 +12,12 @@ export { VpsBackup, type VpsBackupArgs } from "./vps/backup";
 export { ReceivingDomain, type ReceivingDomainArgs } from "./email/receiving-domain";
 export { Mailbox, type MailboxArgs } from "./email/mailbox";
 export { MailAlias, type MailAliasArgs } from "./email/mail-alias";
+export {
+  getEmailPlans, getEmailPlansOutput, getEmailPlan, getEmailPlanOutput, type EmailPlanOffer, type EmailSubscription,
+} from "./data";
+export { EmailPlan, type EmailPlanArgs, type EmailPlanBilling } from "./email/plan";
+export { EmailTopic, type EmailTopicArgs } from "./email/topic";
+export { EmailSegment, type EmailSegmentArgs, type EmailSegmentRule } from "./email/segment";
 export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
 export { settingDefs } from "../provider/config";

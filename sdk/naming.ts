@@ -23,8 +23,16 @@ function organization(): string {
  * cut so the whole fits `maxLength`, and it starts with a letter or digit.
  */
 export function defaultName(type: string, resourceName: string, maxLength = 63): string {
-  const identity = [organization(), pulumi.getProject(), pulumi.getStack(), type, resourceName].join("/");
-  const suffix = createHash("sha256").update(identity).digest("hex").slice(0, 7);
+  const suffix = resourceIdentity(type, resourceName).slice(0, 7);
   const base = resourceName.replace(/[^A-Za-z0-9-]/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, maxLength - suffix.length - 1) || type.toLowerCase();
   return `${base}-${suffix}`;
+}
+
+/**
+ * Hex SHA-256 of organization, project, stack, resource type and name: the same for one resource on
+ * every run, different for any other resource or stack (EmailPlan's Idempotency-Key scope).
+ */
+export function resourceIdentity(type: string, resourceName: string): string {
+  const identity = [organization(), pulumi.getProject(), pulumi.getStack(), type, resourceName].join("/");
+  return createHash("sha256").update(identity).digest("hex");
 }

@@ -15,6 +15,7 @@ import { EmuError, Reply } from "./errors";
 import type { ApiErrorCode } from "../../contract/error-codes";
 import { FaultBook, RequestLog, type FaultRule } from "./faults";
 import { parseJsonBody } from "./json";
+import { IdempotencyBook, idempotencyHeader } from "./idempotency";
 
 /** Larger bodies are refused before they are read (422, like any body the schema refuses). */
 const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
@@ -25,7 +26,7 @@ const RATE_BUCKETS_SWEEP_AT = 256;
 
 declare module "fastify" {
   interface FastifyRequest {
-    svc?: { routeId: RouteId; route: RouteDef; fault?: FaultRule; key?: string };
+    svc?: { routeId: RouteId; route: RouteDef; fault?: FaultRule; key?: string; idempotencyScope?: string; replayed?: boolean };
   }
 }
 
@@ -159,7 +160,7 @@ function drop(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /** The request log: every request, with the code it answered; a fault that acts after the handler runs here. */
-function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
+function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotency: IdempotencyBook): void {
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/_emulator")) return payload;
     emu.save();
@@ -183,9 +184,13 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
       code,
       fault: fault?.id ?? null,
       dropped: Boolean(dropNow),
+      ...idempotencyLogFields(request),
     });
+    // The first request of an Idempotency-Key runs until its answer leaves (REQUEST_IN_PROGRESS meanwhile).
+    const finishIdempotency = () => idempotency.finish(request.svc?.idempotencyScope);
     if (fault?.afterCommit) {
       if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      finishIdempotency();
       if (fault.drop) {
         request.raw.socket.destroy();
         return payload;
@@ -195,6 +200,7 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog): void {
         return JSON.stringify({ success: false, error: "Injected fault after commit", code: fault.code ?? defaultFaultCode(fault.status) });
       }
     }
+    finishIdempotency();
     return payload;
   });
 }
@@ -208,6 +214,14 @@ class BodyRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** The request log's view of an Idempotency-Key: the header as sent on a route that reads one (not on a dry run), and whether the answer was a replay. */
+function idempotencyLogFields(request: FastifyRequest): { idempotencyKey?: string; replayed?: boolean } {
+  // A dry run acts on nothing and its key is not read.
+  if (!request.svc?.route.idempotencyKey || (request.query as { dryRun?: string } | undefined)?.dryRun === "true") return {};
+  const key = idempotencyHeader(request.headers);
+  return { ...(key !== undefined ? { idempotencyKey: key } : {}), ...(request.svc.replayed ? { replayed: true } : {}) };
 }
 
 /** Refusals before a handler runs (schema, broken JSON, size, media type), worded per module; unknown routes. */
@@ -266,6 +280,7 @@ function registerTableRoutes(
   modules: ServiceModule[],
   faults: FaultBook,
   log: RequestLog,
+  idempotency: IdempotencyBook,
 ): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const held: HeldRequests = { open: new Set(), closing: false };
@@ -309,7 +324,7 @@ function registerTableRoutes(
           if (!fault.afterCommit && !fault.commit) {
             if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
             if (fault.drop) {
-              log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true });
+              log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path: request.url.split("?")[0], route: routeId, status: 0, code: null, fault: fault.id, dropped: true, ...idempotencyLogFields(request) });
               return drop(request, reply);
             }
             if (fault.status) {
@@ -319,28 +334,48 @@ function registerTableRoutes(
             }
           }
         }
+        for (const m of modules) m.beforeRequest?.(emu);
         // Before body validation: a call without a valid key answers 401, whatever its body.
         (request as FastifyRequest & { caller?: Caller }).caller = authenticate(emu, routeId, route, request.headers);
       },
       handler: async (request, reply) => {
         const caller = (request as FastifyRequest & { caller?: Caller }).caller!;
+        const query = (request.query ?? {}) as Record<string, unknown>;
+        const admission = idempotency.admit(route, caller, request.headers, query);
+        if (admission && "replay" in admission) {
+          request.svc!.replayed = true;
+          const { status, data, extra } = admission.replay;
+          return reply.code(status as 200).header("idempotent-replayed", "true").send({ success: true as const, ...extra, data } as never);
+        }
+        if (admission) request.svc!.idempotencyScope = admission.scope;
+        const run = () => handler({ emu, world: emu.world, caller, params: request.params as Record<string, string>, query, body: request.body, headers: request.headers });
+        const answerOf = (result: unknown) => ({
+          status: result instanceof Reply ? (result.options.status ?? route.status) : route.status,
+          data: result instanceof Reply ? result.data : result,
+          extra: result instanceof Reply ? (result.options.extra ?? {}) : {},
+        });
         if (request.svc?.fault?.commit === "after-client-left") {
           return commitAfterClientLeft(emu, log, request, reply, held, async () => {
-            await handler({ emu, world: emu.world, caller, params: request.params as Record<string, string>, query: (request.query ?? {}) as Record<string, unknown>, body: request.body, headers: request.headers });
+            // Carried out with nobody listening: a repeat with the key is answered from the record.
+            try {
+              const result = await run();
+              if (admission) idempotency.record(admission.scope, answerOf(result));
+            } finally {
+              idempotency.finish(admission?.scope);
+            }
           });
         }
-        const result = await handler({
-          emu,
-          world: emu.world,
-          caller,
-          params: request.params as Record<string, string>,
-          query: (request.query ?? {}) as Record<string, unknown>,
-          body: request.body,
-          headers: request.headers,
-        });
-        const status = result instanceof Reply ? (result.options.status ?? route.status) : route.status;
-        const data = result instanceof Reply ? result.data : result;
-        const extra = result instanceof Reply ? (result.options.extra ?? {}) : {};
+        let result: unknown;
+        try {
+          result = await run();
+        } catch (err) {
+          // A failed first request releases its key.
+          idempotency.finish(admission?.scope);
+          request.svc!.idempotencyScope = undefined;
+          throw err;
+        }
+        const { status, data, extra } = answerOf(result);
+        if (admission) idempotency.record(admission.scope, { status, data, extra });
         return reply.code(status as 200).send({ success: true as const, ...extra, data } as never);
       },
     });
@@ -362,9 +397,10 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const { handlers, refusalsOf } = collectModules(emu, modules);
-  logRequests(app, emu, log);
+  const idempotency = new IdempotencyBook(emu);
+  logRequests(app, emu, log, idempotency);
   answerRefusals(app, refusalsOf);
-  registerTableRoutes(app, emu, handlers, modules, faults, log);
+  registerTableRoutes(app, emu, handlers, modules, faults, log, idempotency);
   for (const m of modules) m.register?.(app, emu, { faults, log });
   const control = controlOperations(emu, faults, log);
   registerControl(app, control, faults, modules);

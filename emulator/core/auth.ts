@@ -52,8 +52,8 @@ export function authenticate(
   if (route.service === "email") {
     const caller = emailCaller(key, account, accountProjects, headers["x-svc-project"]);
     const project = emu.world.projects.find((p) => p.id === caller.projectId)!;
-    // Reading status (and plan purchase, not emulated) works without a plan.
-    if (!project.email.plan && routeId !== "email.status") {
+    // The spec's exceptions (status, reading and buying or renewing the plan) work without a plan.
+    if (!project.email.plan && !route.withoutPlan) {
       throw new EmuError(402, "NO_PLAN", "No active email plan: choose a plan (the free plan counts) in the dashboard");
     }
     return caller;

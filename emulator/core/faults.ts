@@ -99,6 +99,10 @@ export interface RequestLogEntry {
   code: string | null;
   fault: number | null;
   dropped: boolean;
+  /** The Idempotency-Key header as sent, on routes that read one. */
+  idempotencyKey?: string;
+  /** Answered with the first answer of the same Idempotency-Key (nothing acted). */
+  replayed?: boolean;
 }
 
 export class RequestLog {

@@ -43,6 +43,9 @@ export interface ServiceModule {
    */
   serves?: RouteId[];
   register?: (app: FastifyInstance, emu: Emu, parts: { faults: FaultBook; log: RequestLog }) => void;
+  /** Upkeep that the clock makes due, run before authentication of each request to one of the
+   * module's table routes (an email plan that expired, or renews, before NO_PLAN is judged). */
+  beforeRequest?: (emu: Emu) => void;
   /** Adds the module's own control routes; `control` is the loopback-only `/_emulator` scope. */
   control?: (control: FastifyInstance, emu: Emu) => void;
   /** The answer to a path under the module's prefix that names no route, when it is not the envelope's 404. */

@@ -30,11 +30,16 @@ export interface EmailPlanLimits {
   webhooks: number;
   /** IDR per recipient past the monthly limit; null or absent: the plan has no pay-as-you-go rate. */
   paygRate?: number | null;
+  /** The catalogue code of the plan (emulator/email/plans.ts); absent: the free plan. */
+  code?: string;
   /** Inbox values; absent: the free plan's (emulator/email/inbox.ts FREE_INBOX). */
   receiving?: boolean;
   forwarding?: boolean;
   mailboxes?: number;
   aliases?: number;
+  topics?: number;
+  segments?: number;
+  contacts?: number;
 }
 
 export interface Project {
@@ -138,7 +143,20 @@ export interface World {
   notifications: NotificationRec[];
   activity: ActivityRec[];
   transitions: PendingTransition[];
+  /** First answers of requests made with an Idempotency-Key (core/idempotency.ts); absent: none yet. */
+  idempotency?: IdempotencyRec[];
   jobFailures: JobFailureRule[];
+}
+
+/** The first successful answer to a request with an Idempotency-Key, replayed to a repeat for 24 hours. */
+export interface IdempotencyRec {
+  /** Account, project and key: a key means nothing outside the caller that sent it. */
+  scope: string;
+  /** Emulator-clock ms of the first answer. */
+  at: number;
+  status: number;
+  data: unknown;
+  extra: Record<string, unknown>;
 }
 
 export interface NotificationRec {

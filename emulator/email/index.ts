@@ -15,9 +15,15 @@ import { overviewHandlers } from "./overview";
 import { sendHandlers } from "./send";
 import { createTemplateWorker, templateHandlers } from "./templates";
 import { webhookHandlers } from "./webhooks";
+import { planHandlers, settleSubscriptions } from "./plans";
+import { audienceHandlers } from "./audience";
 
 export const emailModule: ServiceModule = {
-  handlers: { ...jobHandlers, ...domainHandlers, ...templateHandlers, ...webhookHandlers, ...overviewHandlers, ...sendHandlers, ...messageHandlers, ...inboxHandlers },
+  handlers: {
+    ...jobHandlers, ...domainHandlers, ...templateHandlers, ...webhookHandlers, ...overviewHandlers, ...sendHandlers, ...messageHandlers,
+    ...inboxHandlers, ...planHandlers, ...audienceHandlers,
+  },
+  beforeRequest: settleSubscriptions,
   transitions: {
     ...jobTransitions({ add_domain: addDomainWorker, verify_domain: verifyDomainWorker, create_template: createTemplateWorker }),
     ...messageTransitions,

@@ -36,8 +36,8 @@ const ENGAGE_SECONDS = 3;
 /** What an `email.clicked` event names as the clicked link (the emulator keeps no message body). */
 export const SIMULATOR_CLICK_LINK = "https://simulator.svc.dev/clicked";
 const SIMULATOR_USER_AGENT = "svc-simulator/1.0 (emulated recipient)";
-const PAGE_DEFAULT = 50;
-const PAGE_MAX = 200;
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 200;
 
 const SIMULATOR_ROLES = ["bounce", "complaint", "reject", "fail", "open", "click"] as const;
 type SimulatorRole = (typeof SIMULATOR_ROLES)[number];
@@ -210,11 +210,11 @@ export const messageTransitions: Record<string, TransitionFn> = {
 function cursorSignature(emu: Emu, projectId: string, seq: number): string {
   return createHmac("sha256", `svc-emulator-cursor:${emu.world.seed}`).update(`${projectId}:${seq}`).digest("hex").slice(0, 24);
 }
-function cursorOf(emu: Emu, projectId: string, seq: number): string {
+export function cursorOf(emu: Emu, projectId: string, seq: number): string {
   return `${seq}.${cursorSignature(emu, projectId, seq)}`;
 }
 /** The `seq` a cursor points after, or INVALID_CURSOR (made up, altered, or of another project). */
-function cursorPosition(emu: Emu, projectId: string, cursor: string): number {
+export function cursorPosition(emu: Emu, projectId: string, cursor: string): number {
   const match = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(cursor);
   if (!match || cursorSignature(emu, projectId, Number(match[1])) !== match[2]) {
     throw new EmuError(400, "INVALID_CURSOR", "cursor was not returned by a previous page of this list");

@@ -191,3 +191,27 @@ describe("Output forms", () => {
     expect(emu.control.requests()).toEqual([]);
   });
 });
+
+describe("email plan: getEmailPlans, getEmailPlan", () => {
+  test("the catalogue and the project's plan, also as Output forms", async () => {
+    const plans = await svc.getEmailPlans();
+    expect(plans.map((p) => [p.code, p.monthlyPrice])).toEqual([["free", 0], ["starter", 150_000], ["business", 450_000]]);
+    expect(plans[2].limits.topics).toBe(100);
+    expect(await svc.getEmailPlan()).toEqual(expect.objectContaining({ planCode: "free", status: "active", scheduledPlanCode: null }));
+    expect(await valueOf(svc.getEmailPlansOutput())).toEqual(plans);
+    expect(await valueOf(svc.getEmailPlanOutput())).toEqual(await svc.getEmailPlan());
+  });
+
+  test("both answer for a project without a plan (status none)", async () => {
+    useSettings({ SVC_EMAIL_API_KEY: emu.keys.emailNoPlan });
+    expect(await svc.getEmailPlans()).toHaveLength(3);
+    expect(await svc.getEmailPlan()).toEqual(expect.objectContaining({ planCode: null, status: "none" }));
+  });
+
+  test("an API error names the function, the call and the code", async () => {
+    useSettings({ SVC_EMAIL_API_KEY: "svcm_" + "0".repeat(48) });
+    const err = await rejection(svc.getEmailPlan());
+    expect(err.message).toMatch(/^getEmailPlan failed: GET \/plan 401 INVALID_API_KEY/);
+    expect(err.code).toBe("INVALID_API_KEY");
+  });
+});

@@ -40,8 +40,9 @@ test.each(Object.keys(base))("%s: the base inputs the rows start from pass check
   const result = await h.check(type, argsOf(base[type]));
   expect(result.failures).toEqual([]);
   const writes = h.emu.control.requests().filter((r) => r.method !== "GET");
-  // Only the Domain check prices a new name: one free dry run, and nothing else is written.
+  // Only the Domain and EmailPlan checks price a purchase: one free dry run, and nothing else is written.
   if (type === "Domain") expect(writes.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["POST /api/domains 200"]);
+  else if (type === "EmailPlan") expect(writes.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["POST /email/plan 200"]);
   else expect(writes).toEqual([]);
 });
 

@@ -45,6 +45,9 @@ export const base: Record<string, Props> = {
   ReceivingDomain: { domainId: "dom_0123456789abcdef" },
   Mailbox: { domainId: "dom_0123456789abcdef", localPart: "support" },
   MailAlias: { mailboxId: "3f1c2a4e-0000-4000-8000-0000000000a1", localPart: "help" },
+  EmailPlan: { planCode: "starter", months: 1 },
+  EmailTopic: { name: "Product news", description: "Monthly" },
+  EmailSegment: { name: "Acme", rules: [{ field: "email", operator: "contains", value: "@acme.dev" }] },
 };
 
 /** A row of `type`: the base inputs with `changes` (a property set to `undefined` is removed). */
@@ -345,7 +348,39 @@ const mailAlias: Row[] = [
   row("MailAlias", "an unknown property", { catchAll: true }, "catchAll", unknown("catchAll")),
 ];
 
-export const rows: Row[] = [...sendingDomain, ...sendingDomainVerification, ...webhook, ...template, ...vps, ...firewallRule, ...backup, ...domain, ...receivingDomain, ...mailbox, ...mailAlias];
+
+// ---- EmailPlan, EmailTopic, EmailSegment: plan code, months 1 or 12, add-on quantities; names; 1–20 rules ----
+const emailPlan: Row[] = [
+  row("EmailPlan", "planCode empty", { planCode: "" }, "planCode", /must not be empty/),
+  row("EmailPlan", "planCode not a string", { planCode: 3 }, "planCode", TYPE),
+  row("EmailPlan", "planCode missing", { planCode: undefined }, "planCode", REQUIRED),
+  row("EmailPlan", "months 3", { months: 3 }, "months", /1 or 12/),
+  row("EmailPlan", "months a string", { months: "12" }, "months", /1 or 12/),
+  row("EmailPlan", "an add-on quantity negative", { addons: { "extra-mailboxes": -1 } }, "addons", /at least 0/),
+  row("EmailPlan", "an add-on quantity fractional", { addons: { "extra-mailboxes": 1.5 } }, "addons", /whole number/),
+  row("EmailPlan", "an unknown property", { autoRenew: false }, "autoRenew", unknown("autoRenew")),
+];
+const emailTopic: Row[] = [
+  row("EmailTopic", "name empty", { name: "" }, "name", /must not be empty/),
+  row("EmailTopic", "name over 100 characters", { name: "n".repeat(101) }, "name", /at most 100 characters/),
+  row("EmailTopic", "name missing", { name: undefined }, "name", REQUIRED),
+  row("EmailTopic", "description over 500 characters", { description: "d".repeat(501) }, "description", /at most 500 characters/),
+  row("EmailTopic", "adoptId not a UUID", { adoptId: `${SQL}` }, "adoptId", /a topic id \(UUID\)/),
+];
+const RULE = { field: "email", operator: "contains", value: "@acme.dev" };
+const emailSegment: Row[] = [
+  row("EmailSegment", "no rules", { rules: [] }, "rules", /at least 1 rule/),
+  row("EmailSegment", "21 rules", { rules: Array(21).fill(RULE) }, "rules", /at most 20 rules/),
+  row("EmailSegment", "an unknown operator", { rules: [{ ...RULE, operator: "like" }] }, "rules", /one of equals, not_equals, contains, exists/),
+  row("EmailSegment", "a rule without value", { rules: [{ field: "email", operator: "equals" }] }, "rules", /required with operator equals/),
+  row("EmailSegment", "a rule with an empty field", { rules: [{ ...RULE, field: "" }] }, "rules", /must not be empty/),
+  row("EmailSegment", "name missing", { name: undefined }, "name", REQUIRED),
+];
+
+export const rows: Row[] = [
+  ...sendingDomain, ...sendingDomainVerification, ...webhook, ...template, ...vps, ...firewallRule, ...backup, ...domain,
+  ...receivingDomain, ...mailbox, ...mailAlias, ...emailPlan, ...emailTopic, ...emailSegment,
+];
 
 /** The only calls a check may make, by type: reading a catalogue. Every other check calls nothing. */
 export const ALLOWED_READS: Record<string, string[]> = { Vps: ["GET /api/vps/plans"], VpsBackup: ["GET /api/backup/plans"] };

@@ -15,6 +15,7 @@
  * 4. The bad input catalogue (tools/chaos/catalogue.ts) through the provider host's check.
  * 5. The emulator soak (tools/chaos/soak.ts): 100,000 requests (smoke: 5,000) of made-up keys, bad
  *    bodies and valid traffic of both accounts; the emulator's RSS before and after, no 5xx.
+ * 5. The email plan purchase under every fault kind, once and twice (tools/chaos/plan-purchase.ts).
  * Exits non-zero when a duplicate, a double charge, a leaked secret, a bad input let through or a
  * run that did not converge is found. About 6–8 minutes on two cores.
  */
@@ -26,6 +27,7 @@ import { ALLOWED_READS, rows, SMALL_PLAN, type Props } from "./catalogue";
 import { PROGRAM, RESOURCE_TYPES, seeded } from "./harness";
 import { CREATE_MATRIX, KILL_POINTS, runKillPoint } from "./interrupt";
 import { MAX_GROWTH_MB, soak } from "./soak";
+import { PLAN_PRICE, runPlanPurchaseCell, startPlanHarness } from "./plan-purchase";
 import { allOn, FAULT_KINDS, FAULT_NAMES, OPS, ruleOf, runGroup, type Assignment } from "./matrix";
 
 const RANDOM_GROUPS = 6;
@@ -137,6 +139,24 @@ async function main(): Promise<void> {
   const soaked = await soak(ROOT, smoke ? SOAK_SMOKE_REQUESTS : SOAK_REQUESTS, random);
   t.problems.push(...soaked.problems);
   t.scenarios++;
+  // ---- 5: the plan purchase's fault cells (one purchase, one charge, one Idempotency-Key each) ----
+  const ph = await startPlanHarness();
+  try {
+    for (const fault of smoke ? (["b"] as const) : FAULT_KINDS) {
+      for (const times of smoke ? [1] : [1, 2]) {
+        const r = await runPlanPurchaseCell(ph, fault, times);
+        t.scenarios++;
+        t.faults += r.attempts - 1;
+        t.runs++;
+        if (r.problems.length === 0) t.converged++;
+        if (r.purchases > 1 || r.charged > PLAN_PRICE) t.doubleCharges++;
+        t.problems.push(...r.problems.map((p) => `${r.label}: ${p}`));
+        console.log(`  ${r.problems.length ? "FAIL" : "ok  "} ${r.label}: ${r.attempts} attempts, ${r.keys} key, ${r.purchases} purchase`);
+      }
+    }
+  } finally {
+    await ph.close();
+  }
 
   // ---- the figures ----
   const table: [string, string][] = [

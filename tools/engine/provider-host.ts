@@ -334,7 +334,8 @@ class HostClient implements ProviderHost {
   async stop(): Promise<void> {
     this.client.close();
     if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((r) => this.child.once("exit", r));
+      // "close", not "exit": stderr is read to its end first.
+      const exited = new Promise((r) => this.child.once("close", r));
       this.child.kill();
       await exited;
     }

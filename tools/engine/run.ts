@@ -131,9 +131,9 @@ export class Run {
   /** Stops the provider host, once started; answers the lines it wrote on stderr. */
   async stopProviderHost(): Promise<string[]> {
     await this.hostStart?.catch(() => undefined);
-    const messages = (this.host?.stderr() ?? "").split("\n").filter((line) => line.trim());
+    // Stopped first: the host's last lines (a delete's message) are read only once its stderr closed.
     await this.host?.stop();
-    return messages;
+    return (this.host?.stderr() ?? "").split("\n").filter((line) => line.trim());
   }
 
   step(op: StepOp, r: StepResource, diffs: string[] = []): void {

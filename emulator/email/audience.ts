@@ -1,0 +1,163 @@
+/**
+ * Audience (assumed-routes.md "Audience"): topics, segments and contacts, each within the plan's
+ * limit (TOPIC_LIMIT_REACHED, SEGMENT_LIMIT_REACHED, CONTACT_LIMIT_REACHED). Where the spec is
+ * silent: a name is 1–100 characters and a description at most 500 (422 VALIDATION); names need
+ * not be unique (the spec has no code that would refuse a second one).
+ */
+import { segmentOperators } from "../../contract/schemas";
+import type { Ctx, Handler } from "../core/module";
+import { EmuError } from "../core/errors";
+import { cursorOf, cursorPosition, PAGE_DEFAULT, PAGE_MAX } from "./messages";
+import { planLimit } from "./plans";
+import { callerPlan, callerProject, emailState, recordUserActivity } from "./state";
+
+const MAX_NAME = 100;
+const MAX_DESCRIPTION = 500;
+const MAX_RULES = 20;
+const MAX_CONTACTS_PER_CALL = 1000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface TopicRec { id: string; projectId: string; name: string; description: string | null; createdAt: string }
+interface SegmentRule { field: string; operator: string; value?: string }
+interface SegmentRec { id: string; projectId: string; name: string; rules: SegmentRule[]; createdAt: string; updatedAt: string }
+interface ContactRec { id: string; projectId: string; seq: number; email: string; topicIds: string[]; createdAt: string }
+interface AudienceState { topics: TopicRec[]; segments: SegmentRec[]; contacts: ContactRec[]; contactSeq: number }
+
+function audience(ctx: Ctx): AudienceState {
+  const state = emailState(ctx.world) as ReturnType<typeof emailState> & { audience?: AudienceState };
+  state.audience ??= { topics: [], segments: [], contacts: [], contactSeq: 0 };
+  return state.audience;
+}
+
+const validation = (message: string) => new EmuError(422, "VALIDATION", message);
+
+function checkName(name: string | undefined): void {
+  if (name === undefined) return;
+  if (name.trim() === "" || name.length > MAX_NAME) throw validation(`name: 1 to ${MAX_NAME} characters`);
+}
+
+function checkRules(rules: SegmentRule[] | undefined): void {
+  if (rules === undefined) return;
+  if (rules.length < 1 || rules.length > MAX_RULES) throw validation(`rules: 1 to ${MAX_RULES} rules (got ${rules.length})`);
+  rules.forEach((r, i) => {
+    if (!r.field) throw validation(`rules.${i}.field: required`);
+    if (!(segmentOperators as readonly string[]).includes(r.operator)) throw validation(`rules.${i}.operator: one of ${segmentOperators.join(", ")}`);
+    if (r.operator !== "exists" && (r.value === undefined || r.value === "")) throw validation(`rules.${i}.value: required for ${r.operator}`);
+  });
+}
+
+const topicView = (t: TopicRec) => ({ id: t.id, name: t.name, description: t.description, createdAt: t.createdAt });
+const segmentView = (s: SegmentRec) => ({ id: s.id, name: s.name, rules: s.rules.map((r) => ({ ...r })), createdAt: s.createdAt, updatedAt: s.updatedAt });
+const contactView = (c: ContactRec) => ({ id: c.id, email: c.email, topicIds: [...c.topicIds], createdAt: c.createdAt });
+
+const own = <T extends { projectId: string }>(ctx: Ctx, rows: T[]) => rows.filter((r) => r.projectId === callerProject(ctx).id);
+
+function topicOf(ctx: Ctx): TopicRec {
+  const t = own(ctx, audience(ctx).topics).find((x) => x.id === ctx.params.topicId);
+  if (!t) throw new EmuError(404, "TOPIC_NOT_FOUND", "Topic not found");
+  return t;
+}
+function segmentOf(ctx: Ctx): SegmentRec {
+  const s = own(ctx, audience(ctx).segments).find((x) => x.id === ctx.params.segmentId);
+  if (!s) throw new EmuError(404, "SEGMENT_NOT_FOUND", "Segment not found");
+  return s;
+}
+
+type AudienceRoute =
+  | "email.topics.list" | "email.topics.create" | "email.topics.get" | "email.topics.update" | "email.topics.delete"
+  | "email.segments.list" | "email.segments.create" | "email.segments.get" | "email.segments.update" | "email.segments.delete"
+  | "email.contacts.list" | "email.contacts.add";
+
+export const audienceHandlers: Record<AudienceRoute, Handler> = {
+  "email.topics.list": (ctx) => own(ctx, audience(ctx).topics).map(topicView),
+  "email.topics.create": (ctx) => {
+    const { name, description } = ctx.body as { name: string; description?: string };
+    checkName(name);
+    if (description !== undefined && description.length > MAX_DESCRIPTION) throw validation(`description: at most ${MAX_DESCRIPTION} characters`);
+    const limit = planLimit(callerPlan(ctx), "topics");
+    if (own(ctx, audience(ctx).topics).length >= limit) throw new EmuError(402, "TOPIC_LIMIT_REACHED", `Your plan allows ${limit} topics`);
+    const topic: TopicRec = { id: ctx.emu.uuid(), projectId: callerProject(ctx).id, name, description: description ?? null, createdAt: ctx.emu.nowIso() };
+    audience(ctx).topics.push(topic);
+    recordUserActivity(ctx, "email.topic.created", "email_topic", topic.id, topic.name);
+    return topicView(topic);
+  },
+  "email.topics.get": (ctx) => topicView(topicOf(ctx)),
+  "email.topics.update": (ctx) => {
+    const topic = topicOf(ctx);
+    const { name, description } = ctx.body as { name?: string; description?: string | null };
+    checkName(name);
+    if (description && description.length > MAX_DESCRIPTION) throw validation(`description: at most ${MAX_DESCRIPTION} characters`);
+    if (name !== undefined) topic.name = name;
+    if (description !== undefined) topic.description = description;
+    return topicView(topic);
+  },
+  "email.topics.delete": (ctx) => {
+    const topic = topicOf(ctx);
+    const state = audience(ctx);
+    state.topics = state.topics.filter((t) => t !== topic);
+    for (const c of state.contacts) c.topicIds = c.topicIds.filter((id) => id !== topic.id);
+    recordUserActivity(ctx, "email.topic.deleted", "email_topic", topic.id, topic.name);
+    return { deleted: true as const };
+  },
+
+  "email.segments.list": (ctx) => own(ctx, audience(ctx).segments).map(segmentView),
+  "email.segments.create": (ctx) => {
+    const { name, rules } = ctx.body as { name: string; rules: SegmentRule[] };
+    checkName(name);
+    checkRules(rules);
+    const limit = planLimit(callerPlan(ctx), "segments");
+    if (own(ctx, audience(ctx).segments).length >= limit) throw new EmuError(402, "SEGMENT_LIMIT_REACHED", `Your plan allows ${limit} segments`);
+    const now = ctx.emu.nowIso();
+    const segment: SegmentRec = { id: ctx.emu.uuid(), projectId: callerProject(ctx).id, name, rules: rules.map((r) => ({ ...r })), createdAt: now, updatedAt: now };
+    audience(ctx).segments.push(segment);
+    recordUserActivity(ctx, "email.segment.created", "email_segment", segment.id, segment.name);
+    return segmentView(segment);
+  },
+  "email.segments.get": (ctx) => segmentView(segmentOf(ctx)),
+  "email.segments.update": (ctx) => {
+    const segment = segmentOf(ctx);
+    const { name, rules } = ctx.body as { name?: string; rules?: SegmentRule[] };
+    checkName(name);
+    checkRules(rules);
+    if (name !== undefined) segment.name = name;
+    if (rules !== undefined) segment.rules = rules.map((r) => ({ ...r }));
+    segment.updatedAt = ctx.emu.nowIso();
+    return segmentView(segment);
+  },
+  "email.segments.delete": (ctx) => {
+    const segment = segmentOf(ctx);
+    const state = audience(ctx);
+    state.segments = state.segments.filter((s) => s !== segment);
+    recordUserActivity(ctx, "email.segment.deleted", "email_segment", segment.id, segment.name);
+    return { deleted: true as const };
+  },
+
+  "email.contacts.list": (ctx) => {
+    const projectId = callerProject(ctx).id;
+    const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
+    const limit = rawLimit === undefined ? PAGE_DEFAULT : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw validation(`limit: 1 to ${PAGE_MAX} (got ${rawLimit})`);
+    const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, cursor);
+    const rows = own(ctx, audience(ctx).contacts).filter((c) => c.seq < after).sort((a, b) => b.seq - a.seq);
+    const page = rows.slice(0, limit);
+    return { data: page.map(contactView), nextCursor: rows.length > limit ? cursorOf(ctx.emu, projectId, page[page.length - 1].seq) : null };
+  },
+  /** Adds new addresses (an address already a contact is kept as it is). */
+  "email.contacts.add": (ctx) => {
+    const { contacts, consentConfirmed } = ctx.body as { contacts?: { email: string }[]; consentConfirmed?: boolean };
+    if (consentConfirmed !== true) throw new EmuError(400, "CONSENT_REQUIRED", "Adding contacts needs consentConfirmed: true");
+    if (!contacts || contacts.length === 0) throw new EmuError(400, "EMPTY_REQUEST", "No contacts in the request");
+    if (contacts.length > MAX_CONTACTS_PER_CALL) throw new EmuError(400, "TOO_MANY", `At most ${MAX_CONTACTS_PER_CALL} contacts per request`);
+    const bad = contacts.find((c) => !EMAIL.test(c.email));
+    if (bad) throw new EmuError(400, "INVALID_EMAIL", `Invalid contact address: ${bad.email}`);
+    const state = audience(ctx);
+    const existing = own(ctx, state.contacts);
+    const known = new Set(existing.map((c) => c.email));
+    const fresh = [...new Set(contacts.map((c) => c.email.toLowerCase()))].filter((e) => !known.has(e));
+    const limit = planLimit(callerPlan(ctx), "contacts");
+    if (existing.length + fresh.length > limit) throw new EmuError(402, "CONTACT_LIMIT_REACHED", `Your plan allows ${limit} contacts (${existing.length} now, ${fresh.length} new)`);
+    const added = fresh.map((email) => ({ id: ctx.emu.uuid(), projectId: callerProject(ctx).id, seq: ++state.contactSeq, email, topicIds: [], createdAt: ctx.emu.nowIso() }));
+    state.contacts.push(...added);
+    return { added: added.length, contacts: added.map(contactView) };
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * The lifecycle EmailTopic and EmailSegment share (each file keeps its fields, its API calls and its
+ * mapper): objects of the project with a `name` that may repeat at the API, updated in place.
+ * - create goes through createOnce (../create-once.ts): nothing tells whose an object is, so one of
+ *   the same name already there stops the create with its id and the `adoptId` line; a lost answer
+ *   is settled by looking again; `adoptId` takes the object as it is;
+ * - update reads the object, then changes what differs from the program (`converge`);
+ * - read answers the object as the program would write it (drift shows as a diff);
+ * - delete: already gone counts as deleted.
+ */
+import type { z } from "zod";
+import type { ApiClient } from "../client/http";
+import { createOnce } from "../create-once";
+import { checkInputs, diffInputs, isNotFound, operationError, type Props, type ResourceImpl } from "../resource";
+
+export interface NamedObjectSpec<T extends { id: string; name: string }> {
+  noun: string;
+  fields: Record<string, z.ZodType>;
+  /** Inputs that change in place (every other is fixed by check). */
+  update: readonly string[];
+  get(api: ApiClient, id: string): Promise<T>;
+  list(api: ApiClient, joinInFlight: boolean): Promise<T[]>;
+  create(api: ApiClient, inputs: Props): Promise<T>;
+  /** Brings the object to the program's inputs; answers it as it is then (no call when it already is). */
+  converge(api: ApiClient, inputs: Props, object: T): Promise<T>;
+  remove(api: ApiClient, id: string): Promise<unknown>;
+  /** The program's inputs as the object says (adopt, refresh); `props` gives `adoptId`. */
+  liveInputs(props: Props, object: T): Props;
+  outputs(inputs: Props, object: T): Props;
+  /** What to do about an API refusal of the create (a plan limit). */
+  hint(err: unknown): string | undefined;
+}
+
+export function namedObject<T extends { id: string; name: string }>(spec: NamedObjectSpec<T>): ResourceImpl {
+  const find = async (api: ApiClient, id: string): Promise<T | undefined> => {
+    try {
+      return await spec.get(api, id);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  };
+  return {
+    async check(_olds, news) {
+      return checkInputs(news, spec.fields);
+    },
+
+    async diff(_id, olds, news) {
+      return diffInputs(olds, news, { replace: [], update: spec.update });
+    },
+
+    async create(inputs, ctx) {
+      const api = ctx.api.email;
+      try {
+        const { object, adopted } = await createOnce<T>(inputs, {
+          noun: spec.noun,
+          idOf: (o) => o.id,
+          describe: (o) => `named "${o.name}"`,
+          adopt: async (adoptId) => {
+            const o = await find(api, adoptId);
+            if (!o) throw new Error(`create failed: adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
+            return o;
+          },
+          find: async (joinInFlight) => ({ objects: (await spec.list(api, joinInFlight)).filter((o) => o.name === inputs.name), provablyMine: false }),
+          send: () => spec.create(api, inputs),
+          otherwise: `give this ${spec.noun} another name, or remove the other one`,
+        });
+        // Adopted by adoptId: as it is (the next preview shows where the program differs).
+        if (adopted && inputs.adoptId !== undefined) return { id: object.id, outs: spec.outputs(spec.liveInputs(inputs, object), object) };
+        return { id: object.id, outs: spec.outputs(inputs, await spec.converge(api, inputs, object)) };
+      } catch (err) {
+        throw operationError("create", err, spec.hint(err));
+      }
+    },
+
+    async update(id, _olds, news, ctx) {
+      const api = ctx.api.email;
+      try {
+        const o = await find(api, id);
+        if (!o) throw new Error(`${spec.noun} ${id} no longer exists: run \`pulumi refresh\` to drop it from the state`);
+        return { outs: spec.outputs(news, await spec.converge(api, news, o)) };
+      } catch (err) {
+        throw operationError("update", err);
+      }
+    },
+
+    async read(id, props, ctx) {
+      let o: T | undefined;
+      try {
+        o = await find(ctx.api.email, id);
+      } catch (err) {
+        throw operationError("read", err);
+      }
+      if (!o) return { id: "", props: {} };
+      const inputs = spec.liveInputs(props, o);
+      return { id, props: spec.outputs(inputs, o), inputs };
+    },
+
+    async delete(id, _props, ctx) {
+      try {
+        await spec.remove(ctx.api.email, id);
+      } catch (err) {
+        if (!isNotFound(err)) throw operationError("delete", err);
+      }
+    },
+  };
+}

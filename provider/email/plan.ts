@@ -1,0 +1,288 @@
+/**
+ * EmailPlan: the project's email plan (there is always one: the free plan counts), bought, changed
+ * and given its inbox add-ons from the account's wallet. One per project; delete cannot cancel.
+ *
+ * - preview (check) prices what `up` would send with `?dryRun=true` (charges nothing), writes the
+ *   price as a message, and refuses, on `planCode`, what the wallet cannot pay (price and balance)
+ *   or what the API would refuse (an unknown plan or add-on);
+ * - `up` reads the live plan and sends only what differs from the program: `POST /plan` (a purchase,
+ *   an upgrade charged pro rata, or a downgrade the API schedules for the next renewal) and one
+ *   `PUT /plan/addons/{code}` per add-on whose quantity differs. Each is sent with an
+ *   Idempotency-Key derived from the stack and resource (`idempotencyScope`, computed by the sdk
+ *   class: the provider cannot see the URN) and the change itself (the operation, its target, the
+ *   live subscription it changes and the resource's count of changes made so far): a lost answer,
+ *   the client's retry after a 5xx, a 429 or a dropped connection, and a rerun of an interrupted
+ *   `up` all send the same key, and the API answers the first answer again instead of charging
+ *   twice; a later, different change gets another key. (See README, "EmailPlan".)
+ * - a smaller plan stays scheduled until the next renewal: the program's `planCode` is then the
+ *   live `scheduledPlanCode`, which is what refresh reads back, so there is no perpetual diff;
+ * - create goes through createOnce: the project's plan is the one object this resource can be, so
+ *   it is taken over and brought to the program's plan (nothing bought when it already is);
+ *   `adoptId` (the project id) adopts it as it is;
+ * - delete calls nothing: cancelling a plan is dashboard-only (KEY_NOT_ALLOWED); the plan stays
+ *   and the user is told.
+ * The Pulumi id is the project id (from `GET /status`).
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { ApiError } from "../client/errors";
+import type { ApiClient } from "../client/http";
+import type { CallContext } from "../context";
+import { createOnce } from "../create-once";
+import { emailPlanCharged, emailPlanDryRun, type EmailSubscription } from "../../contract/schemas";
+import { checkInputs, diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+
+const fields = {
+  /** A plan code of `GET /plans` (free, starter, business… in the emulator). */
+  planCode: z.string().trim().min(1, "must not be empty"),
+  months: z.union([z.literal(1), z.literal(12)], { message: "1 or 12: the API sells a plan by the month or by the year" }).default(1),
+  /** Inbox add-ons by code, with their quantity (0 removes). */
+  addons: z.record(z.string().min(1), z.number().int("a whole number").min(0, "at least 0")).optional(),
+  /** The project's id (`getEmailStatus().projectId`): adopt the current plan as it is. */
+  adoptId: z.string().trim().min(1, "must not be empty").optional(),
+  /** Set by the sdk class from organization, project, stack and resource name: the stable part of every Idempotency-Key. */
+  idempotencyScope: z.string().regex(/^[a-f0-9]{8,64}$/, "set by the EmailPlan class").optional(),
+};
+const INPUTS = Object.keys(fields);
+
+const money = (amount: number, currency = "IDR") => `${currency} ${amount.toLocaleString("en-US")}`;
+
+/** The plan the project will have once scheduled changes apply: what the program's `planCode` means. */
+const effectivePlan = (live: EmailSubscription) => live.scheduledPlanCode ?? live.planCode;
+const liveAddons = (live: EmailSubscription): Record<string, number> => Object.fromEntries(live.addons.map((a) => [a.code, a.quantity]));
+
+/** One write `up` would send to bring the live plan to the program's. */
+type Step = { kind: "plan"; planCode: string; months: number } | { kind: "addon"; code: string; quantity: number };
+
+function stepsFor(inputs: Props, live: EmailSubscription, oldMonths: unknown): Step[] {
+  const steps: Step[] = [];
+  const planCode = inputs.planCode as string;
+  const months = inputs.months as number;
+  // A plan that ended (or none) is bought again; an active one changes when it differs, or when only
+  // `months` (the period renewals buy) changed.
+  if (live.status !== "active" || effectivePlan(live) !== planCode || (oldMonths !== undefined && oldMonths !== months)) {
+    steps.push({ kind: "plan", planCode, months });
+  }
+  const wanted = (inputs.addons as Record<string, number> | undefined) ?? {};
+  const have = liveAddons(live);
+  for (const code of Object.keys(wanted).sort()) if ((have[code] ?? 0) !== wanted[code]) steps.push({ kind: "addon", code, quantity: wanted[code] });
+  return steps;
+}
+
+const describeStep = (s: Step) => (s.kind === "plan" ? `plan ${s.planCode} (${s.months} month${s.months === 1 ? "" : "s"})` : `add-on ${s.code} × ${s.quantity}`);
+
+/**
+ * The Idempotency-Key of one step: `svc-plan.<scope>.<hash>`, the hash over the step, the live
+ * subscription it changes and the resource's count of changes made. The same on every attempt of
+ * the same change (a retry, a rerun after an interrupted `up`), different for any later change.
+ */
+export function idempotencyKeyOf(scope: unknown, step: Step, live: EmailSubscription, changes: number): string {
+  const from = { planCode: live.planCode, status: live.status, expiresAt: live.expiresAt, scheduledPlanCode: live.scheduledPlanCode, addons: liveAddons(live) };
+  const hash = createHash("sha256").update(JSON.stringify({ step, from, changes })).digest("hex").slice(0, 32);
+  return `svc-plan.${typeof scope === "string" && !isUnknown(scope) ? scope : "unscoped"}.${hash}`;
+}
+
+async function sendStep(api: ApiClient, step: Step, key: string | undefined, dryRun: boolean) {
+  const query = dryRun ? { dryRun: "true" as const } : undefined;
+  if (step.kind === "plan") return api.call("email.plan.buy", { body: { planCode: step.planCode, months: step.months }, query, idempotencyKey: key });
+  return api.call("email.plan.setAddon", { params: { code: step.code }, body: { quantity: step.quantity }, query, idempotencyKey: key });
+}
+
+function hintFor(err: unknown): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  switch (err.code) {
+    case "INSUFFICIENT_BALANCE":
+      return "Nothing was charged: top up the wallet, then run `pulumi up` again";
+    case "VALIDATION":
+      return "Use a plan code from getEmailPlans() and months 1 or 12; add-ons are extra-mailboxes and extra-storage";
+    case "PLAN_REQUIRED":
+      return "Inbox add-ons need a plan with receiving: choose such a plan (getEmailPlans(): receiving true)";
+    case "REQUEST_IN_PROGRESS":
+      return "The same purchase is still running at the API: run `pulumi up` again in a moment (it is answered, not charged twice)";
+    default:
+      return err.status === undefined || err.status >= 500
+        ? "The purchase may have been made: `pulumi up` again sends the same Idempotency-Key, so the API answers it again and never charges twice"
+        : undefined;
+  }
+}
+
+/**
+ * Preview's price: a dry run of each step (charges nothing). Answers the failure on `planCode` when
+ * the API would refuse a step or the wallet cannot pay them all, and the line telling the price.
+ */
+async function priced(api: ApiClient, steps: Step[]): Promise<{ failure?: CheckFailure; message?: string }> {
+  let total = 0;
+  let balance: number | undefined;
+  let currency = "IDR";
+  for (const step of steps) {
+    let answer;
+    try {
+      answer = emailPlanDryRun.parse(await sendStep(api, step, undefined, true));
+    } catch (err) {
+      const hint = hintFor(err) ?? "The price could not be checked, so the preview stops here (a dry run charges nothing): try again";
+      return { failure: { property: step.kind === "plan" ? "planCode" : "addons", reason: operationError(`${describeStep(step)} dry run`, err, hint).message } };
+    }
+    total += answer.total;
+    balance ??= answer.balanceAfter + answer.total;
+    currency = answer.currency;
+  }
+  const what = steps.map(describeStep).join(", ");
+  if (balance !== undefined && total > balance) {
+    return {
+      failure: {
+        property: "planCode",
+        reason: `the wallet cannot pay for the email ${what}: it costs ${money(total, currency)} and the wallet holds ${money(balance, currency)}. Top up at least ${money(total - balance, currency)}, then run again`,
+      },
+    };
+  }
+  return { message: `EmailPlan: ${what} costs ${money(total, currency)} now, charged from the wallet (${money(balance ?? 0, currency)}) by \`pulumi up\`` };
+}
+
+function outputs(inputs: Props, live: EmailSubscription, projectId: string, changes: number, billing: unknown): Props {
+  return {
+    ...pick(inputs, INPUTS),
+    projectId,
+    activePlanCode: live.planCode,
+    scheduledPlanCode: live.scheduledPlanCode,
+    status: live.status,
+    startedAt: live.startedAt,
+    expiresAt: live.expiresAt,
+    autoRenew: live.autoRenew,
+    changes,
+    ...(billing !== undefined ? { billing } : {}),
+  };
+}
+
+/** The program's inputs as the live plan says (adopt, refresh). */
+function liveInputs(props: Props, live: EmailSubscription): Props {
+  const addons = liveAddons(live);
+  const keepAddons = props.addons !== undefined || Object.keys(addons).length > 0;
+  return { ...pick(props, ["adoptId", "idempotencyScope"]), planCode: effectivePlan(live), months: props.months ?? 1, ...(keepAddons ? { addons } : {}) };
+}
+
+async function readLive(api: ApiClient): Promise<{ live: EmailSubscription; projectId: string }> {
+  const [live, status] = await Promise.all([api.call("email.plan.get"), api.callShared("email.status")]);
+  return { live, projectId: status.projectId };
+}
+
+/**
+ * Brings the live plan to the program's, each step sent once with its Idempotency-Key (the client
+ * sends the same key on its own retries). `changes` is the resource's count of operations that
+ * changed the plan before this one: the same on a rerun of this operation, so each step's key is
+ * too. Answers the outputs, from a read after the steps.
+ */
+async function converge(api: ApiClient, inputs: Props, start: { live: EmailSubscription; projectId: string }, changes: number, oldMonths: unknown, priorBilling?: unknown): Promise<Props> {
+  let live = start.live;
+  let billing = priorBilling;
+  const steps = stepsFor(inputs, live, oldMonths);
+  for (const step of steps) {
+    const key = idempotencyKeyOf(inputs.idempotencyScope, step, live, changes);
+    const answer = emailPlanCharged.parse(await sendStep(api, step, key, false));
+    live = answer.plan;
+    billing = answer.billing;
+  }
+  if (steps.length === 0) return outputs(inputs, live, start.projectId, changes, billing);
+  live = await api.call("email.plan.get");
+  const left = stepsFor(inputs, live, undefined);
+  if (left.length > 0) {
+    // Only an earlier, different change answered again under the same key (within 24 hours) gets here.
+    throw new Error(
+      `the API answered without making ${left.map(describeStep).join(", ")} (an earlier request with the same Idempotency-Key was answered again): ` +
+        "nothing more was charged; run `pulumi refresh`, then `pulumi up`",
+    );
+  }
+  return outputs(inputs, live, start.projectId, changes + 1, billing);
+}
+
+export const emailPlan: ResourceImpl = {
+  async check(olds, news, ctx: CallContext) {
+    const result = checkInputs(news, fields);
+    const inputs = result.inputs;
+    if (result.failures.length || inputs.adoptId !== undefined || INPUTS.some((n) => isUnknown(inputs[n]))) return result;
+    const changed = Object.keys(olds).length === 0 || diffInputs(olds, inputs, { replace: [], update: ["planCode", "months", "addons"] }).changes;
+    if (!changed) return result;
+    const api = ctx.api.email;
+    let steps: Step[];
+    try {
+      steps = stepsFor(inputs, await api.call("email.plan.get"), olds.months);
+    } catch (err) {
+      result.failures.push({ property: "planCode", reason: operationError("read of the current plan", err, hintFor(err) ?? "The price could not be checked, so the preview stops here: try again").message });
+      return result;
+    }
+    if (steps.length === 0) return result;
+    const { failure, message } = await priced(api, steps);
+    if (failure) result.failures.push(failure);
+    // The CLI shows the provider's stderr lines as messages: the preview tells the price.
+    else if (message) process.stderr.write(`${message}\n`);
+    return result;
+  },
+
+  async diff(_id, olds, news) {
+    const result = diffInputs(olds, news, { replace: [], update: ["planCode", "months", "addons"], defaults: { addons: {} } });
+    // A plan that ended (read by refresh) is bought again by the next `up`.
+    return olds.status === "ended" && !result.changes ? { changes: true, replaces: [] } : result;
+  },
+
+  async create(inputs, ctx) {
+    const api = ctx.api.email;
+    try {
+      const { object } = await createOnce<Props>(inputs, {
+        noun: "email plan",
+        idOf: (o) => o.projectId as string,
+        describe: (o) => `(${String(o.activePlanCode)})`,
+        adopt: async (adoptId) => {
+          const start = await readLive(api);
+          if (adoptId !== start.projectId) {
+            throw new Error(`create failed: adoptId "${adoptId}": the id of an EmailPlan is its project's id; this key's project is ${start.projectId}: use adoptId: "${start.projectId}"`);
+          }
+          if (start.live.status === "none") throw new Error(`create failed: adoptId "${adoptId}": the project has no plan to adopt: remove adoptId to buy one`);
+          return outputs(liveInputs(inputs, start.live), start.live, start.projectId, 0, undefined);
+        },
+        // The project always has exactly one plan (the free plan counts), and a program one EmailPlan
+        // per project: the live plan is this resource's, brought to the program's plan below.
+        find: async () => {
+          const start = await readLive(api);
+          return { objects: [{ start } as Props], provablyMine: true };
+        },
+        send: async () => converge(api, inputs, await readLive(api), 0, undefined),
+        take: async (found) => (found.start ? converge(api, inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
+        otherwise: "remove the second EmailPlan: a project has one plan",
+      });
+      return { id: object.projectId as string, outs: object };
+    } catch (err) {
+      throw operationError("create", err, hintFor(err));
+    }
+  },
+
+  async update(_id, olds, news, ctx) {
+    const api = ctx.api.email;
+    try {
+      const start = await readLive(api);
+      const changes = typeof olds.changes === "number" ? olds.changes : 0;
+      return { outs: await converge(api, news, start, changes, olds.months, olds.billing) };
+    } catch (err) {
+      throw operationError("update", err, hintFor(err));
+    }
+  },
+
+  async read(id, props, ctx) {
+    let start;
+    try {
+      start = await readLive(ctx.api.email);
+    } catch (err) {
+      throw operationError("read", err);
+    }
+    if (start.live.status === "none" || start.projectId !== id) return { id: "", props: {} };
+    const inputs = liveInputs(props, start.live);
+    return { id, props: outputs(inputs, start.live, id, typeof props.changes === "number" ? props.changes : 0, props.billing), inputs };
+  },
+
+  async delete(id, props) {
+    // Cancelling is dashboard-only (403 KEY_NOT_ALLOWED to a key): nothing is called.
+    process.stderr.write(
+      `EmailPlan of project ${id} was removed from the stack only: cancelling a plan is done in the dashboard (an API key cannot), so the ` +
+        `${String(props.activePlanCode ?? props.planCode)} plan stays active${props.expiresAt ? ` until ${String(props.expiresAt)} and renews if auto-renew is on` : ""}. ` +
+        `To stop it, turn auto-renew off or cancel it in the dashboard.\n`,
+    );
+  },
+};
