@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { killChildren } from "./children";
 import { readStackState, runEngine, type EngineOptions, type Operation } from "./engine";
-import { formatStackOutputs } from "./printing";
+import { formatStackOutputs, printTerminating } from "./printing";
 import { getConfig, removeConfig, setConfig } from "./state";
 
 const USAGE = [
@@ -86,7 +86,7 @@ function watchCtrlC(options: EngineOptions, print: (line: string) => void): void
   options.signal = terminate.signal;
   const onSigint = () => {
     if (!cancel.signal.aborted) return cancel.abort();
-    print("^C received; terminating");
+    printTerminating(print);
     terminate.abort();
     killChildren();
     process.exit(1);

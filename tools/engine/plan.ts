@@ -127,6 +127,7 @@ class ResourcePlan {
   // (pulumi/pulumi pkg/resource/deploy/step.go, ImportStep.Apply); the dynamic host finds no
   // `__provider` there and fails (pulumi/pulumi#16175). Sent as the CLI sends it, failing as it fails.
   private async import(importId: string): Promise<never> {
+    this.run.throwIfCancelled();
     try {
       const read = await this.run.inStep("import", this.base, () => this.host.read(this.type, importId, undefined, undefined, { urn: this.urn }));
       if (!read.id) throw new Error(`resource '${importId}' does not exist`);
@@ -184,6 +185,7 @@ class ResourcePlan {
   }
 
   private async replace(before: Existing, diff: DiffAnswer, diffs: string[]): Promise<RegisterAnswer> {
+    this.run.throwIfCancelled();
     // As step_generator.go: refused only when protected before and still protected now; lifting
     // `protect` and replacing may happen in one run.
     if (before.protect && this.reg.protect) {
@@ -206,6 +208,7 @@ class ResourcePlan {
   }
 
   private async deleteBeforeReplace(before: Existing): Promise<void> {
+    this.run.throwIfCancelled();
     try {
       await this.run.inStep("replace", this.base, () => this.host.delete(this.type, before.id, before.outputs, { urn: this.urn, oldInputs: before.inputs, timeout: timeoutSeconds(before.customTimeouts?.delete) }));
       this.run.markDeleted(before);
@@ -222,6 +225,7 @@ class ResourcePlan {
       this.run.step("update", this.base, diffs);
       return this.answer(before.id, { ...before.outputs, ...this.inputs });
     }
+    this.run.throwIfCancelled();
     try {
       const res = await this.run.inStep("update", this.base, () => this.host.update(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges, timeout: timeoutSeconds(this.reg.customTimeouts.update) }));
       this.run.keep({ ...this.base, custom: true, id: before.id, inputs: this.inputs, outputs: res.properties, secrets: this.secrets });

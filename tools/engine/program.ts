@@ -88,7 +88,7 @@ export async function runProgram(run: Run): Promise<{ exitCode: number | null; r
     await monitor.stop();
   }
   run.throwIfInterrupted();
-  if (exitCode !== 0 && run.errors.length === 0) run.fail(`the program failed (exit ${exitCode}):\n${program.stderr().trim()}`);
+  if (exitCode !== 0 && run.errors.length === 0 && !run.isCancelled) run.fail(`the program failed (exit ${exitCode}):\n${program.stderr().trim()}`);
   return { exitCode, registered: urns.registered };
 }
 

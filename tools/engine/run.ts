@@ -170,9 +170,9 @@ export class Run {
     clearInterval(this.progressTimer);
   }
 
-  /** Runs one step's provider calls, shown in flight meanwhile; none starts once cancelled. */
+  /** Runs one step's provider calls, shown in flight meanwhile (callers start none once cancelled:
+   * throwIfCancelled before their first write). */
   async inStep<T>(op: StepOp, r: StepResource, call: () => Promise<T>): Promise<T> {
-    this.throwIfCancelled();
     const key = `${r.urn}\u0000${op}`;
     this.inFlight.set(key, { op, label: resourceLabel(r), started: Date.now() });
     try {
