@@ -79,7 +79,7 @@ function finish(run: Run, messages: string[]): RunResult {
   printDiagnostics(run.print, messages, `${run.project.name}-${run.stack}`);
   // The deployment's own last word (deployment_executor.go reportExecResult): "<kind> canceled" is
   // an error of its own; "<kind> failed" follows the errors already printed.
-  const kind = run.dryRun ? "preview" : run.operation === "up" ? "update" : run.operation;
+  const kind = run.dryRun ? "preview" : "update";
   if (run.cancelledByUser) run.fail(`${kind} canceled`);
   else if (run.errors.length) printError(run.print, `${kind} failed`);
   const counts = countSteps(run.steps);
