@@ -61,7 +61,7 @@ export async function runProgram(run: Run): Promise<{ exitCode: number | null; r
     register: (reg) => {
       const urn = urns.add(reg);
       labels.set(urn, reg.type === STACK_TYPE ? `${STACK_TYPE} ${reg.name}` : resourceLabel(reg));
-      return run.track(registerResource(run, reg, urn).catch((err: Error) => failRegistration(run, resourceLabel(reg), err)));
+      return run.track(registerResource(run, reg, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(reg), err)));
     },
     registerOutputs(urn, outputs) {
       if (urn !== urns.stack) return;
@@ -92,8 +92,13 @@ export async function runProgram(run: Run): Promise<{ exitCode: number | null; r
   return { exitCode, registered: urns.registered };
 }
 
-/** A registration that failed other than by its step (which printed its error already). */
-function failRegistration(run: Run, label: string, err: Error): never {
+/** A registration that failed: a resource no step changed stays in the state as it was (the CLI's
+ * snapshot keeps it; not reached because the deployment was cancelled, or its check broke). Failed
+ * other than by its step (which printed its error already): the error is the run's, and the
+ * deployment is cancelled. */
+function failRegistration(run: Run, urn: string, label: string, err: Error): never {
+  const before = run.prior.get(urn);
+  if (before && !run.next.resources.some((r) => r.urn === urn && !r.pendingDelete)) run.keep(before);
   if (!(err instanceof StepFailed) && !(err instanceof DeploymentCancelled)) {
     run.fail(`${label}: ${err.message}`);
     run.cancel();
