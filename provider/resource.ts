@@ -58,6 +58,22 @@ export interface ResourceImpl {
 export const PROVIDER_KEY = "__provider";
 
 /**
+ * A failure of a secret-bearing input (a password, a key): the CLI prints a failing property's value
+ * beside its reason (pulumi/pulumi step_generator.go issueCheckFailures, diag code 2003), in clear
+ * when the program passed a plain string. With no `property` it prints the reason alone (code
+ * 2002), so the property is named at the start of the reason instead, and the reason never holds
+ * the value.
+ */
+export function sensitiveFailure(property: string, reason: string): CheckFailure {
+  return { property: "", reason: `${property}: ${reason}` };
+}
+
+export interface CheckOptions {
+  /** Inputs whose value must never appear in a failure: reported with `sensitiveFailure`. */
+  sensitive?: readonly string[];
+}
+
+/**
  * Checks each input with its schema (defaults and normalization included), skipping values the
  * engine does not know yet, and refuses properties the resource does not have. `rules` then check
  * rules between properties; each gets only known values.
@@ -66,6 +82,7 @@ export function checkInputs(
   news: Props,
   fields: Record<string, z.ZodType>,
   rules: (inputs: Props) => CheckFailure[] = () => [],
+  options: CheckOptions = {},
 ): CheckResult {
   const inputs: Props = {};
   const failures: CheckFailure[] = [];
@@ -83,17 +100,25 @@ export function checkInputs(
     // A list or object may hold unknown values (`events: [someOutput]` in a preview): rules about
     // those parts are skipped; the value is kept as given (normalized once it is known).
     const issue = parsed.error.issues.find((i) => !isUnknown(valueAt(value, i.path)));
-    if (issue) failures.push({ property: name, reason: describeIssue(name, value, issue) });
+    if (issue && options.sensitive?.includes(name)) failures.push(sensitiveFailure(name, withoutValue(describeIssue(name, value, issue).replace(`${name}: `, ""), value)));
+    else if (issue) failures.push({ property: name, reason: describeIssue(name, value, issue) });
     else inputs[name] = value;
   }
   for (const name of Object.keys(news)) {
     if (name !== PROVIDER_KEY && !(name in fields)) {
-      failures.push({ property: name, reason: `unknown property "${name}": this resource takes ${Object.keys(fields).join(", ")}` });
+      const reason = `unknown property "${name}": this resource takes ${Object.keys(fields).join(", ")}`;
+      failures.push(options.sensitive?.includes(name) ? sensitiveFailure(name, reason) : { property: name, reason });
     }
   }
   if (failures.length === 0) failures.push(...rules(inputs));
   if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
   return { inputs, failures };
+}
+
+/** `reason` with every string of `value` in it masked (a schema's message may quote what it got). */
+function withoutValue(reason: string, value: unknown): string {
+  const strings = typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).filter((v): v is string => typeof v === "string") : [];
+  return strings.filter((v) => v.length > 0).reduce((text, v) => text.split(v).join("[secret]"), reason);
 }
 
 /** The part of `value` an issue's path points at. */

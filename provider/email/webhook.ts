@@ -97,7 +97,8 @@ async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
 
 export const webhook: ResourceImpl = {
   async check(_olds, news) {
-    return checkInputs(news, fields);
+    // A signing secret pasted as an input is refused without its value (sensitiveFailure).
+    return checkInputs(news, fields, undefined, { sensitive: ["secret"] });
   },
 
   async diff(_id, olds, news) {

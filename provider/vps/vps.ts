@@ -284,7 +284,8 @@ async function reinstall(ctx: CallContext, vpsId: string, inputs: Props): Promis
 
 export const vps: ResourceImpl = {
   async check(olds, news, ctx) {
-    const result = checkInputs(news, fields);
+    // The CLI would print a refused rootPassword beside its reason: it is reported without its value.
+    const result = checkInputs(news, fields, undefined, { sensitive: ["rootPassword"] });
     const inputs = result.inputs;
     if (news.projectId === undefined) {
       const configured = ctx.api.settings.projectId;

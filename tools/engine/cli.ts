@@ -1,33 +1,112 @@
 /**
  * The test engine from the command line (a stand-in for the `pulumi` CLI on machines without it):
  *   npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates]
- *   npm run engine -- config <project dir> <key> <value> [--secret] [--stack dev]
- * Secrets are encrypted with PULUMI_CONFIG_PASSPHRASE.
+ *   npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]
+ *   npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]
+ *   npm run engine -- config rm <project dir> <key> [--path] [--stack dev]
+ *   npm run engine -- stack output <project dir> [name] [--json] [--show-secrets] [--stack dev]
+ * (`config <project dir> <key> <value>` still sets, as before.) Secrets are encrypted with
+ * PULUMI_CONFIG_PASSPHRASE. Ctrl-C as the CLI: the first cancels (the steps in flight finish, the
+ * state is saved), the second terminates at once.
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { runEngine, type Operation } from "./engine";
-import { setConfig } from "./state";
+import { killChildren } from "./children";
+import { readStackState, runEngine, type EngineOptions, type Operation } from "./engine";
+import { formatStackOutputs, printTerminating } from "./printing";
+import { getConfig, removeConfig, setConfig } from "./state";
 
 const USAGE = [
   "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)]",
-  "       npm run engine -- config <project dir> <key> <value> [--secret] [--stack dev]",
+  "       npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]",
+  "       npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]",
+  "       npm run engine -- config rm <project dir> <key> [--path] [--stack dev]",
+  "       npm run engine -- stack output <project dir> [name] [--json] [--show-secrets] [--stack dev]",
 ].join("\n");
 
-async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { stack: { type: "string", default: "dev" }, secret: { type: "boolean", default: false }, "clear-pending-creates": { type: "boolean", default: false } } });
-  const [operation, dir, key, value] = positionals;
-  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE ?? "";
-  if (operation === "config" && dir && key && value !== undefined) {
-    setConfig(resolve(dir), values.stack!, passphrase, key, value, values.secret);
-    console.log(`${key} set in ${resolve(dir, `Pulumi.${values.stack}.yaml`)}${values.secret ? " (encrypted)" : ""}`);
+const OPTIONS = {
+  stack: { type: "string", default: "dev" },
+  secret: { type: "boolean", default: false },
+  path: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  "show-secrets": { type: "boolean", default: false },
+  "clear-pending-creates": { type: "boolean", default: false },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+
+function usage(): never {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+function config(args: string[], values: Values, passphrase: string): void {
+  // `config <dir> <key> <value>`: the short form kept from before `config set`.
+  const [verb, dir, key, value] = ["set", "get", "rm"].includes(args[0]) ? args : ["set", ...args];
+  if (!dir || !key) usage();
+  const projectDir = resolve(dir);
+  const stack = values.stack!;
+  if (verb === "set") {
+    if (value === undefined) usage();
+    setConfig(projectDir, stack, passphrase, key, value, values.secret, values.path);
     return;
   }
-  if (!["preview", "up", "refresh", "destroy"].includes(operation) || !dir) {
-    console.error(USAGE);
-    process.exit(2);
+  if (verb === "rm") {
+    if (!removeConfig(projectDir, stack, key, values.path)) console.error(`configuration key '${key}' not found for stack '${stack}'`);
+    return;
   }
-  const result = await runEngine(operation as Operation, { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], print: (line) => console.log(line) });
+  const found = getConfig(projectDir, stack, passphrase, key, values.path);
+  if (!found) {
+    console.error(`configuration key '${key}' not found for stack '${stack}'`);
+    process.exit(1);
+  }
+  // As `pulumi config get`: a secret is shown decrypted; --json gives value, objectValue and secret.
+  const text = typeof found.value === "string" ? found.value : JSON.stringify(found.value);
+  if (values.json) console.log(JSON.stringify({ value: text, ...(typeof found.value === "object" ? { objectValue: found.value } : {}), secret: found.secret }, null, 2));
+  else console.log(text);
+}
+
+function stackOutput(args: string[], values: Values, passphrase: string): void {
+  const [sub, dir, name] = args;
+  if (sub !== "output" || !dir) usage();
+  const state = readStackState({ projectDir: resolve(dir), stack: values.stack, passphrase });
+  const lines = formatStackOutputs(state, { name, json: values.json, showSecrets: values["show-secrets"] });
+  if (lines === undefined) {
+    console.error(`current stack does not have output property '${name}'`);
+    process.exit(1);
+  }
+  for (const line of lines) console.log(line);
+}
+
+/** Ctrl-C as the CLI (its cancellation scope): the first cancels, the second terminates. */
+function watchCtrlC(options: EngineOptions, print: (line: string) => void): void {
+  const cancel = new AbortController();
+  const terminate = new AbortController();
+  options.cancel = cancel.signal;
+  options.signal = terminate.signal;
+  const onSigint = () => {
+    if (!cancel.signal.aborted) return cancel.abort();
+    printTerminating(print);
+    terminate.abort();
+    killChildren();
+    process.exit(1);
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: OPTIONS });
+  const [operation, ...rest] = positionals;
+  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE ?? "";
+  if (operation === "config") return config(rest, values, passphrase);
+  if (operation === "stack") return stackOutput(rest, values, passphrase);
+  const dir = rest[0];
+  if (!["preview", "up", "refresh", "destroy"].includes(operation) || !dir) usage();
+  const print = (line: string) => console.log(line);
+  const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], print };
+  watchCtrlC(options, print);
+  const result = await runEngine(operation as Operation, options);
   process.exit(result.ok ? 0 : 1);
 }
 

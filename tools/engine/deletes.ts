@@ -4,7 +4,7 @@
  */
 import { dynamicType, timeoutSeconds } from "./plan";
 import { resourceLabel } from "./printing";
-import { STACK_TYPE, type Run } from "./run";
+import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
 import type { ResourceState } from "./state";
 
 const protectedMessage = (r: ResourceState) => `${resourceLabel(r)}: resource is protected; set protect: false (and run up) before deleting it`;
@@ -20,6 +20,8 @@ export function refuseProtected(run: Run, doomed: ResourceState[]): boolean {
 /** Deletes one resource (protect and retainOnDelete honoured); answers false on failure. The
  * original of a replacement is not shown again: its replace step already was. */
 export async function deleteResource(run: Run, r: ResourceState, shown = true): Promise<boolean> {
+  // Cancelled (Ctrl-C, or a failed step): no new delete starts; the resource stays.
+  if (run.isCancelled) return false;
   if (r.protect) {
     run.fail(protectedMessage(r));
     return false;
@@ -27,8 +29,9 @@ export async function deleteResource(run: Run, r: ResourceState, shown = true): 
   if (r.custom && r.id && !r.retainOnDelete) {
     try {
       const h = await run.provider();
-      await h.delete(dynamicType(r.type), r.id, r.outputs, { urn: r.urn, oldInputs: r.inputs, timeout: timeoutSeconds(r.customTimeouts?.delete) });
+      await run.inStep("delete", r, () => h.delete(dynamicType(r.type), r.id!, r.outputs, { urn: r.urn, oldInputs: r.inputs, timeout: timeoutSeconds(r.customTimeouts?.delete) }));
     } catch (err) {
+      if (err instanceof DeploymentCancelled) return false;
       if (run.interrupted) throw err;
       run.failedStep("delete", r, String(err));
       run.fail(`${resourceLabel(r)}: delete failed: ${(err as Error).message}`);

@@ -16,7 +16,7 @@
  * (each registration's step), deletes.ts, refresh.ts, printing.ts (the text printed).
  */
 import { deleteAfterProgram, deleteLeftOriginals, destroyAll, keepUndeleted, previewDeletes, removedResources } from "./deletes";
-import { countSteps, printDiagnostics, printHeader, printInterruptedCreates, printOutputs, printPendingOperationsWarning, printSummary } from "./printing";
+import { countSteps, printDiagnostics, printError, printHeader, printInterruptedCreates, printOutputs, printPendingOperationsWarning, printSummary } from "./printing";
 import { ensurePackageLink, runProgram } from "./program";
 import { refresh } from "./refresh";
 import { passphraseOf, Run, stateFileOf } from "./run";
@@ -37,12 +37,14 @@ export async function runEngine(operation: Operation, options: EngineOptions): P
   run.watchSignal();
   printHeader(run.print, operation, run.stack, run.project.name);
   let messages: string[] = [];
+  run.startProgress();
   try {
     await perform(run);
   } catch (err) {
     run.throwIfInterrupted();
     throw err;
   } finally {
+    run.stopProgress();
     run.stopWatchingSignal();
     messages = await run.stopProviderHost();
     run.saveFinalState();
@@ -74,7 +76,12 @@ async function deploy(run: Run): Promise<void> {
 /** The warnings, diagnostics, outputs and summary the CLI prints at the end, and the result. */
 function finish(run: Run, messages: string[]): RunResult {
   printInterruptedCreates(run.print, run.pendingOps.filter((x) => !(run.old.pendingOperations ?? []).includes(x)));
-  printDiagnostics(run.print, messages);
+  printDiagnostics(run.print, messages, `${run.project.name}-${run.stack}`);
+  // The deployment's own last word (deployment_executor.go reportExecResult): "<kind> canceled" is
+  // an error of its own; "<kind> failed" follows the errors already printed.
+  const kind = run.dryRun ? "preview" : "update";
+  if (run.cancelledByUser) run.fail(`${kind} canceled`);
+  else if (run.errors.length) printError(run.print, `${kind} failed`);
   const counts = countSteps(run.steps);
   const ms = Date.now() - run.started;
   if (run.operation === "up") printOutputs(run.print, run.next);

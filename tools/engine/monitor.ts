@@ -1,10 +1,13 @@
 /**
  * The engine side of the Node language runtime's protocol: a ResourceMonitor gRPC server that
- * `@pulumi/pulumi/cmd/run` connects to (`--monitor`), as the Pulumi CLI's engine serves it.
+ * `@pulumi/pulumi/cmd/run` connects to (`--monitor`), and the Engine service it logs to (`--engine`),
+ * as the Pulumi CLI's engine serves them.
  */
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type { Props } from "./state";
@@ -34,10 +37,29 @@ export interface RegisterAnswer {
   object: Props;
 }
 
+export type Severity = "debug" | "info" | "warning" | "error";
+
 export interface MonitorHandlers {
   register(reg: Registration): Promise<RegisterAnswer>;
   registerOutputs(urn: string, outputs: Props): void;
+  /** A message the program logged (`pulumi.log`, and its own unhandled errors), with its resource's URN or "". */
+  log(severity: Severity, message: string, urn: string): void;
+  /** Resolves when the deployment is cancelled (a step failed, or Ctrl-C). */
+  cancelled: Promise<void>;
+  isCancelled(): boolean;
 }
+
+const SEVERITY: Record<number, Severity> = {
+  [engproto.LogSeverity.DEBUG]: "debug",
+  [engproto.LogSeverity.INFO]: "info",
+  [engproto.LogSeverity.WARNING]: "warning",
+  [engproto.LogSeverity.ERROR]: "error",
+};
+
+/** How the real engine answers a registration once the deployment is cancelled (pulumi/pulumi
+ * pkg/resource/deploy/source_eval.go, resmon.RegisterResource): the Node SDK then stops its RPCs
+ * (`terminateRpcs`) and does not report the registration's failure as a program error. */
+const shutDown = (details: string): grpc.ServiceError => Object.assign(new Error(details), { code: grpc.status.UNAVAILABLE, details, metadata: new grpc.Metadata() });
 
 /** Features this engine supports; the SDK asks at start. Secrets: yes; the rest: plain values. */
 const SUPPORTED_FEATURES = new Set(["secrets"]);
@@ -74,15 +96,25 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
           delete: r.getCustomtimeouts()?.getDelete() ?? "",
         },
       };
+      if (handlers.isCancelled()) return cb(shutDown("resource monitor shut down while sending resource registration"), null);
+      let answered = false;
+      const answer = (err: grpc.ServiceError | null, res: resproto.RegisterResourceResponse | null) => {
+        if (answered) return;
+        answered = true;
+        cb(err, res);
+      };
+      // A registration still waiting for its step when the deployment is cancelled, its own step's
+      // failure included, is answered Unavailable at once.
+      void handlers.cancelled.then(() => answer(shutDown("resource monitor shut down while waiting on step's done channel"), null));
       handlers.register(reg).then(
-        (answer) => {
+        (done) => {
           const res = new resproto.RegisterResourceResponse();
-          res.setUrn(answer.urn);
-          if (answer.id) res.setId(answer.id);
-          res.setObject(Struct.fromJavaScript(answer.object as never));
-          cb(null, res);
+          res.setUrn(done.urn);
+          if (done.id) res.setId(done.id);
+          res.setObject(Struct.fromJavaScript(done.object as never));
+          answer(null, res);
         },
-        (err) => cb(fail(err), null),
+        (err) => answer(handlers.isCancelled() ? shutDown("resource monitor shut down while waiting on step's done channel") : fail(err), null),
       );
     },
     registerResourceOutputs(call, cb) {
@@ -101,6 +133,22 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
     registerPackage: unsupported("RegisterPackage"),
   };
   server.addService(resrpc.ResourceMonitorService, service as resrpc.IResourceMonitorServer);
+  let root = "";
+  const engine: Partial<engrpc.IEngineServer> = {
+    log(call, cb) {
+      const severity = SEVERITY[call.request.getSeverity()] ?? "info";
+      if (severity !== "debug") handlers.log(severity, call.request.getMessage(), call.request.getUrn());
+      cb(null, new Empty());
+    },
+    getRootResource(_call, cb) {
+      cb(null, new engproto.GetRootResourceResponse().setUrn(root));
+    },
+    setRootResource(call, cb) {
+      root = call.request.getUrn();
+      cb(null, new engproto.SetRootResourceResponse());
+    },
+  };
+  server.addService(engrpc.EngineService, engine as engrpc.IEngineServer);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );

@@ -49,7 +49,9 @@ export async function registerResource(run: Run, reg: Registration, urn: string)
   }
   if (!reg.type.startsWith("pulumi-nodejs:dynamic/")) throw new Error(`${reg.type}: the test engine runs only dynamic resources`);
   const host = await run.provider();
-  return new ResourcePlan(run, reg, base, before, host).apply();
+  const plan = new ResourcePlan(run, reg, base, before, host);
+  const step = await run.generate(() => plan.decide());
+  return step();
 }
 
 /** One custom resource the program registered, on its way through check and diff to its step. */
@@ -86,36 +88,48 @@ class ResourcePlan {
     this.kept = before;
   }
 
-  async apply(): Promise<RegisterAnswer> {
-    if (this.reg.importId && !this.before) return this.import(this.reg.importId);
+  /** The step generator's part (check, then diff): answers the step to run. */
+  async decide(): Promise<() => Promise<RegisterAnswer>> {
+    const importId = this.reg.importId;
+    if (importId && !this.before) return () => this.import(importId);
     await this.check();
     const before = this.before;
-    if (!existsAtApi(before)) return this.create();
+    if (!existsAtApi(before)) return () => this.create();
     const diff = await this.host.diff(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges });
     const diffs = changedKeys(before.inputs, this.inputs);
     // A resource deleted by a delete-before-replace whose create then failed is replaced again, and
     // not deleted again (step_generator.go continueStepsFromDiff: `|| old.PendingReplacement`).
-    if (diff.replaces.length > 0 || before.pendingReplacement) return this.replace(before, diff, diffs);
-    if (diff.changes === "some" || before.initErrors) return this.update(before, diffs);
-    return this.same(before);
+    if (diff.replaces.length > 0 || before.pendingReplacement) return () => this.replace(before, diff, diffs);
+    if (diff.changes === "some" || before.initErrors) return () => this.update(before, diffs);
+    return async () => this.same(before);
   }
 
   private answer(id: string | undefined, outputs: Props): RegisterAnswer {
     return { urn: this.urn, id, object: wrapSecrets(outputs, this.secrets) };
   }
 
-  /** Fails the registration: the error is the run's, and the program's. */
+  /** Fails the registration: the error is the run's, and the deployment is cancelled. */
   private refuse(message: string): never {
     this.run.fail(message);
-    throw new Error(message);
+    this.run.cancel();
+    throw new StepFailed(message);
+  }
+
+  /** Each check failure as the CLI prints it (step_generator.go issueCheckFailures), then the
+   * registration fails ("resource … is invalid"). */
+  private refuseChecked(failures: { property: string; reason: string }[], inputs: Props): never {
+    const messages = failures.map((f) => checkFailureMessage(this.reg.type, this.reg.name, f, inputs, this.secrets));
+    for (const m of messages.slice(0, -1)) this.run.fail(m);
+    return this.refuse(messages[messages.length - 1]);
   }
 
   // The `import` option: the real engine's import step calls Read with the id and no properties
   // (pulumi/pulumi pkg/resource/deploy/step.go, ImportStep.Apply); the dynamic host finds no
   // `__provider` there and fails (pulumi/pulumi#16175). Sent as the CLI sends it, failing as it fails.
   private async import(importId: string): Promise<never> {
+    this.run.throwIfCancelled();
     try {
-      const read = await this.host.read(this.type, importId, undefined, undefined, { urn: this.urn });
+      const read = await this.run.inStep("import", this.base, () => this.host.read(this.type, importId, undefined, undefined, { urn: this.urn }));
       if (!read.id) throw new Error(`resource '${importId}' does not exist`);
       throw new Error("the dynamic provider host answered a Read without its provider: not expected of @pulumi/pulumi");
     } catch (err) {
@@ -130,7 +144,7 @@ class ResourcePlan {
     const checked = await this.host.check(this.type, this.before?.inputs ?? {}, this.news, { urn: this.urn });
     if (checked.failures.length) {
       if (this.before) this.run.keep(this.before);
-      this.refuse(checkFailures(this.label, checked.failures));
+      this.refuseChecked(checked.failures, this.news);
     }
     this.inputs = checked.inputs;
   }
@@ -144,10 +158,11 @@ class ResourcePlan {
       return this.answer(undefined, inputs);
     }
     // Recorded before the call (the CLI's pending operation), dropped once the provider answered.
+    this.run.throwIfCancelled();
     const pending: PendingOperation = { op: "create", urn: this.urn, type: this.reg.type, name: this.reg.name, inputs, secrets: this.secrets, startedAt: new Date().toISOString() };
     this.run.beginCreate(pending);
     try {
-      const res = await this.host.create(this.type, inputs, { urn: this.urn, timeout: timeoutSeconds(this.reg.customTimeouts.create) });
+      const res = await this.run.inStep(op, this.base, () => this.host.create(this.type, inputs, { urn: this.urn, timeout: timeoutSeconds(this.reg.customTimeouts.create) }));
       this.run.dropPending(pending);
       this.run.keep({ ...this.base, custom: true, id: res.id, inputs, outputs: res.properties, secrets: this.secrets });
       this.run.step(op, this.base, diffs);
@@ -170,6 +185,7 @@ class ResourcePlan {
   }
 
   private async replace(before: Existing, diff: DiffAnswer, diffs: string[]): Promise<RegisterAnswer> {
+    this.run.throwIfCancelled();
     // As step_generator.go: refused only when protected before and still protected now; lifting
     // `protect` and replacing may happen in one run.
     if (before.protect && this.reg.protect) {
@@ -182,7 +198,7 @@ class ResourcePlan {
     const replacement = await this.host.check(this.type, {}, this.programInputs, { urn: this.urn });
     if (replacement.failures.length) {
       this.run.keep(before);
-      return this.refuse(checkFailures(this.label, replacement.failures));
+      return this.refuseChecked(replacement.failures, this.programInputs);
     }
     if (this.run.dryRun) return this.create(replacement.inputs);
     if (before.pendingReplacement) this.run.markDeleted(before);
@@ -192,8 +208,9 @@ class ResourcePlan {
   }
 
   private async deleteBeforeReplace(before: Existing): Promise<void> {
+    this.run.throwIfCancelled();
     try {
-      await this.host.delete(this.type, before.id, before.outputs, { urn: this.urn, oldInputs: before.inputs, timeout: timeoutSeconds(before.customTimeouts?.delete) });
+      await this.run.inStep("replace", this.base, () => this.host.delete(this.type, before.id, before.outputs, { urn: this.urn, oldInputs: before.inputs, timeout: timeoutSeconds(before.customTimeouts?.delete) }));
       this.run.markDeleted(before);
       // Deleted: until its replacement exists, the state keeps it as pending replacement (step.go
       // DeleteStep.Apply: `s.old.PendingReplacement = true`).
@@ -208,8 +225,9 @@ class ResourcePlan {
       this.run.step("update", this.base, diffs);
       return this.answer(before.id, { ...before.outputs, ...this.inputs });
     }
+    this.run.throwIfCancelled();
     try {
-      const res = await this.host.update(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges, timeout: timeoutSeconds(this.reg.customTimeouts.update) });
+      const res = await this.run.inStep("update", this.base, () => this.host.update(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges, timeout: timeoutSeconds(this.reg.customTimeouts.update) }));
       this.run.keep({ ...this.base, custom: true, id: before.id, inputs: this.inputs, outputs: res.properties, secrets: this.secrets });
       this.run.step("update", this.base, diffs);
       return this.answer(before.id, res.properties);
@@ -233,6 +251,30 @@ function applyIgnoreChanges(news: Props, before: ResourceState, ignoreChanges: s
   }
 }
 
-function checkFailures(label: string, failures: { property: string; reason: string }[]): string {
-  return `${label}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`;
+/**
+ * A check failure as the CLI prints it (pulumi/pulumi sdk/go/common/diag/errors.go): with a property,
+ * code 2003 `<type> resource '<name>'s property '<property>' value <value> has a problem: <reason>`
+ * — the value as Go's `%v` prints a PropertyValue, `{…}`; a secret one is a pointer there, never its
+ * text, shown here as `{[secret]}`; with none, code 2002 `<type> resource '<name>' has a problem: <reason>`.
+ */
+export function checkFailureMessage(type: string, name: string, f: { property: string; reason: string }, inputs: Props, secrets: readonly string[]): string {
+  if (!f.property) return `${type} resource '${name}' has a problem: ${f.reason}`;
+  const value = f.property in inputs ? (secrets.includes(f.property) ? "[secret]" : goValue(inputs[f.property])) : "";
+  return `${type} resource '${name}'s property '${f.property}' value {${value}} has a problem: ${f.reason}`;
+}
+
+/** A value roughly as Go's `%v` prints it inside a PropertyValue (strings bare, lists in brackets). */
+function goValue(value: unknown): string {
+  if (value === null || value === undefined) return "<nil>";
+  if (Array.isArray(value)) return `[${value.map((v) => `{${goValue(v)}}`).join(" ")}]`;
+  if (typeof value === "object") return `map[${Object.entries(value).map(([k, v]) => `${k}:{${goValue(v)}}`).join(" ")}]`;
+  return String(value);
+}
+
+/** A step that failed: its error is printed already and the deployment cancelled. */
+export class StepFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StepFailed";
+  }
 }

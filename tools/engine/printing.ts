@@ -13,16 +13,41 @@ export function printHeader(print: Print, operation: Operation, stack: string, p
   print(`${{ preview: "Previewing update", up: "Updating", refresh: "Refreshing", destroy: "Destroying" }[operation]} (${stack}) of project ${project}:`);
 }
 
+const SIGN: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", import: "=", refresh: "~", same: " " };
+
 /** A step's line; a `same` step has none. */
 export function printStep(print: Print, s: Step): void {
   if (s.op === "same") return;
-  const sign = { create: "+", update: "~", replace: "+-", delete: "-", import: "=", refresh: "~", same: " " }[s.op];
+  const sign = SIGN[s.op];
   const diff = s.diffs.length ? ` [diff: ${s.diffs.map((d) => `~${d}`).join(" ")}]` : "";
   print(`    ${sign} ${s.op.padEnd(8)} ${shortType(s.type)}  ${s.name}${diff}${s.error ? `  **failed**` : ""}`);
 }
 
 export function printError(print: Print, message: string): void {
   print(`  error: ${message}`);
+}
+
+const ING: Record<StepOp, string> = { create: "creating", update: "updating", replace: "replacing", delete: "deleting", same: "", import: "importing", refresh: "refreshing" };
+
+/** A step still running, with its elapsed time. */
+export function printInFlight(print: Print, op: StepOp, label: string, ms: number): void {
+  print(`    ${SIGN[op]} ${label} ${ING[op]} (${Math.floor(ms / 1000)}s)`);
+}
+
+/** A first Ctrl-C, in the CLI's words (pulumi/pulumi pkg/cmd/pulumi/…/cancellation scope, NewScope). */
+export function printCancelling(print: Print, preview: boolean): void {
+  print("^C received; cancelling. If you would like to terminate immediately, press ^C again.");
+  if (!preview) print("Note that terminating immediately may lead to orphaned resources and other inconsistencies.");
+}
+
+/** A second Ctrl-C. */
+export function printTerminating(print: Print): void {
+  print("^C received; terminating");
+}
+
+/** A diagnostic of the program or the provider host (info, warning). */
+export function printDiagnostic(print: Print, severity: string, message: string): void {
+  print(`  ${severity}: ${message}`);
 }
 
 /** What the program wrote on stdout, line by line. */
@@ -51,21 +76,41 @@ export function printInterruptedCreates(print: Print, interrupted: PendingOperat
   for (const p of interrupted) print(`  warning: ${resourceLabel(p)}: a create started ${p.startedAt} was interrupted and its outcome is unknown`);
 }
 
-/** What the provider host wrote on stderr. */
-export function printDiagnostics(print: Print, messages: string[]): void {
+/** What the provider host printed (stderr, and stdout after its port), as the CLI shows a plugin's
+ * output: info diagnostics with no resource (plugin.go newPlugin, `Infoerrf(diag.StreamMessage("", …))`),
+ * listed under the stack in the Diagnostics section. */
+export function printDiagnostics(print: Print, messages: string[], stack: string): void {
   if (!messages.length) return;
   print("Diagnostics:");
-  for (const m of messages) print(`  ${m}`);
+  print(`  pulumi:pulumi:Stack (${stack}):`);
+  for (const m of messages) print(`    ${m}`);
 }
 
-/** The stack outputs (secrets masked, long values cut), when there are any. */
+/** The stack outputs after `up`, whole (secrets masked), when there are any. */
 export function printOutputs(print: Print, state: StackState): void {
   if (!Object.keys(state.outputs).length) return;
   print("Outputs:");
-  for (const [key, value] of Object.entries(state.outputs)) {
-    const text = state.secretOutputs.includes(key) ? "[secret]" : JSON.stringify(value) ?? "undefined";
-    print(`    ${key}: ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`);
+  for (const [key, value] of Object.entries(state.outputs)) print(`    ${key}: ${state.secretOutputs.includes(key) ? "[secret]" : (JSON.stringify(value) ?? "undefined")}`);
+}
+
+/**
+ * `pulumi stack output [name] [--json] [--show-secrets]` (pulumi/pulumi pkg/cmd/pulumi/stack/
+ * stack_output.go): one output's value (a string bare, anything else as JSON), or all of them as a
+ * table; with --json, JSON; a secret is `[secret]` unless --show-secrets. Undefined when `name` is
+ * not an output.
+ */
+export function formatStackOutputs(state: StackState, o: { name?: string; json?: boolean; showSecrets?: boolean }): string[] | undefined {
+  const shown = (key: string) => (state.secretOutputs.includes(key) && !o.showSecrets ? "[secret]" : state.outputs[key]);
+  if (o.name !== undefined) {
+    if (!(o.name in state.outputs)) return undefined;
+    const value = shown(o.name);
+    return [o.json ? JSON.stringify(value, null, 2) : typeof value === "string" ? value : JSON.stringify(value)];
   }
+  const keys = Object.keys(state.outputs).sort();
+  if (o.json) return [JSON.stringify(Object.fromEntries(keys.map((k) => [k, shown(k)])), null, 2)];
+  const text = (k: string) => (typeof shown(k) === "string" ? (shown(k) as string) : JSON.stringify(shown(k)));
+  const width = Math.max("OUTPUT".length, ...keys.map((k) => k.length));
+  return [`Current stack outputs (${keys.length}):`, `    ${"OUTPUT".padEnd(width)}  VALUE`, ...keys.map((k) => `    ${k.padEnd(width)}  ${text(k)}`)];
 }
 
 export function countSteps(steps: Step[]): Partial<Record<StepOp, number>> {

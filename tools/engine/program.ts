@@ -5,11 +5,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { startMonitor, type Registration } from "./monitor";
-import { registerResource } from "./plan";
-import { printProgramOutput } from "./printing";
+import { ownChild } from "./children";
+import { startMonitor, type Registration, type Severity } from "./monitor";
+import { registerResource, StepFailed } from "./plan";
+import { printDiagnostic, printProgramOutput, resourceLabel } from "./printing";
 import { packageRoot, pulumiScript } from "./provider-host";
-import { STACK_TYPE, type Run } from "./run";
+import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
 import { unwrapSecrets } from "./secrets";
 
 const ROOT = packageRoot(__dirname);
@@ -49,45 +50,108 @@ class Urns {
 }
 
 /** Runs the program to its end, serving its registrations; answers its exit code and the URNs it
- * registered. A program that failed with no resource error to show for it is the run's error. */
+ * registered. A failed step cancels the deployment: the registrations waiting are answered
+ * Unavailable, the steps in flight finish, and the program is then stopped, as the CLI closes its
+ * language host (CONFORMANCE.md, "a failed step"). A program that failed with no error to show
+ * for it is the run's error. */
 export async function runProgram(run: Run): Promise<{ exitCode: number | null; registered: Set<string> }> {
   const urns = new Urns(run);
+  const labels = new Map<string, string>();
   const monitor = await startMonitor({
-    register: (reg) => registerResource(run, reg, urns.add(reg)),
+    register: (reg) => {
+      const urn = urns.add(reg);
+      labels.set(urn, reg.type === STACK_TYPE ? `${STACK_TYPE} ${reg.name}` : resourceLabel(reg));
+      return run.track(registerResource(run, reg, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(reg), err)));
+    },
     registerOutputs(urn, outputs) {
       if (urn !== urns.stack) return;
       const { plain, secrets } = unwrapSecrets(outputs);
       run.next.outputs = plain;
       run.next.secretOutputs = secrets;
     },
+    log: (severity, message, urn) => programLog(run, severity, message, urn ? labels.get(urn) ?? urn : ""),
+    cancelled: run.cancelled,
+    isCancelled: () => run.isCancelled,
   });
   let exitCode: number | null;
-  let program: LanguageHost;
+  let program: LanguageHost | undefined;
   try {
     program = startLanguageHost(run, monitor.address);
+    const ended = await Promise.race([program.exit.then(() => "exited" as const), run.cancelled.then(() => "cancelled" as const)]);
+    if (ended === "cancelled") {
+      await run.settled();
+      program.kill();
+    }
     exitCode = await program.exit;
   } finally {
+    program?.kill();
     await monitor.stop();
   }
   run.throwIfInterrupted();
-  if (exitCode !== 0 && run.errors.length === 0) run.fail(`the program failed (exit ${exitCode}):\n${program.stderr().trim()}`);
+  if (exitCode !== 0 && run.errors.length === 0 && !run.isCancelled) run.fail(`the program failed (exit ${exitCode}):\n${program.stderr().trim()}`);
   return { exitCode, registered: urns.registered };
+}
+
+/** A registration that failed: a resource no step changed stays in the state as it was (the CLI's
+ * snapshot keeps it; not reached because the deployment was cancelled, or its check broke). Failed
+ * other than by its step (which printed its error already): the error is the run's, and the
+ * deployment is cancelled. */
+function failRegistration(run: Run, urn: string, label: string, err: Error): never {
+  const before = run.prior.get(urn);
+  if (before && !run.next.resources.some((r) => r.urn === urn && !r.pendingDelete)) run.keep(before);
+  if (!(err instanceof StepFailed) && !(err instanceof DeploymentCancelled)) {
+    run.fail(`${label}: ${err.message}`);
+    run.cancel();
+  }
+  throw err;
+}
+
+/** The SDK's own message for a registration answered Unavailable (sdk/nodejs/runtime/resource.ts):
+ * the engine has printed the cause; the CLI shows nothing more for it. */
+const MONITOR_TERMINATING = "Resource monitor is terminating";
+
+/** What the program logged, as the CLI shows diagnostics; its errors fail the run. */
+function programLog(run: Run, severity: Severity, message: string, label: string): void {
+  if (severity === "error" && message.includes(MONITOR_TERMINATING)) return;
+  const text = label ? `${label}: ${message}` : message;
+  if (severity === "error") run.fail(text);
+  else printDiagnostic(run.print, severity, text);
 }
 
 interface LanguageHost {
   exit: Promise<number | null>;
   /** What the program wrote on stderr so far. */
   stderr(): string;
+  /** Stops the program at once (SIGKILL), as the CLI closes its language host plugin. */
+  kill(): void;
 }
+
+/**
+ * Preloaded into the program (`node --import`): Node 20.20's `util.inspect` of an Error with
+ * `colors: true` loops, growing a string to gigabytes until a RangeError, when a stack frame names a
+ * scoped package's file with no folder after it (`node_modules/@pulumi/config.ts:301`, which the
+ * SDK's source maps produce); the SDK's cmd/run inspects every unhandled error that way
+ * (cmd/run/error.ts defaultErrorMessage, called for its tracing span even for a RunError). The
+ * guard inspects errors without colors: the same text, uncoloured, at once. This is a workaround
+ * of a Node bug, not a behaviour of the CLI (CONFORMANCE.md).
+ */
+const INSPECT_GUARD = `data:text/javascript,${encodeURIComponent(`import util from "node:util";
+const inspect = util.inspect;
+const guarded = function (value, options) {
+  if (value instanceof Error && options && typeof options === "object" && options.colors) return inspect.call(this, value, { ...options, colors: false });
+  return inspect.apply(this, arguments);
+};
+for (const key of Reflect.ownKeys(inspect)) if (!["length", "name", "prototype"].includes(key)) Object.defineProperty(guarded, key, Object.getOwnPropertyDescriptor(inspect, key));
+util.inspect = guarded;`)}`;
 
 /** The program under `@pulumi/pulumi/cmd/run`, with the arguments and environment the CLI's
  * language host gives it; its stdout is printed as it comes. */
 function startLanguageHost(run: Run, monitorAddress: string): LanguageHost {
   const programDir = run.project.programDir;
   const typescript = existsSync(join(programDir, "index.ts"));
-  const child = spawn(
+  const child = ownChild(spawn(
     process.execPath,
-    [pulumiScript(programDir, "cmd/run"), `--monitor=${monitorAddress}`, `--organization=${ORGANIZATION}`, `--project=${run.project.name}`, `--stack=${run.stack}`, "--parallel=16", ...(run.dryRun ? ["--dry-run"] : []), programDir],
+    [`--import=${INSPECT_GUARD}`, pulumiScript(programDir, "cmd/run"), `--monitor=${monitorAddress}`, `--engine=${monitorAddress}`, `--organization=${ORGANIZATION}`, `--project=${run.project.name}`, `--stack=${run.stack}`, "--parallel=16", ...(run.dryRun ? ["--dry-run"] : []), programDir],
     {
       cwd: run.options.projectDir,
       env: {
@@ -99,10 +163,13 @@ function startLanguageHost(run: Run, monitorAddress: string): LanguageHost {
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
-  );
+  ));
   run.attachProgram(() => child.kill("SIGKILL"));
   child.stdout.on("data", (chunk: Buffer) => printProgramOutput(run.print, chunk.toString()));
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return { exit: new Promise((resolveExit) => child.on("exit", (code) => resolveExit(code))), stderr: () => stderr };
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  return { exit: new Promise((resolveExit) => child.on("exit", (code) => resolveExit(code))), stderr: () => stderr, kill };
 }

@@ -21,6 +21,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { ownChild } from "./children";
 
 const ROOT = packageRoot(__dirname);
 /** The package's root: the nearest folder up whose package.json is pulumi-svc's (works from tests/
@@ -216,7 +217,7 @@ function spawnHost(cwd: string, options: HostOptions): ChildProcess {
     : fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: options.stack ?? FIXTURE_STACK });
   if (options.asEngine) delete env.PULUMI_NODEJS_STACK;
   // The host only needs an engine address argument; it never dials it for these calls.
-  return spawn(process.execPath, [pulumiScript(cwd, "cmd/dynamic-provider"), "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  return ownChild(spawn(process.execPath, [pulumiScript(cwd, "cmd/dynamic-provider"), "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
 }
 
 function captureStderr(child: ChildProcess): { text: string } {
@@ -225,14 +226,23 @@ function captureStderr(child: ChildProcess): { text: string } {
   return output;
 }
 
-/** The port the host prints on stdout once it listens. */
+/** The port the host prints on stdout once it listens; the rest of its stdout joins `stderr`. */
 function listeningPort(child: ChildProcess, stderr: { text: string }): Promise<number> {
   return new Promise<number>((resolvePort, reject) => {
     let out = "";
+    let port: number | undefined;
     child.stdout!.on("data", (chunk: Buffer) => {
+      // After the port line, what the host prints on stdout is kept with its stderr: the CLI shows
+      // both as diagnostics (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go, newPlugin:
+      // "set up a tracer on stdout just so other output doesn't disappear").
+      if (port !== undefined) return void (stderr.text += chunk.toString());
       out += chunk.toString();
-      const match = /^(\d+)\s*$/m.exec(out);
-      if (match) resolvePort(Number(match[1]));
+      const match = /^(\d+)[^\S\n]*\n?/m.exec(out);
+      if (match) {
+        port = Number(match[1]);
+        stderr.text += out.slice(match.index + match[0].length);
+        resolvePort(port);
+      }
     });
     child.on("exit", (code) => reject(new Error(`provider host exited ${code}: ${stderr.text}`)));
   });

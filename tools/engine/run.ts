@@ -6,11 +6,19 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startProviderHost, type ProviderHost } from "./provider-host";
-import { printError, printStep, type Print } from "./printing";
+import { printCancelling, printError, printInFlight, printStep, resourceLabel, type Print } from "./printing";
 import { loadState, readConfig, readProject, saveState, type PendingOperation, type Project, type ResourceState, type StackConfig, type StackState } from "./state";
 import type { EngineOptions, Operation, Step, StepOp } from "./types";
 
 export const STACK_TYPE = "pulumi:pulumi:Stack";
+
+/** A step not started because the deployment was cancelled (a step failed, or Ctrl-C). */
+export class DeploymentCancelled extends Error {
+  constructor() {
+    super("the deployment was cancelled");
+    this.name = "DeploymentCancelled";
+  }
+}
 
 /** The run was killed through `EngineOptions.signal`. */
 export class EngineInterrupted extends Error {
@@ -73,6 +81,19 @@ export class Run {
     this.killProgram?.();
   };
 
+  // ---- cancellation: a failed step or a first Ctrl-C (CONFORMANCE.md, "a failed step") ----
+  private cancelRequested = false;
+  private resolveCancelled!: () => void;
+  /** Resolves when the deployment is cancelled: no new step starts, the steps in flight finish. */
+  readonly cancelled = new Promise<void>((resolve) => (this.resolveCancelled = resolve));
+  /** Check and diff of one registration at a time, in the order they came, as the real engine's
+   * step generator does; the steps themselves run concurrently. */
+  private generation: Promise<unknown> = Promise.resolve();
+  /** Work under way (registrations, deletes, reads): what a cancellation waits for. */
+  private readonly pending = new Set<Promise<unknown>>();
+  /** The steps running now, for the progress display. */
+  readonly inFlight = new Map<string, { op: StepOp; label: string; started: number }>();
+
   constructor(
     readonly operation: Operation,
     readonly options: EngineOptions,
@@ -95,6 +116,72 @@ export class Run {
     return this.operation === "preview";
   }
 
+  get isCancelled(): boolean {
+    return this.cancelRequested;
+  }
+
+  /** Stops the deployment: no new step starts (DeploymentCancelled), the steps in flight finish. */
+  cancel(): void {
+    if (this.cancelRequested) return;
+    this.cancelRequested = true;
+    this.resolveCancelled();
+  }
+
+  throwIfCancelled(): void {
+    if (this.cancelRequested) throw new DeploymentCancelled();
+  }
+
+  /** Runs `decide` (check and diff) after the registrations before it, unless cancelled by then. */
+  generate<T>(decide: () => Promise<T>): Promise<T> {
+    const turn = this.generation.then(() => {
+      this.throwIfCancelled();
+      return decide();
+    });
+    this.generation = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Keeps `work` in the set a cancellation waits for. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    const forget = () => this.pending.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
+  /** Waits until nothing tracked is under way. */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private progressTimer: NodeJS.Timeout | undefined;
+
+  /** While steps run, each in flight is shown with its operation and elapsed time, once a second
+   * (the CLI's non-interactive display, pkg/backend/display/progress.go). */
+  startProgress(): void {
+    this.progressTimer = setInterval(() => {
+      const now = Date.now();
+      for (const s of this.inFlight.values()) if (now - s.started >= 1000) printInFlight(this.print, s.op, s.label, now - s.started);
+    }, 1000);
+    this.progressTimer.unref();
+  }
+
+  stopProgress(): void {
+    clearInterval(this.progressTimer);
+  }
+
+  /** Runs one step's provider calls, shown in flight meanwhile (callers start none once cancelled:
+   * throwIfCancelled before their first write). */
+  async inStep<T>(op: StepOp, r: StepResource, call: () => Promise<T>): Promise<T> {
+    const key = `${r.urn}\u0000${op}`;
+    this.inFlight.set(key, { op, label: resourceLabel(r), started: Date.now() });
+    try {
+      return await call();
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
   get interrupted(): boolean {
     return this.killed;
   }
@@ -103,13 +190,25 @@ export class Run {
     if (this.killed) throw new EngineInterrupted();
   }
 
+  /** Cancelled by the user (a first Ctrl-C), not by a failed step. */
+  cancelledByUser = false;
+  private readonly onCancel = () => {
+    if (this.cancelledByUser) return;
+    this.cancelledByUser = true;
+    printCancelling(this.print, this.dryRun);
+    this.cancel();
+  };
+
   watchSignal(): void {
     if (this.options.signal?.aborted) throw new EngineInterrupted();
     this.options.signal?.addEventListener("abort", this.onAbort, { once: true });
+    if (this.options.cancel?.aborted) this.onCancel();
+    this.options.cancel?.addEventListener("abort", this.onCancel, { once: true });
   }
 
   stopWatchingSignal(): void {
     this.options.signal?.removeEventListener("abort", this.onAbort);
+    this.options.cancel?.removeEventListener("abort", this.onCancel);
   }
 
   /** The program's process: killed with the run, at once if the run is killed already. */

@@ -59,9 +59,11 @@ export function readProject(projectDir: string): Project {
   return { name: doc.name, programDir: doc.main ? join(projectDir, doc.main) : projectDir };
 }
 
+type ConfigValue = string | number | boolean | { secure: string } | ConfigValue[] | { [key: string]: ConfigValue };
+
 interface StackFile {
   encryptionsalt?: string;
-  config?: Record<string, string | number | boolean | { secure: string }>;
+  config?: Record<string, ConfigValue>;
 }
 
 function stackFilePath(projectDir: string, stack: string): string {
@@ -73,35 +75,120 @@ function readStackFile(projectDir: string, stack: string): StackFile {
   return existsSync(file) ? ((yaml.load(readFileSync(file, "utf8")) as StackFile) ?? {}) : {};
 }
 
+function writeStackFile(projectDir: string, stack: string, file: StackFile): void {
+  writeFileSync(stackFilePath(projectDir, stack), yaml.dump(file));
+}
+
 export interface StackConfig {
-  /** Namespaced key → value (secrets decrypted). */
+  /** Namespaced key → value (secrets decrypted); an object or list value is its JSON, as the CLI
+   * hands structured config to the program and the provider. */
   values: Record<string, string>;
+  /** Keys whose value is, or holds, a secret. */
   secretKeys: string[];
+}
+
+const isSecure = (v: unknown): v is { secure: string } => Boolean(v) && typeof v === "object" && typeof (v as { secure?: unknown }).secure === "string" && Object.keys(v as object).length === 1;
+
+/** A config value with its secure parts decrypted; `secret` tells whether it held any. */
+function decryptValue(value: ConfigValue, crypter: () => Crypter): { plain: unknown; secret: boolean } {
+  if (isSecure(value)) return { plain: crypter().decrypt(value.secure), secret: true };
+  if (Array.isArray(value)) {
+    const parts = value.map((v) => decryptValue(v, crypter));
+    return { plain: parts.map((p) => p.plain), secret: parts.some((p) => p.secret) };
+  }
+  if (value && typeof value === "object") {
+    const parts = Object.entries(value).map(([k, v]) => [k, decryptValue(v, crypter)] as const);
+    return { plain: Object.fromEntries(parts.map(([k, p]) => [k, p.plain])), secret: parts.some(([, p]) => p.secret) };
+  }
+  return { plain: value, secret: false };
+}
+
+function crypterOf(file: StackFile, stack: string, passphrase: string): () => Crypter {
+  return () => {
+    if (!file.encryptionsalt) throw new Error(`Pulumi.${stack}.yaml has a secure value but no encryptionsalt`);
+    return crypterFor(passphrase, file.encryptionsalt);
+  };
 }
 
 export function readConfig(projectDir: string, stack: string, passphrase: string): StackConfig {
   const file = readStackFile(projectDir, stack);
+  const crypter = crypterOf(file, stack, passphrase);
   const values: Record<string, string> = {};
   const secretKeys: string[] = [];
   for (const [key, value] of Object.entries(file.config ?? {})) {
-    if (value && typeof value === "object" && "secure" in value) {
-      if (!file.encryptionsalt) throw new Error(`Pulumi.${stack}.yaml has a secure value but no encryptionsalt`);
-      values[key] = String(new Crypter(passphrase, file.encryptionsalt).decrypt(value.secure));
-      secretKeys.push(key);
-    } else {
-      values[key] = String(value);
-    }
+    const { plain, secret } = decryptValue(value, crypter);
+    values[key] = plain !== null && typeof plain === "object" ? JSON.stringify(plain) : String(plain);
+    if (secret) secretKeys.push(key);
   }
   return { values, secretKeys };
 }
 
-/** `pulumi config set [--secret] key value` for the test engine's stack file. */
-export function setConfig(projectDir: string, stack: string, passphrase: string, key: string, value: string, secret = false): void {
+/**
+ * A `--path` key as the CLI reads it (pulumi/pulumi sdk/go/common/resource/properties_path.go,
+ * ParsePropertyPath): `svc:profiles.client.apiKey`, `a.list[0]`, `a["key.with.dots"]`. The first
+ * part is the config key.
+ */
+export function parseConfigPath(path: string): (string | number)[] {
+  const parts: (string | number)[] = [];
+  const re = /\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|\.?([^.[\]]+)/gy;
+  let m: RegExpExecArray | null;
+  let at = 0;
+  while (at < path.length && (m = re.exec(path))) {
+    parts.push(m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : m[3]);
+    at = re.lastIndex;
+  }
+  if (at !== path.length || !parts.length || typeof parts[0] !== "string") throw new Error(`invalid configuration path: ${path}`);
+  return parts;
+}
+
+/** `pulumi config set [--secret] [--path] key value` for the test engine's stack file. */
+export function setConfig(projectDir: string, stack: string, passphrase: string, key: string, value: string, secret = false, path = false): void {
   const file = readStackFile(projectDir, stack);
   file.encryptionsalt ??= Crypter.newSalt();
   file.config ??= {};
-  file.config[key] = secret ? { secure: new Crypter(passphrase, file.encryptionsalt).encrypt(value) } : value;
-  writeFileSync(stackFilePath(projectDir, stack), yaml.dump(file));
+  const stored: ConfigValue = secret ? { secure: crypterFor(passphrase, file.encryptionsalt).encrypt(value) } : value;
+  if (!path) file.config[key] = stored;
+  else {
+    const parts = parseConfigPath(key);
+    let container: Record<string | number, ConfigValue> = file.config as Record<string, ConfigValue>;
+    for (const [i, part] of parts.slice(0, -1).entries()) {
+      const next = parts[i + 1];
+      let child = container[part];
+      if (child === undefined || typeof child !== "object" || isSecure(child)) {
+        if (child !== undefined) throw new Error(`${parts.slice(0, i + 1).join(".")} is not an object or list: cannot set ${key}`);
+        child = typeof next === "number" ? [] : {};
+        container[part] = child;
+      }
+      container = child as Record<string | number, ConfigValue>;
+    }
+    container[parts[parts.length - 1]] = stored;
+  }
+  writeStackFile(projectDir, stack, file);
+}
+
+/** `pulumi config get [--path] key`: the value (secrets decrypted), or undefined when not set. */
+export function getConfig(projectDir: string, stack: string, passphrase: string, key: string, path = false): { value: unknown; secret: boolean } | undefined {
+  const file = readStackFile(projectDir, stack);
+  const parts = path ? parseConfigPath(key) : [key];
+  let at: ConfigValue | undefined = file.config?.[parts[0] as string];
+  for (const part of parts.slice(1)) at = at && typeof at === "object" && !isSecure(at) ? (at as Record<string | number, ConfigValue>)[part] : undefined;
+  if (at === undefined) return undefined;
+  const { plain, secret } = decryptValue(at, crypterOf(file, stack, passphrase));
+  return { value: plain, secret };
+}
+
+/** `pulumi config rm [--path] key`: answers whether it was there. */
+export function removeConfig(projectDir: string, stack: string, key: string, path = false): boolean {
+  const file = readStackFile(projectDir, stack);
+  const parts = path ? parseConfigPath(key) : [key];
+  let container: ConfigValue | undefined = file.config as ConfigValue | undefined;
+  for (const part of parts.slice(0, -1)) container = container && typeof container === "object" && !isSecure(container) ? (container as Record<string | number, ConfigValue>)[part] : undefined;
+  const last = parts[parts.length - 1];
+  if (!container || typeof container !== "object" || isSecure(container) || !(last in container)) return false;
+  if (Array.isArray(container) && typeof last === "number") container.splice(last, 1);
+  else delete (container as Record<string | number, ConfigValue>)[last];
+  writeStackFile(projectDir, stack, file);
+  return true;
 }
 
 // ---- state ----

@@ -33,6 +33,10 @@ export interface EngineOptions {
    * provider host are killed at once, nothing more is saved, and `runEngine` rejects with
    * `EngineInterrupted`. What the checkpoints saved so far is what the next run finds. */
   signal?: AbortSignal;
+  /** Aborting it is a first Ctrl-C of the CLI: "^C received; cancelling…" is printed, no new step
+   * starts, the steps in flight finish, the state is saved and the run fails ("update canceled").
+   * `signal` is the second Ctrl-C: it terminates at once. */
+  cancel?: AbortSignal;
   /** Called with the bytes of each checkpoint written (the benchmark adds them up: the CLI's file and
    * object-store backends write the whole checkpoint after every step too). */
   onCheckpoint?: (bytes: number) => void;
