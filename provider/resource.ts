@@ -18,14 +18,6 @@ export interface CheckFailure {
   property: string;
   reason: string;
 }
-/**
- * A check failure about a secret-bearing input: the CLI prints a failing property's value when the
- * failure names it (pulumi/pulumi step_generator.go issueCheckFailures), so the property is named in
- * the reason instead, and the reason never holds the value.
- */
-export function sensitiveFailure(property: string, reason: string): CheckFailure {
-  return { property: "", reason: `${property}: ${reason}` };
-}
 export interface CheckResult {
   inputs: Props;
   failures: CheckFailure[];
