@@ -15,6 +15,9 @@ import { configure } from "./runtime";
 import { vps } from "./vps/vps";
 import { vpsBackup } from "./vps/backup";
 import { vpsFirewallRule } from "./vps/firewall-rule";
+import { vpsSshKey } from "./vps/ssh-key";
+import { vpsPortForward } from "./vps/port-forward";
+import { vpsSnapshot } from "./vps/snapshot";
 
 export * from "./client";
 export * from "./config";
@@ -30,6 +33,9 @@ export const resources: Record<string, ResourceImpl> = {
   Vps: vps,
   VpsFirewallRule: vpsFirewallRule,
   VpsBackup: vpsBackup,
+  VpsSshKey: vpsSshKey,
+  VpsPortForward: vpsPortForward,
+  VpsSnapshot: vpsSnapshot,
 };
 
 type Method = "configure" | keyof ResourceImpl;

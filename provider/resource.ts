@@ -50,6 +50,16 @@ export interface ResourceImpl {
 export const PROVIDER_KEY = "__provider";
 
 /**
+ * A check failure about a secret-bearing input (a private key pasted as a public one, a password):
+ * the CLI prints a failing property's value when the failure names a `property` (pulumi/pulumi
+ * step_generator.go issueCheckFailures), and only the reason when it names none. So the property is
+ * named at the start of the reason instead, and the reason never holds the value.
+ */
+export function sensitiveFailure(property: string, reason: string): CheckFailure {
+  return { property: "", reason: `${property}: ${reason}` };
+}
+
+/**
  * Checks each input with its schema (defaults and normalization included), skipping values the
  * engine does not know yet, and refuses properties the resource does not have. `rules` then check
  * rules between properties; each gets only known values.

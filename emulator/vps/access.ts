@@ -100,7 +100,6 @@ export const accessHandlers: Partial<Record<RouteId, Handler>> = {
     if (holdsPrivateKey(body.publicKey)) throw new EmuError(400, "PRIVATE_KEY_REJECTED", "A private key was sent; it was not stored. Send the public key (the .pub file)");
     const parsed = parseSshPublicKey(body.publicKey);
     if ("problem" in parsed) throw new EmuError(400, "INVALID_SSH_KEY", `publicKey: ${parsed.problem}`);
-    if (body.label !== undefined && body.label.length > 100) throw new EmuError(400, "REQUEST_ERROR", "label must be at most 100 characters");
     requireReachableServer(ctx, s, "SSH keys");
     const { sshKeys } = accessOf(s);
     if (sshKeys.some((k) => k.fingerprint === parsed.fingerprint)) throw new EmuError(409, "SSH_KEY_EXISTS", `Key ${parsed.fingerprint} is already on the server`);
