@@ -18,11 +18,11 @@ export const serverTimeoutMs = (ctx: CallContext) => ctx.timeoutMs(SERVER_TIMEOU
 
 /**
  * How long the platform's transitions usually take: a server create about 8 s, a termination 5 s,
- * a backup setup 10 s, a snapshot 15 s (the emulator's time mode models them; the API documents no figure). They
+ * a backup setup 10 s (the emulator's time mode models them; the API documents no figure). They
  * only pace the polling (client/poller.ts, expectedMs): a faster transition is seen by the read
  * 0.5 s after the call's answer, a slower one polled as before. Decision of issue 16.
  */
-export const USUAL_MS = { create: 8_000, terminate: 5_000, backupSetup: 10_000, snapshot: 15_000 } as const;
+export const USUAL_MS = { create: 8_000, terminate: 5_000, backupSetup: 10_000 } as const;
 
 /** Waits until the server rests; all servers waiting in this process share one list call per tick.
  * `expectedMs`: the transition just started and usually takes this long (USUAL_MS). */

@@ -19,7 +19,7 @@ import type { Snapshot } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
-import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
+import { busyUntil, retryWhileBusy, serverTimeoutMs } from "./server-waits";
 import { createsObject, serverAccessHint, serverAccessRules } from "./server-access";
 
 const fields = {
@@ -57,8 +57,12 @@ function waitMade(ctx: CallContext, vpsId: string, id: string, seen: Snapshot): 
   return waitFor(async () => (await snapshotsOf(ctx, vpsId)).find((s) => s.id === id), (s) => s === undefined || s.status !== "creating", {
     what: `snapshot ${id} of server ${vpsId} to be ready`,
     timeoutMs: serverTimeoutMs(ctx),
-    expectedMs: USUAL_MS.snapshot,
     describe: (s) => (s ? s.status : "gone"),
+    // How long a snapshot takes depends on the disk (the API gives no figure): read 0.5 s after the
+    // answer, then every 0.75 s growing to 2 s at most, so its end is seen within 2 s.
+    firstReadInMs: 500,
+    firstDelayMs: 750,
+    maxDelayMs: 2_000,
   });
 }
 
