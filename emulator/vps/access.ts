@@ -89,6 +89,19 @@ function parseForward(body: { protocol: string; privatePort: number; publicPort?
   return { protocol: protocol as "http" | "https", privatePort: body.privatePort, publicPort: fixed, domain: body.domain ?? null };
 }
 
+type Access = ReturnType<typeof accessOf>;
+
+/** Removes the one record of the server's `list` that `matches`, or throws `notFound` (nothing removed). */
+function remove<K extends keyof Access>(ctx: Ctx, list: K, matches: (item: Access[K][number]) => boolean, notFound: EmuError, activity: string) {
+  const s = findServer(ctx);
+  const items = accessOf(s)[list] as Access[K][number][];
+  const found = items.find(matches);
+  if (!found) throw notFound;
+  (s[list] as Access[K][number][]) = items.filter((x) => x !== found);
+  userActivity(ctx.emu, s, activity);
+  return { deleted: true as const };
+}
+
 export const accessHandlers: Partial<Record<RouteId, Handler>> = {
   // ---- SSH keys ----
   "vps.sshKeys.list": (ctx) => accessOf(findServer(ctx)).sshKeys.map(keyView),
@@ -110,15 +123,8 @@ export const accessHandlers: Partial<Record<RouteId, Handler>> = {
     return keyView(key);
   },
 
-  "vps.sshKeys.delete": (ctx) => {
-    const s = findServer(ctx);
-    const access = accessOf(s);
-    const key = access.sshKeys.find((k) => k.fingerprint === ctx.params.fingerprint);
-    if (!key) throw new EmuError(404, "SSH_KEY_NOT_FOUND", `No key ${ctx.params.fingerprint} on this server`);
-    s.sshKeys = access.sshKeys.filter((k) => k !== key);
-    userActivity(ctx.emu, s, "vps.sshKey.remove");
-    return { deleted: true as const };
-  },
+  "vps.sshKeys.delete": (ctx) =>
+    remove(ctx, "sshKeys", (k) => k.fingerprint === ctx.params.fingerprint, new EmuError(404, "SSH_KEY_NOT_FOUND", `No key ${ctx.params.fingerprint} on this server`), "vps.sshKey.remove"),
 
   // ---- port forwards ----
   "vps.portForwards.list": (ctx) => accessOf(findServer(ctx)).portForwards.map(forwardView),
@@ -152,15 +158,8 @@ export const accessHandlers: Partial<Record<RouteId, Handler>> = {
     return forwardView(forward);
   },
 
-  "vps.portForwards.delete": (ctx) => {
-    const s = findServer(ctx);
-    const access = accessOf(s);
-    const forward = access.portForwards.find((f) => f.id === ctx.params.portId);
-    if (!forward) throw new EmuError(404, "PORT_NOT_FOUND", `No port forward ${ctx.params.portId} on this server`);
-    s.portForwards = access.portForwards.filter((f) => f !== forward);
-    userActivity(ctx.emu, s, "vps.portForward.remove");
-    return { deleted: true as const };
-  },
+  "vps.portForwards.delete": (ctx) =>
+    remove(ctx, "portForwards", (f) => f.id === ctx.params.portId, new EmuError(404, "PORT_NOT_FOUND", `No port forward ${ctx.params.portId} on this server`), "vps.portForward.remove"),
 
   // ---- snapshots ----
   "vps.snapshots.list": (ctx) => accessOf(findServer(ctx)).snapshots.map(snapshotView),
@@ -187,16 +186,9 @@ export const accessHandlers: Partial<Record<RouteId, Handler>> = {
     return snapshotView(snapshot);
   },
 
-  "vps.snapshots.delete": (ctx) => {
-    const s = findServer(ctx);
-    const access = accessOf(s);
-    const snapshot = access.snapshots.find((x) => x.id === ctx.params.snapshotId);
-    if (!snapshot) throw new EmuError(404, "SNAPSHOT_NOT_FOUND", `No snapshot ${ctx.params.snapshotId} on this server`);
-    // A snapshot still being made is cancelled with it: the server is free again.
-    s.snapshots = access.snapshots.filter((x) => x !== snapshot);
-    userActivity(ctx.emu, s, "vps.snapshot.delete");
-    return { deleted: true as const };
-  },
+  // A snapshot still being made is cancelled with it: the server is free again.
+  "vps.snapshots.delete": (ctx) =>
+    remove(ctx, "snapshots", (x) => x.id === ctx.params.snapshotId, new EmuError(404, "SNAPSHOT_NOT_FOUND", `No snapshot ${ctx.params.snapshotId} on this server`), "vps.snapshot.delete"),
 
   "vps.snapshots.rollback": (ctx) => {
     const s = findServer(ctx);

@@ -8,7 +8,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { ACCESS_TYPES, accessRuleOf, FAULT_KINDS, type AccessType, type Op } from "../../tools/chaos/matrix";
+import { ACCESS_TYPES, accessRuleOf, FAULT_KINDS, type AccessType, type FaultKind, type Op } from "../../tools/chaos/matrix";
 import { KEYS } from "../../tools/support/ssh-keys";
 import { catalogue, fresh, PLAN, runningServer, server, type Props } from "../vps/helpers";
 
@@ -43,7 +43,7 @@ const objects = (type: AccessType): unknown[] => {
 /** A failed operation's error is clear: the operation, the call and its code, or an unknown outcome. */
 const CLEAR = /^(create|delete) failed: ((GET|POST|DELETE) \/\S+ (\d{3} )?[A-Z][A-Z_]{2,}|.*outcome unknown|.*No \w[\w ]* was made)/;
 
-const cells: [AccessType, Op, string][] = [];
+const cells: [AccessType, Op, FaultKind][] = [];
 for (const type of ACCESS_TYPES) for (const op of ["create", "delete"] as Op[]) for (const fault of FAULT_KINDS) if (fault !== "d" && accessRuleOf(type, op, fault)) cells.push([type, op, fault]);
 
 test.each(cells)("%s %s under fault %s: clear or fine, the next attempt converges", async (type, op, fault) => {
