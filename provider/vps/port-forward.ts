@@ -59,6 +59,13 @@ function portRules(inputs: Props): CheckFailure[] {
   return failures;
 }
 
+/** What a forward holds on the shared address: a protocol's domain, a port asked for, or http's port 80; undefined: a port the platform assigns (always a free one). */
+function slotOf(props: Props): string | undefined {
+  if (props.domain !== undefined) return `${String(props.protocol)} ${String(props.domain)}`;
+  if (props.publicPort !== undefined) return `${String(props.protocol)}:${String(props.publicPort)}`;
+  return props.protocol === "http" ? "http:80" : undefined;
+}
+
 /** An existing forward is this resource's when its values are the program's (an assigned port matches any). */
 const sameForward = (f: PortForward, inputs: Props) =>
   f.protocol === inputs.protocol &&
@@ -113,10 +120,8 @@ export const vpsPortForward: ResourceImpl = {
     const changed = (name: string) => isUnknown(news[name]) || JSON.stringify(old(name) ?? null) !== JSON.stringify(news[name] ?? null);
     const replaces = FORWARD_INPUTS.filter(changed);
     // The same public port or domain again: the address holds it once, so the old forward goes first.
-    const sameSlot =
-      news.protocol === olds.protocol &&
-      !changed("vpsId") &&
-      (news.domain !== undefined ? news.domain === olds.domain : news.publicPort !== undefined && news.publicPort === olds.publicPort);
+    const oldSlot = slotOf({ ...olds, publicPort: olds.requestedPublicPort });
+    const sameSlot = !changed("vpsId") && oldSlot !== undefined && oldSlot === slotOf(news);
     return { changes: replaces.length > 0, replaces, ...(replaces.length && sameSlot ? { deleteBeforeReplace: true } : {}) };
   },
 
