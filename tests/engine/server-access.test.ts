@@ -1,8 +1,8 @@
 /**
  * examples/server-access through the test engine against an emulator (issue 25, acceptance 1): up
  * (a shared-address server, two keys, an https forward with a domain, a snapshot) → a preview with no
- * changes → a key's label changed (one replace, the old key removed first) → destroy, nothing left at
- * the API. Each step confirmed in the emulator and the request log.
+ * changes → a key's label changed (one replace, the old key removed first) → refresh after objects
+ * were deleted out of band → destroy, nothing left at the API. Each step confirmed in the emulator and the request log.
  */
 import { join } from "node:path";
 import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
@@ -64,6 +64,20 @@ test("a key's label changed: one replace, the old key removed before the new one
   expect(calls(s.writes())).toEqual([`DELETE /api/vps/${vpsId}/ssh-keys/${encodeURIComponent(KEYS.ecdsa256.fingerprint)}`, `POST /api/vps/${vpsId}/ssh-keys`]);
   expect(server().sshKeys!.find((k) => k.fingerprint === KEYS.ecdsa256.fingerprint)!.label).toBe("ci-deploy");
   expect(server().sshKeys).toHaveLength(2);
+});
+
+test("refresh shows drift: a key and the snapshot deleted out of band leave the state; the next up makes them again", async () => {
+  const vpsId = server().id;
+  const snapshotId = server().snapshots![0].id;
+  const key = (method: string, path: string) => s.emu.call(method, `/api${path}`, { key: s.emu.keys.account });
+  await key("DELETE", `/vps/${vpsId}/ssh-keys/${encodeURIComponent(KEYS.ed25519.fingerprint)}`);
+  await key("DELETE", `/vps/${vpsId}/snapshots/${snapshotId}`);
+  const refreshed = await s.run("refresh");
+  expect(sorted(changes(refreshed))).toEqual(["delete admin-key", "delete baseline"]);
+  const r = await s.run("up");
+  expect(sorted(changes(r))).toEqual(["create admin-key", "create baseline"]);
+  expect(server().sshKeys).toHaveLength(2);
+  expect(server().snapshots).toMatchObject([{ name: "baseline", status: "ready" }]);
 });
 
 test("destroy leaves nothing of the stack at the API", async () => {
