@@ -266,6 +266,26 @@ export const routes = {
     service: "platform", method: "DELETE", path: "/vps/{id}/backup", safety: "idempotent", status: 200,
     response: z.looseObject({ cancelled: z.literal(true) }),
   }),
+  // Server access (assumed-routes.md "Server access"): a POST adds a second key, forward or snapshot.
+  "vps.sshKeys.list": def({ service: "platform", method: "GET", path: "/vps/{id}/ssh-keys", safety: "read", status: 200, response: list(s.sshKey) }),
+  "vps.sshKeys.add": def({
+    service: "platform", method: "POST", path: "/vps/{id}/ssh-keys", safety: "non-idempotent", status: 201, response: s.sshKey,
+    body: z.object({ publicKey: z.string(), label: z.string().optional() }),
+  }),
+  "vps.sshKeys.delete": def({ service: "platform", method: "DELETE", path: "/vps/{id}/ssh-keys/{fingerprint}", safety: "idempotent", status: 200, response: s.deleted }),
+  "vps.portForwards.list": def({ service: "platform", method: "GET", path: "/vps/{id}/port-forwards", safety: "read", status: 200, response: list(s.portForward) }),
+  "vps.portForwards.add": def({
+    service: "platform", method: "POST", path: "/vps/{id}/port-forwards", safety: "non-idempotent", status: 201, response: s.portForward,
+    body: z.object({ protocol: z.string(), privatePort: z.number(), publicPort: z.number().optional(), domain: z.string().optional() }),
+  }),
+  "vps.portForwards.delete": def({ service: "platform", method: "DELETE", path: "/vps/{id}/port-forwards/{portId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "vps.snapshots.list": def({ service: "platform", method: "GET", path: "/vps/{id}/snapshots", safety: "read", status: 200, response: list(s.snapshot) }),
+  "vps.snapshots.create": def({
+    service: "platform", method: "POST", path: "/vps/{id}/snapshots", safety: "non-idempotent", status: 202, response: s.snapshot,
+    body: z.object({ name: z.string() }),
+  }),
+  "vps.snapshots.delete": def({ service: "platform", method: "DELETE", path: "/vps/{id}/snapshots/{snapshotId}", safety: "idempotent", status: 200, response: s.deleted }),
+  "vps.snapshots.rollback": def({ service: "platform", method: "POST", path: "/vps/{id}/snapshots/{snapshotId}/rollback", safety: "non-idempotent", status: 200, response: s.vps }),
   "backup.plans.list": def({ service: "platform", method: "GET", path: "/backup/plans", safety: "read", status: 200, response: list(s.backupPlan) }),
 
   // ---- account ({api_base_url}) ----

@@ -141,6 +141,7 @@ export const vpsStatus = z.enum([
   "restarting",
   "reinstalling",
   "upgrading",
+  "restoring",
   "running",
   "stopped",
   "error",
@@ -162,6 +163,8 @@ export const vps = z.looseObject({
   lastJobStatus: z.string().nullable(),
   lastJobError: z.string().nullable(),
   createdAt: timestamp,
+  /** The server shares its plan's public address (port forwards and SSH keys need one): assumed-routes.md "Server access". */
+  sharedAddress: z.boolean().optional(),
 });
 /** Paid server calls answer the server plus the amount taken from the wallet. */
 export const vpsCharged = vps.extend({ charged: z.number() });
@@ -177,6 +180,10 @@ export const vpsPlan = z.looseObject({
   diskGb: z.number().int(),
   prices: z.record(billingPeriod, z.number()),
   osTemplates: z.array(osTemplate),
+  /** Servers of the plan share one public address (assumed-routes.md "Server access"). */
+  sharedAddress: z.boolean().optional(),
+  /** Snapshots a server of the plan may hold; 0: snapshots unavailable on the plan. */
+  snapshotLimit: z.number().int().optional(),
 });
 export const vpsCredentials = z.looseObject({ address: z.string().nullable(), user: z.string(), password: z.string() });
 export const renewalOption = z.looseObject({ billingPeriod, price: z.number(), currency: z.string() });
@@ -191,6 +198,37 @@ export const firewallRule = z.looseObject({
   action: firewallAction,
   port: z.string().optional(),
   source: z.string(),
+});
+
+// ---- server access (assumed-routes.md "Server access"): SSH keys, port forwards, snapshots ----
+
+export const sshKeyTypes = ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "ssh-rsa"] as const;
+export const sshKey = z.looseObject({
+  fingerprint: z.string(),
+  type: z.string(),
+  label: z.string().nullable(),
+  publicKey: z.string(),
+  createdAt: timestamp,
+});
+export const portForwardProtocols = ["tcp", "udp", "http", "https"] as const;
+export const portForwardProtocol = z.enum(portForwardProtocols);
+export const portForward = z.looseObject({
+  id: z.string(),
+  protocol: portForwardProtocol,
+  privatePort: z.number().int(),
+  publicPort: z.number().int(),
+  domain: z.string().nullable(),
+  createdAt: timestamp,
+});
+export const snapshotStatus = z.enum(["creating", "ready", "error"]);
+export const snapshot = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  status: snapshotStatus,
+  sizeGb: z.number(),
+  createdAt: timestamp,
+  /** Why a snapshot ended in `error` (the server's lastJobError of the snapshot job). */
+  error: z.string().nullable().optional(),
 });
 
 export const backupPlan = z.looseObject({
@@ -343,6 +381,10 @@ export type Vps = z.infer<typeof vps>;
 export type VpsPlan = z.infer<typeof vpsPlan>;
 export type FirewallRule = z.infer<typeof firewallRule>;
 export type BackupAddon = z.infer<typeof backupAddon>;
+export type SshKey = z.infer<typeof sshKey>;
+export type PortForward = z.infer<typeof portForward>;
+export type PortForwardProtocol = z.infer<typeof portForwardProtocol>;
+export type Snapshot = z.infer<typeof snapshot>;
 export type RegisteredDomain = z.infer<typeof registeredDomain>;
 export type Notification = z.infer<typeof notification>;
 export type ActivityEntry = z.infer<typeof activityEntry>;

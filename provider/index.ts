@@ -21,6 +21,9 @@ import { vpsFirewallRule } from "./vps/firewall-rule";
 import { emailPlan } from "./email/plan";
 import { emailTopic } from "./email/topic";
 import { emailSegment } from "./email/segment";
+import { vpsSshKey } from "./vps/ssh-key";
+import { vpsPortForward } from "./vps/port-forward";
+import { vpsSnapshot } from "./vps/snapshot";
 
 export * from "./client";
 export * from "./config";
@@ -42,6 +45,9 @@ export const resources: Record<string, ResourceImpl> = {
   EmailPlan: emailPlan,
   EmailTopic: emailTopic,
   EmailSegment: emailSegment,
+  VpsSshKey: vpsSshKey,
+  VpsPortForward: vpsPortForward,
+  VpsSnapshot: vpsSnapshot,
 };
 
 type Method = "configure" | keyof ResourceImpl;

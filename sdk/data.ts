@@ -25,6 +25,8 @@ export type ActivityEntry = s.ActivityEntry;
 export type AiModel = s.AiModel;
 export type InboundStats = s.InboundStats;
 export type InboundMessageSummary = s.InboundMessageSummary;
+export type VpsSshKeyInfo = s.SshKey;
+export type VpsSnapshotInfo = s.Snapshot;
 
 /** Every data function takes the profile whose account it reads (issue 17): a key of stack config
  * `svc:profiles`; default the top-level settings. */
@@ -145,6 +147,18 @@ export async function getInboundMessages(args: GetInboundMessagesArgs = {}): Pro
   return { messages: page.data, nextCursor: page.nextCursor };
 }
 
+/** The SSH keys on a server (fingerprint, type, label, public key). */
+export function getVpsSshKeys(vpsId: string, opts: ProfileOption = {}): Promise<VpsSshKeyInfo[]> {
+  if (!vpsId) return Promise.reject(new Error("getVpsSshKeys: vpsId is required"));
+  return lookup("getVpsSshKeys", "platform", "vps.sshKeys.list", { params: { id: vpsId } }, opts.profile);
+}
+
+/** The snapshots of a server (id, name, status, size). */
+export function getVpsSnapshots(vpsId: string, opts: ProfileOption = {}): Promise<VpsSnapshotInfo[]> {
+  if (!vpsId) return Promise.reject(new Error("getVpsSnapshots: vpsId is required"));
+  return lookup("getVpsSnapshots", "platform", "vps.snapshots.list", { params: { id: vpsId } }, opts.profile);
+}
+
 // ---- Output forms: take Pulumi inputs, answer an Output (unknown during preview while an input is) ----
 
 /** `pulumi.output` of plain API data: the value is already plain, so its type stays as it is. */
@@ -172,6 +186,12 @@ export function getNotificationsOutput(args: pulumi.Input<{ unreadOnly?: pulumi.
 }
 export function getProjectActivityOutput(projectId?: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<ActivityEntry[]> {
   return pulumi.output(projectId).apply((id) => plain(getProjectActivity(id, opts)));
+}
+export function getVpsSshKeysOutput(vpsId: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<VpsSshKeyInfo[]> {
+  return pulumi.output(vpsId).apply((id) => plain(getVpsSshKeys(id, opts)));
+}
+export function getVpsSnapshotsOutput(vpsId: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<VpsSnapshotInfo[]> {
+  return pulumi.output(vpsId).apply((id) => plain(getVpsSnapshots(id, opts)));
 }
 export function getAiModelsOutput(opts: ProfileOption = {}): pulumi.Output<AiModel[]> {
   return plain(getAiModels(opts));

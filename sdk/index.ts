@@ -18,6 +18,10 @@ export {
 export { EmailPlan, type EmailPlanArgs, type EmailPlanBilling } from "./email/plan";
 export { EmailTopic, type EmailTopicArgs } from "./email/topic";
 export { EmailSegment, type EmailSegmentArgs, type EmailSegmentRule } from "./email/segment";
+export { VpsSshKey, type VpsSshKeyArgs } from "./vps/ssh-key";
+export { VpsPortForward, type VpsPortForwardArgs } from "./vps/port-forward";
+export { VpsSnapshot, type VpsSnapshotArgs } from "./vps/snapshot";
+export { getVpsSshKeys, getVpsSshKeysOutput, getVpsSnapshots, getVpsSnapshotsOutput, type VpsSshKeyInfo, type VpsSnapshotInfo } from "./data";
 export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
 export { settingDefs } from "../provider/config";

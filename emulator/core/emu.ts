@@ -5,7 +5,7 @@
 import { chmodSync, renameSync, writeFileSync } from "node:fs";
 import { EmuError } from "./errors";
 import { Rng } from "./rng";
-import { seedSecondAccount, seedWorld } from "./seed";
+import { seedSecondAccount, seedSharedAddressPlans, seedWorld } from "./seed";
 import type { Account, ActivityRec, NotificationRec, PendingTransition, World } from "./world";
 
 export type TransitionMode = "immediate" | "time" | "manual";
@@ -255,9 +255,10 @@ export class Emu {
     this.rng = new Rng(this.world.rngState);
   }
 
-  /** Replaces the world (state file load). A world saved before there was a second account gains it. */
+  /** Replaces the world (state file load). A world saved before there was a second account, or shared-address plans, gains them. */
   load(world: World): void {
     if (!world.otherAccounts) seedSecondAccount(world, world.seed);
+    if (!world.catalog.vpsPlans.some((p) => p.sharedAddress)) seedSharedAddressPlans(world, world.seed);
     this.world = world;
     this.rng = new Rng(world.rngState);
     this.lastSaved = JSON.stringify(world);

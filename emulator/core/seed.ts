@@ -76,7 +76,8 @@ export function seedWorld(seed: number): World {
     diskGb,
     prices: prices(monthly),
     osTemplates: windows ? [...linux, { osType: "windows", osVersion: "2022" }] : linux,
-    snapshots: cpu >= 2,
+    snapshotLimit: cpu >= 2 ? 3 : 0,
+    sharedAddress: false,
   });
 
   const world: World = {
@@ -161,8 +162,29 @@ export function seedWorld(seed: number): World {
     jobFailures: [],
   };
   seedSecondAccount(world, seed);
+  seedSharedAddressPlans(world, seed);
   world.rngState = rng.state;
   return world;
+}
+
+/**
+ * Plans whose servers share the region's public address (assumed-routes.md "Server access"): port
+ * forwards and SSH keys work only there. A family of their own (a server never moves between an
+ * own and a shared address by an upgrade). Ids from a generator of their own, so every other seeded
+ * id stays as it was.
+ */
+export function seedSharedAddressPlans(world: World, seed: number): void {
+  const rng = new Rng((seed ^ 0x5a4ed) >>> 0);
+  const linux = [
+    { osType: "ubuntu", osVersion: "22.04" },
+    { osType: "ubuntu", osVersion: "24.04" },
+    { osType: "debian", osVersion: "12" },
+  ];
+  const prices = (monthly: number) => ({ monthly, "3month": Math.round(monthly * 3 * 0.97), "6month": Math.round(monthly * 6 * 0.95), yearly: Math.round(monthly * 12 * 0.9) });
+  world.catalog.vpsPlans.push(
+    { id: rng.uuid(), name: "nat-1vcpu-1gb", family: "shared-address", region: "jkt", cpu: 1, memoryMb: 1024, diskGb: 20, prices: prices(45_000), osTemplates: linux, snapshotLimit: 1, sharedAddress: true },
+    { id: rng.uuid(), name: "nat-2vcpu-2gb", family: "shared-address", region: "jkt", cpu: 2, memoryMb: 2048, diskGb: 40, prices: prices(90_000), osTemplates: linux, snapshotLimit: 2, sharedAddress: true },
+  );
 }
 
 /**

@@ -72,7 +72,10 @@ export interface VpsPlanRec {
   diskGb: number;
   prices: Record<BillingPeriod, number>;
   osTemplates: { osType: string; osVersion: string }[];
-  snapshots: boolean;
+  /** Snapshots a server of the plan may hold (0: unavailable); absent in worlds saved before: 0. */
+  snapshotLimit?: number;
+  /** Servers of the plan share the region's public address (port forwards, SSH keys); absent: false. */
+  sharedAddress?: boolean;
 }
 
 export interface BackupPlanRec {

@@ -9,7 +9,7 @@ import { EmuError } from "../core/errors";
 import { accountOfProject, type BackupPlanRec } from "../core/world";
 import type { RouteId } from "../../contract/routes";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded } from "./jobs";
-import { DAY_MS, daysLeft, findServer, periodEnd, planOf, prorate, serverById, userActivity, type BackupAddonRec, type ServerRec } from "./state";
+import { busyReason, DAY_MS, daysLeft, findServer, periodEnd, planOf, prorate, serverById, userActivity, type BackupAddonRec, type ServerRec } from "./state";
 
 /** Control triggers read with `takeJobFailure` (no real job behind them). */
 export const BACKUP_TRIGGER = {
@@ -82,6 +82,10 @@ export const backupHandlers: Partial<Record<RouteId, Handler>> = {
     if (s.status === "provisioning" || s.status === "error") throw new EmuError(400, "NOT_ELIGIBLE", "Server is not provisioned");
     if (s.status === "terminating" || s.status === "terminated") throw new EmuError(400, "NOT_ELIGIBLE", "Server is terminated");
     if (s.backup) throw new EmuError(409, "ALREADY_SUBSCRIBED", `Server already has the backup add-on (${s.backup.planCode})`);
+    // A snapshot being made or rolled back keeps the server busy: the setup waits (VPS_BUSY, States).
+    if (s.status === "restoring" || s.snapshots?.some((x) => x.status === "creating")) {
+      throw new EmuError(409, "VPS_BUSY", `Server busy (${busyReason(s)}): poll GET /vps/${s.id} and retry once settled`);
+    }
     if (s.status !== "running") throw new EmuError(409, "VPS_NOT_RUNNING", `Server must be running to activate backups (it is ${s.status})`);
     if (emu.takeJobFailure(BACKUP_TRIGGER.nodeNotReady) !== undefined) {
       throw new EmuError(409, "NODE_NOT_READY", "Backups are not yet available on this server; try again later");

@@ -56,7 +56,7 @@ export const billingHandlers: Partial<Record<RouteId, Handler>> = {
     // The shift, not the old date, is undone on failure: a renewal queued after this one stays.
     emu.schedule(JOB.renew, { serverId: s.id, amount, shiftMs: to - from }, JOB_SECONDS[JOB.renew]);
     userActivity(emu, s, "vps.renew");
-    return { ...vpsView(s), charged: amount };
+    return { ...vpsView(s, ctx.world), charged: amount };
   },
 
   "vps.upgrade": (ctx) => {
@@ -80,7 +80,7 @@ export const billingHandlers: Partial<Record<RouteId, Handler>> = {
     s.status = "upgrading";
     s.planId = next.id;
     userActivity(emu, s, "vps.upgrade");
-    return { ...vpsView(s), charged: amount };
+    return { ...vpsView(s, ctx.world), charged: amount };
   },
 };
 

@@ -19,6 +19,8 @@ export const JOB = {
   resetPassword: "vps.resetPassword",
   terminate: "vps.terminate",
   backupSetup: "vps.backup",
+  snapshot: "vps.snapshot",
+  rollback: "vps.rollback",
 } as const;
 export type JobKind = (typeof JOB)[keyof typeof JOB];
 
@@ -34,6 +36,8 @@ export const JOB_SECONDS: Record<JobKind, number> = {
   "vps.resetPassword": 3,
   "vps.terminate": 5,
   "vps.backup": 10,
+  "vps.snapshot": 15,
+  "vps.rollback": 20,
 };
 
 const JOB_LABEL: Record<string, string> = {
@@ -47,6 +51,8 @@ const JOB_LABEL: Record<string, string> = {
   "vps.resetPassword": "password reset",
   "vps.terminate": "termination",
   "vps.backup": "backup setup",
+  "vps.snapshot": "snapshot",
+  "vps.rollback": "snapshot rollback",
 };
 
 export function jobSucceeded(s: ServerRec): void {

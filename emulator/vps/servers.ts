@@ -49,6 +49,12 @@ function nextPublicIp(state: VpsState): string {
   return `100.${64 + ((m >> 16) & 63)}.${(m >> 8) & 255}.${m & 255}`;
 }
 
+/** The one public address the shared-address servers of a region share: the `.1` of a pool, which nextPublicIp never hands out. */
+function sharedAddressOf(region: string): string {
+  const pools: Record<string, string> = { jkt: "203.0.113.1", sgp: "198.51.100.1" };
+  return pools[region] ?? "192.0.2.1";
+}
+
 type PowerAction = "start" | "stop" | "restart";
 const POWER: Record<PowerAction, { during: VpsStatus; target: VpsStatus; kind: JobKind }> = {
   start: { during: "starting", target: "running", kind: JOB.start },
@@ -64,7 +70,7 @@ function power(action: PowerAction): Handler {
     ctx.emu.schedule(kind, { serverId: s.id, before: s.status, target }, JOB_SECONDS[kind]);
     s.status = during;
     userActivity(ctx.emu, s, `vps.${action}`);
-    return vpsView(s);
+    return vpsView(s, ctx.world);
   };
 }
 
@@ -87,9 +93,9 @@ function powerJob(kind: string): TransitionFn {
 export const serverHandlers: Partial<Record<RouteId, Handler>> = {
   "vps.plans.list": ({ world }) => world.catalog.vpsPlans.map(planView),
 
-  "vps.list": (ctx) => vpsState(ctx.world).servers.filter((s) => ctx.caller.reach.includes(s.projectId)).map(vpsView),
+  "vps.list": (ctx) => vpsState(ctx.world).servers.filter((s) => ctx.caller.reach.includes(s.projectId)).map((s) => vpsView(s, ctx.world)),
 
-  "vps.get": (ctx) => vpsView(findServer(ctx)),
+  "vps.get": (ctx) => vpsView(findServer(ctx), ctx.world),
 
   "vps.create": (ctx) => {
     const { emu, world } = ctx;
@@ -137,11 +143,14 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
       firewall: [],
       backup: null,
       renewFailedFor: null,
+      sshKeys: [],
+      portForwards: [],
+      snapshots: [],
     };
     state.servers.push(s);
     emu.schedule(JOB.create, { serverId: s.id, charged: price }, JOB_SECONDS[JOB.create]);
     userActivity(emu, s, "vps.create");
-    return { ...vpsView(s), charged: price };
+    return { ...vpsView(s, ctx.world), charged: price };
   },
 
   "vps.credentials": (ctx) => {
@@ -172,7 +181,7 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
     s.osType = body.osType;
     s.osVersion = body.osVersion;
     userActivity(ctx.emu, s, "vps.reinstall");
-    return vpsView(s);
+    return vpsView(s, ctx.world);
   },
 
   "vps.resetPassword": (ctx) => {
@@ -183,7 +192,7 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
     // No status of its own: the old password stays valid until the job settles.
     ctx.emu.schedule(JOB.resetPassword, { serverId: s.id, rootPassword }, JOB_SECONDS[JOB.resetPassword]);
     userActivity(ctx.emu, s, "vps.resetPassword");
-    return vpsView(s);
+    return vpsView(s, ctx.world);
   },
 
   "vps.autoRenew": (ctx) => {
@@ -194,20 +203,23 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
       s.autoRenew = enabled;
       userActivity(ctx.emu, s, enabled ? "vps.autoRenew.enable" : "vps.autoRenew.disable");
     }
-    return vpsView(s);
+    return vpsView(s, ctx.world);
   },
 
   "vps.terminate": (ctx) => {
     const s = findServer(ctx);
     // A repeat (a retry after a lost answer) answers the server again: the route is idempotent.
-    if (s.status === "terminating" || s.status === "terminated") return vpsView(s);
+    if (s.status === "terminating" || s.status === "terminated") return vpsView(s, ctx.world);
     guardAction(s, "terminate");
     s.status = "terminating";
     s.backup = null;
     s.firewall = [];
+    s.sshKeys = [];
+    s.portForwards = [];
+    s.snapshots = [];
     ctx.emu.schedule(JOB.terminate, { serverId: s.id }, JOB_SECONDS[JOB.terminate]);
     userActivity(ctx.emu, s, "vps.terminate");
-    return vpsView(s);
+    return vpsView(s, ctx.world);
   },
 };
 
@@ -223,7 +235,8 @@ export const serverTransitions: Record<string, TransitionFn> = {
       return;
     }
     s.status = "running";
-    s.publicIp = nextPublicIp(vpsState(emu.world));
+    const plan = planOf(emu.world, s);
+    s.publicIp = plan.sharedAddress ? sharedAddressOf(plan.region) : nextPublicIp(vpsState(emu.world));
     jobSucceeded(s);
   },
 

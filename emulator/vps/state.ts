@@ -33,6 +33,33 @@ export interface BackupAddonRec {
   renewFailedFor: string | null;
 }
 
+/** An SSH key on a server (assumed-routes.md "Server access"); the text is the public key only. */
+export interface SshKeyRec {
+  fingerprint: string;
+  type: string;
+  label: string | null;
+  publicKey: string;
+  createdAt: string;
+}
+
+export interface PortForwardRec {
+  id: string;
+  protocol: "tcp" | "udp" | "http" | "https";
+  privatePort: number;
+  publicPort: number;
+  domain: string | null;
+  createdAt: string;
+}
+
+export interface SnapshotRec {
+  id: string;
+  name: string;
+  status: "creating" | "ready" | "error";
+  sizeGb: number;
+  createdAt: string;
+  error: string | null;
+}
+
 export interface ServerRec {
   id: string;
   name: string;
@@ -54,6 +81,18 @@ export interface ServerRec {
   backup: BackupAddonRec | null;
   /** The expiry an auto-renewal failed for, so the failure is notified once. */
   renewFailedFor: string | null;
+  /** Server access (absent in worlds saved before it: read through accessOf). */
+  sshKeys?: SshKeyRec[];
+  portForwards?: PortForwardRec[];
+  snapshots?: SnapshotRec[];
+}
+
+/** A server's keys, port forwards and snapshots (created empty on first use). */
+export function accessOf(s: ServerRec): { sshKeys: SshKeyRec[]; portForwards: PortForwardRec[]; snapshots: SnapshotRec[] } {
+  s.sshKeys ??= [];
+  s.portForwards ??= [];
+  s.snapshots ??= [];
+  return { sshKeys: s.sshKeys, portForwards: s.portForwards, snapshots: s.snapshots };
 }
 
 export interface VpsState {
@@ -71,8 +110,8 @@ export function vpsState(world: World): VpsState {
 
 export const DAY_MS = 86_400_000;
 
-/** The API fields of a server, never the internal ones. */
-export function vpsView(s: ServerRec) {
+/** The API fields of a server, never the internal ones (`sharedAddress` from its plan). */
+export function vpsView(s: ServerRec, world: World) {
   return {
     id: s.id,
     name: s.name,
@@ -88,6 +127,7 @@ export function vpsView(s: ServerRec) {
     lastJobStatus: s.lastJobStatus,
     lastJobError: s.lastJobError,
     createdAt: s.createdAt,
+    sharedAddress: findPlan(world, s.planId)?.sharedAddress ?? false,
   };
 }
 
@@ -102,6 +142,8 @@ export function planView(p: VpsPlanRec) {
     diskGb: p.diskGb,
     prices: { ...p.prices },
     osTemplates: p.osTemplates.map((t) => ({ osType: t.osType, osVersion: t.osVersion })),
+    sharedAddress: p.sharedAddress ?? false,
+    snapshotLimit: p.snapshotLimit ?? 0,
   };
 }
 
@@ -166,16 +208,17 @@ export function prorate(newMonthly: number, oldMonthly: number, days: number): n
 
 // ---- busy and accepted statuses ----
 
-const TRANSITIONAL: VpsStatus[] = ["provisioning", "starting", "stopping", "restarting", "reinstalling", "upgrading", "terminating"];
+const TRANSITIONAL: VpsStatus[] = ["provisioning", "starting", "stopping", "restarting", "reinstalling", "upgrading", "restoring", "terminating"];
 
-/** Why the server is busy (a transitional status, or backup setup running on it), or null. */
+/** Why the server is busy (a transitional status, a snapshot rollback, backup setup or a snapshot being made on it), or null. */
 export function busyReason(s: ServerRec): string | null {
   if (TRANSITIONAL.includes(s.status)) return `server is ${s.status}`;
   if (s.backup?.status === "setting_up") return "backup setup is running on the server";
+  if (s.snapshots?.some((x) => x.status === "creating")) return "a snapshot is being made of the server";
   return null;
 }
 
-export type ServerAction = "start" | "stop" | "restart" | "reinstall" | "resetPassword" | "upgrade" | "firewall" | "terminate";
+export type ServerAction = "start" | "stop" | "restart" | "reinstall" | "resetPassword" | "upgrade" | "firewall" | "terminate" | "snapshot" | "rollback";
 
 /** Settled statuses each action accepts; a busy server answers 409 VPS_BUSY first. */
 const ACCEPTS: Record<ServerAction, VpsStatus[]> = {
@@ -187,6 +230,8 @@ const ACCEPTS: Record<ServerAction, VpsStatus[]> = {
   upgrade: ["running", "stopped"],
   firewall: ["running", "stopped"],
   terminate: ["running", "stopped", "error"],
+  snapshot: ["running", "stopped"],
+  rollback: ["running", "stopped"],
 };
 
 export function guardAction(s: ServerRec, action: ServerAction): void {

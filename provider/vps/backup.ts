@@ -49,8 +49,9 @@ async function readAddon(api: ApiClient, vpsId: string): Promise<BackupAddon | u
 /** Runs a paid backup call, waiting out NODE_NOT_READY / AGENT_OFFLINE and VPS_BUSY refusals. */
 async function paidCall<T>(ctx: CallContext, vpsId: string, call: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + serverTimeoutMs(ctx);
-  // The backup calls are the work that makes the server busy: they do not wait for it.
-  return retryWhileRefused(() => retryWhileBusy(ctx, vpsId, call, deadline, false), {
+  // They wait for the work of this process that already keeps the server busy (a snapshot being
+  // made); an activation marks itself busy only once sent (`activate`), so it never waits for itself.
+  return retryWhileRefused(() => retryWhileBusy(ctx, vpsId, call, deadline), {
     refused: (err) => isApiError(err) && NOT_YET.has(err.code as ErrorCode),
     deadlineMs: deadline,
   });

@@ -60,12 +60,11 @@ function serverGone(vpsId: string): ApiError {
  */
 const busyWith = new Map<string, Promise<void>>();
 
-/** Marks the server busy until `work` ends, however it ends; answers `work`. */
+/** Marks the server busy until `work` ends, however it ends (and until the work already marked ends); answers `work`. */
 export function busyUntil<T>(vpsId: string, work: Promise<T>): Promise<T> {
-  const ended = work.then(
-    () => undefined,
-    () => undefined,
-  );
+  const ignore = () => undefined;
+  // A snapshot and a backup setup of one server in one `up`: waiting for one must not forget the other.
+  const ended = Promise.all([busyWith.get(vpsId), work.then(ignore, ignore)]).then(ignore);
   busyWith.set(vpsId, ended);
   void ended.then(() => {
     if (busyWith.get(vpsId) === ended) busyWith.delete(vpsId);

@@ -4,6 +4,7 @@ import { defaultName } from "../naming";
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Vps");
 import { commonInputs, type CommonArgs } from "../common";
+import { linkServer } from "./server-links";
 
 import type { BillingPeriod } from "../../contract/schemas";
 
@@ -73,5 +74,7 @@ export class Vps extends pulumi.dynamic.Resource {
       "svc",
       "Vps",
     );
+    // Its keys, forwards and snapshots learn its plan and power state at preview (./server-links.ts).
+    linkServer(this.id, args);
   }
 }

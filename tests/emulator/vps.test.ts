@@ -23,6 +23,7 @@ const SERVER_FIELDS = [
   "planId",
   "projectId",
   "publicIp",
+  "sharedAddress",
   "status",
 ];
 

@@ -12,18 +12,17 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { ALLOWED_READS, base, rows, SERVER_ID, SMALL_PLAN, type Props } from "../../tools/chaos/catalogue";
+import { ALLOWED_READS, base, rows, SERVER_ID, withPlanIds, type Props } from "../../tools/chaos/catalogue";
 
 let h: ResourceHarness;
-let smallPlanId: string;
+let plans: { id: string; name: string }[];
 
-/** A row's inputs with the real plan id in place of the placeholder. */
-const argsOf = (args: Props): Props => (args.planId === SMALL_PLAN ? { ...args, planId: smallPlanId } : args);
+/** A row's inputs with the real plan ids in place of the placeholders. */
+const argsOf = (args: Props): Props => withPlanIds(args, plans);
 
 useResourceHarness((x) => (h = x), {
   setup: async (h) => {
-    const plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
-    smallPlanId = plans.find((p) => p.name === "s-1vcpu-1gb")!.id;
+    plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
     // Load every type's provider once (each runs a small program), outside the timed rows.
     for (const type of Object.keys(base)) await h.inputs(type, argsOf(base[type]));
   },

@@ -7,6 +7,7 @@
  * and a clear reason. Add a row to grow it.
  */
 import { PASSWORD, type Props } from "../support/world";
+import { KEYS, privateKeyText } from "../support/ssh-keys";
 
 export type { Props };
 
@@ -26,6 +27,17 @@ const SQL = "x'; DROP TABLE--";
 const HOOK = "https://hooks.example.com/svc/events";
 /** Ids of the seeded plan catalogue are not known before the emulator starts: resolved in beforeAll. */
 export const SMALL_PLAN = "<small plan id>";
+/** A plan whose servers share an address (keys, forwards, snapshots), resolved like SMALL_PLAN; the
+ * sdk classes pass it as `declaredServer` when the server is declared in the program. */
+export const SHARED_PLAN = "<shared-address plan id>";
+const onSharedServer = { declaredServer: { planId: SHARED_PLAN, powerState: "running" } };
+
+/** A row's inputs with the seeded catalogue's plan ids in place of SMALL_PLAN and SHARED_PLAN. */
+export function withPlanIds(args: Props, plans: { id: string; name: string }[]): Props {
+  const id = (name: string) => plans.find((p) => p.name === name)!.id;
+  const out = args.planId === SMALL_PLAN ? { ...args, planId: id("s-1vcpu-1gb") } : args;
+  return out.declaredServer?.planId === SHARED_PLAN ? { ...out, declaredServer: { ...out.declaredServer, planId: id("nat-1vcpu-1gb") } } : out;
+}
 
 const without = (props: Props, name: string): Props => {
   const { [name]: _drop, ...rest } = props;
@@ -48,6 +60,9 @@ export const base: Record<string, Props> = {
   EmailPlan: { planCode: "starter", months: 1 },
   EmailTopic: { name: "Product news", description: "Monthly" },
   EmailSegment: { name: "Acme", rules: [{ field: "email", operator: "contains", value: "@acme.dev" }] },
+  VpsSshKey: { vpsId: SERVER_ID, publicKey: KEYS.ed25519.publicKey, label: "laptop", ...onSharedServer },
+  VpsPortForward: { vpsId: SERVER_ID, protocol: "https", privatePort: 8443, domain: "app.example.com", ...onSharedServer },
+  VpsSnapshot: { vpsId: SERVER_ID, name: "before-upgrade", ...onSharedServer },
 };
 
 /** A row of `type`: the base inputs with `changes` (a property set to `undefined` is removed). */
@@ -377,10 +392,78 @@ const emailSegment: Row[] = [
   row("EmailSegment", "name missing", { name: undefined }, "name", REQUIRED),
 ];
 
+// ---- VpsSshKey: a single-line OpenSSH public key of a supported type; a private key refused without its text ----
+const KEY_SHAPE = /not an OpenSSH public key of a supported type/;
+const sshKey: Row[] = [
+  row("VpsSshKey", "vpsId not a UUID", { vpsId: "web-1" }, "vpsId", /a server id \(UUID\)/),
+  row("VpsSshKey", "vpsId missing", { vpsId: undefined }, "vpsId", REQUIRED),
+  row("VpsSshKey", "publicKey missing", { publicKey: undefined }, "publicKey", REQUIRED),
+  row("VpsSshKey", "publicKey empty", { publicKey: "" }, "publicKey", KEY_SHAPE),
+  row("VpsSshKey", "publicKey ssh-dss (unsupported)", { publicKey: "ssh-dss AAAAB3NzaC1kc3MAAACBAP1 x@y" }, "publicKey", KEY_SHAPE),
+  row("VpsSshKey", "publicKey RSA of 1024 bits", { publicKey: KEYS.rsa1024.publicKey }, "publicKey", /at least 2048 bits/),
+  row("VpsSshKey", "publicKey on two lines", { publicKey: `${KEYS.ed25519.publicKey}\n${KEYS.ed25519b.publicKey}` }, "publicKey", /single line/),
+  row("VpsSshKey", "publicKey with broken base64", { publicKey: "ssh-ed25519 AAAA$$$$ x@y" }, "publicKey", /no valid base64/),
+  row("VpsSshKey", "publicKey type and data disagree", { publicKey: `ssh-rsa ${KEYS.ed25519.publicKey.split(" ")[1]}` }, "publicKey", /not a ssh-rsa key/),
+  row("VpsSshKey", "publicKey SQL-ish", { publicKey: SQL }, "publicKey", KEY_SHAPE),
+  row("VpsSshKey", "publicKey not a string", { publicKey: 42 }, "publicKey", TYPE),
+  // The CLI prints a failing property's value: a private key's failure names none (sensitiveFailure).
+  row("VpsSshKey", "publicKey a private key", { publicKey: privateKeyText() }, "", /^publicKey: this is a private key/),
+  row("VpsSshKey", "label not a string", { label: 7 }, "label", TYPE),
+  row("VpsSshKey", "adoptId not a fingerprint", { adoptId: "laptop" }, "adoptId", /a key fingerprint as OpenSSH prints it/),
+  row("VpsSshKey", "adoptId of another key", { adoptId: KEYS.ecdsa256.fingerprint }, "adoptId", /adoptId must be that key's fingerprint/),
+  row("VpsSshKey", "an unknown property", { comment: "x" }, "comment", unknown("comment")),
+];
+
+// ---- VpsPortForward: tcp/udp public ports 1024–65535, http 80 / https 443 by domain (https needs one) ----
+const portForward: Row[] = [
+  row("VpsPortForward", "vpsId not a UUID", { vpsId: "web-1" }, "vpsId", /a server id \(UUID\)/),
+  row("VpsPortForward", "protocol sctp", { protocol: "sctp" }, "protocol", /tcp.*udp.*http.*https/),
+  row("VpsPortForward", "protocol in upper case", { protocol: "HTTPS" }, "protocol", /tcp.*udp.*http.*https/),
+  row("VpsPortForward", "privatePort 0", { privatePort: 0 }, "privatePort", /1 to 65535/),
+  row("VpsPortForward", "privatePort 65536", { privatePort: 65536 }, "privatePort", /1 to 65535/),
+  row("VpsPortForward", "privatePort not whole", { privatePort: 22.5 }, "privatePort", /whole number/),
+  row("VpsPortForward", "privatePort a string", { privatePort: "22" }, "privatePort", TYPE),
+  row("VpsPortForward", "privatePort missing", { privatePort: undefined }, "privatePort", REQUIRED),
+  row("VpsPortForward", "https without a domain", { domain: undefined }, "domain", /https needs a domain/),
+  row("VpsPortForward", "https on port 8443", { publicPort: 8443 }, "publicPort", /always uses public port 443/),
+  row("VpsPortForward", "tcp public port below 1024", { protocol: "tcp", domain: undefined, publicPort: 80 }, "publicPort", /1024 to 65535/),
+  row("VpsPortForward", "udp public port past 65535", { protocol: "udp", domain: undefined, publicPort: 70000 }, "publicPort", /1 to 65535/),
+  row("VpsPortForward", "a domain on tcp", { protocol: "tcp" }, "domain", /route by port/),
+  row("VpsPortForward", "domain not a name", { domain: "not a domain" }, "domain", /fully-qualified domain name/),
+  row("VpsPortForward", "domain with an underscore", { domain: "my_app.example.com" }, "domain", /fully-qualified domain name/),
+  row("VpsPortForward", "domain a URL", { domain: "https://app.example.com" }, "domain", /fully-qualified domain name/),
+  row("VpsPortForward", "domain on a reserved top level", { domain: "app.test" }, "domain", /reserved or private top-level name/),
+  row("VpsPortForward", "an unknown property", { target: "10.0.0.2" }, "target", unknown("target")),
+];
+
+// ---- VpsSnapshot: 1–60 letters, digits, spaces, dots, dashes, underscores, starting with a letter or digit ----
+const SNAPSHOT_NAME = /1 to 60 letters, digits, spaces, dots, dashes or underscores/;
+const snapshot: Row[] = [
+  row("VpsSnapshot", "vpsId not a UUID", { vpsId: "web-1" }, "vpsId", /a server id \(UUID\)/),
+  row("VpsSnapshot", "name empty", { name: "" }, "name", SNAPSHOT_NAME),
+  row("VpsSnapshot", "name of 61 characters", { name: "a".repeat(61) }, "name", SNAPSHOT_NAME),
+  row("VpsSnapshot", "name starting with a space", { name: " nightly" }, "name", SNAPSHOT_NAME),
+  row("VpsSnapshot", "name starting with a dash", { name: "-nightly" }, "name", SNAPSHOT_NAME),
+  row("VpsSnapshot", "name SQL-ish", { name: SQL }, "name", SNAPSHOT_NAME),
+  row("VpsSnapshot", "name with \n", { name: "night\nly" }, "name", SNAPSHOT_NAME),
+  row("VpsSnapshot", "name with a slash", { name: "2026/11/24" }, "name", SNAPSHOT_NAME),
+  row("VpsSnapshot", "name not a string", { name: 2026 }, "name", TYPE),
+  row("VpsSnapshot", "name missing", { name: undefined }, "name", REQUIRED),
+  row("VpsSnapshot", "adoptId not a UUID", { adoptId: "nightly" }, "adoptId", /a snapshot id \(UUID\)/),
+  row("VpsSnapshot", "an unknown property", { retention: 7 }, "retention", unknown("retention")),
+];
+
 export const rows: Row[] = [
   ...sendingDomain, ...sendingDomainVerification, ...webhook, ...template, ...vps, ...firewallRule, ...backup, ...domain,
-  ...receivingDomain, ...mailbox, ...mailAlias, ...emailPlan, ...emailTopic, ...emailSegment,
+  ...receivingDomain, ...mailbox, ...mailAlias, ...emailPlan, ...emailTopic, ...emailSegment, ...sshKey, ...portForward, ...snapshot,
 ];
 
 /** The only calls a check may make, by type: reading a catalogue. Every other check calls nothing. */
-export const ALLOWED_READS: Record<string, string[]> = { Vps: ["GET /api/vps/plans"], VpsBackup: ["GET /api/backup/plans"] };
+export const ALLOWED_READS: Record<string, string[]> = {
+  Vps: ["GET /api/vps/plans"],
+  VpsBackup: ["GET /api/backup/plans"],
+  // Whether the declared server's plan shares an address and holds snapshots.
+  VpsSshKey: ["GET /api/vps/plans"],
+  VpsPortForward: ["GET /api/vps/plans"],
+  VpsSnapshot: ["GET /api/vps/plans"],
+};

@@ -23,7 +23,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { engineStack, fixtureProject, ROOT } from "../support/engine-harness";
 import { startResourceHarness } from "../support/resource-harness";
-import { ALLOWED_READS, rows, SMALL_PLAN, type Props } from "./catalogue";
+import { ALLOWED_READS, rows, withPlanIds, type Props } from "./catalogue";
 import { PROGRAM, RESOURCE_TYPES, seeded } from "./harness";
 import { CREATE_MATRIX, KILL_POINTS, runKillPoint } from "./interrupt";
 import { MAX_GROWTH_MB, soak } from "./soak";
@@ -118,8 +118,7 @@ async function main(): Promise<void> {
   const h = await startResourceHarness();
   try {
     const plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
-    const smallPlanId = plans.find((p) => p.name === "s-1vcpu-1gb")!.id;
-    const argsOf = (args: Props): Props => (args.planId === SMALL_PLAN ? { ...args, planId: smallPlanId } : args);
+    const argsOf = (args: Props): Props => withPlanIds(args, plans);
     for (const row of rows) {
       h.emu.control.clearRequests();
       const result = await h.host.check(row.type, {}, await h.inputs(row.type, argsOf(row.args)));

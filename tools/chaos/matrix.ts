@@ -123,7 +123,11 @@ export interface Cell {
 
 /** The fault rule of one cell, or undefined where the cell does not exist. */
 export function ruleOf(type: ResourceType, op: Op, fault: FaultKind, times = 1): FaultRuleInput | undefined {
-  const call = CALLS[type][op];
+  return ruleAt(CALLS[type][op], SPEC_FAULT[type][op], fault, times);
+}
+
+/** The fault rule of one cell: `fault` on `call`; `spec`: the refusal the spec names for it (kind e). */
+function ruleAt(call: Call | null, spec: { status: number; code: ApiErrorCode } | null, fault: FaultKind, times: number): FaultRuleInput | undefined {
   if (!call) return undefined;
   const at = { method: call.method, path: call.path, ...(call.skip ? { skip: call.skip } : {}) };
   switch (fault) {
@@ -135,11 +139,28 @@ export function ruleOf(type: ResourceType, op: Op, fault: FaultKind, times = 1):
       return { ...at, status: 429, code: "RATE_LIMITED", times: 3 * times };
     case "d":
       return { ...at, afterCommit: true, delayMs: SLOW_MS, times };
-    case "e": {
-      const spec = SPEC_FAULT[type][op];
+    case "e":
       return spec ? { ...at, ...spec, times } : undefined;
-    }
   }
+}
+
+/**
+ * The server-access types (issue 25), whose cells run through the provider host on a server that
+ * shares its address (tests/reliability/access-faults.test.ts): their create and delete calls. An
+ * update is a replace (their create call). Kind e: VPS_BUSY, which the spec lists for adding keys,
+ * forwards and snapshots; their deletes name no such refusal.
+ */
+export type AccessType = "VpsSshKey" | "VpsPortForward" | "VpsSnapshot";
+export const ACCESS_TYPES: AccessType[] = ["VpsSshKey", "VpsPortForward", "VpsSnapshot"];
+const BUSY = { status: 409, code: "VPS_BUSY" as const };
+export const ACCESS_CALLS: Record<AccessType, Record<Op, Call | null>> = {
+  VpsSshKey: { create: { method: "POST", path: "/api/vps/*/ssh-keys" }, update: { method: "POST", path: "/api/vps/*/ssh-keys" }, delete: { method: "DELETE", path: "/api/vps/*/ssh-keys/*" } },
+  VpsPortForward: { create: { method: "POST", path: "/api/vps/*/port-forwards" }, update: { method: "POST", path: "/api/vps/*/port-forwards" }, delete: { method: "DELETE", path: "/api/vps/*/port-forwards/*" } },
+  VpsSnapshot: { create: { method: "POST", path: "/api/vps/*/snapshots" }, update: { method: "POST", path: "/api/vps/*/snapshots" }, delete: { method: "DELETE", path: "/api/vps/*/snapshots/*" } },
+};
+
+export function accessRuleOf(type: AccessType, op: Op, fault: FaultKind, times = 1): FaultRuleInput | undefined {
+  return ruleAt(ACCESS_CALLS[type][op], op === "delete" ? null : BUSY, fault, times);
 }
 
 /** Every cell of the matrix. */

@@ -22,6 +22,8 @@ export const PLAN = {
   large: "s-4vcpu-8gb", // the only one offering windows 2022
   cpu: "c-2vcpu-4gb", // another family
   sgp: "s-2vcpu-2gb-sgp", // another region
+  shared: "nat-1vcpu-1gb", // shares the region's public address (SSH keys, port forwards); 1 snapshot
+  sharedLarge: "nat-2vcpu-2gb", // the same family, 2 snapshots
 } as const;
 
 /** The first account's seeded wallet balance (emulator/core/seed.ts). */

@@ -1,0 +1,175 @@
+/**
+ * VpsSnapshot: a restore point of a server. Create waits until the snapshot is `ready`; delete
+ * removes it. A snapshot whose job fails ends in `error`: the create is a partial failure (the id and
+ * the error stay in the state) and the next preview shows a replace (diff on `status`). A name or
+ * server change replaces it too (the API has no update); the new one is made before the old one is
+ * deleted, so a plan whose snapshot limit is reached needs the resource option `deleteBeforeReplace`.
+ *
+ * While a snapshot is made the server is busy (VPS_BUSY for its firewall, keys, forwards, backups,
+ * power): the snapshot marks its server busy in this process (server-waits.ts busyUntil) from the
+ * moment it is sent until it is ready, so the server's other resources in the same `up` wait for it
+ * instead of collecting refusals; a refusal that comes anyway (a snapshot made elsewhere) is waited
+ * out by retryWhileBusy. Taking the snapshot goes through createOnce (../create-once.ts): a snapshot of
+ * the same name on this stack's server, not failed, is this resource's (an interrupted create made it).
+ */
+import { z } from "zod";
+import { isApiError } from "../client/errors";
+import { createOnce } from "../create-once";
+import type { Snapshot } from "../../contract/schemas";
+import { waitFor } from "../client/poller";
+import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import type { CallContext } from "../context";
+import { busyUntil, retryWhileBusy, serverTimeoutMs } from "./server-waits";
+import { createsObject, serverAccessHint, serverAccessRules } from "./server-access";
+
+const fields = {
+  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,59}$/, "1 to 60 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit"),
+  /** A snapshot already on the server to manage: its id. */
+  adoptId: z.string().regex(UUID, "a snapshot id (UUID)").optional(),
+  /** What the program declares about the server (set by the sdk class, see server-access.ts). */
+  declaredServer: z.looseObject({}).optional(),
+};
+const SNAPSHOT_INPUTS = ["vpsId", "name"];
+const OUTPUT_INPUTS = ["vpsId", "name", "adoptId"];
+
+function outputs(inputs: Props, snapshot: Snapshot, error: string | null): Props {
+  return { ...pick(inputs, OUTPUT_INPUTS), status: snapshot.status, sizeGb: snapshot.sizeGb, createdAt: snapshot.createdAt, error };
+}
+
+/** Why a snapshot failed: its own error, else the server's last job error. */
+async function errorOf(ctx: CallContext, vpsId: string, snapshot: Snapshot): Promise<string | null> {
+  if (snapshot.status !== "error") return null;
+  if (snapshot.error) return snapshot.error;
+  const server = await ctx.api.platform.call("vps.get", { params: { id: vpsId } }).catch(() => undefined);
+  return server?.lastJobError ?? "the snapshot job failed, no reason given";
+}
+
+async function snapshotsOf(ctx: CallContext, vpsId: string): Promise<Snapshot[]> {
+  return ctx.api.platform.call("vps.snapshots.list", { params: { id: vpsId } });
+}
+
+/** Waits until the snapshot is no longer `creating` (undefined: it was deleted meanwhile). */
+function waitMade(ctx: CallContext, vpsId: string, id: string, seen: Snapshot): Promise<Snapshot | undefined> {
+  if (seen.status !== "creating") return Promise.resolve(seen);
+  return waitFor(async () => (await snapshotsOf(ctx, vpsId)).find((s) => s.id === id), (s) => s === undefined || s.status !== "creating", {
+    what: `snapshot ${id} of server ${vpsId} to be ready`,
+    timeoutMs: serverTimeoutMs(ctx),
+    describe: (s) => (s ? s.status : "gone"),
+    // How long a snapshot takes depends on the disk (the API gives no figure): read 0.5 s after the
+    // answer, then every 0.75 s growing to 2 s at most, so its end is seen within 2 s.
+    firstReadInMs: 500,
+    firstDelayMs: 750,
+    maxDelayMs: 2_000,
+  });
+}
+
+function hintFor(err: unknown, vpsId: string): string | undefined {
+  if (isApiError(err, "REQUEST_ERROR")) {
+    return `The plan of server ${vpsId} refuses another snapshot (limit reached or snapshots unavailable: see getVpsPlans, snapshotLimit). Delete one, or, for a replace, set the resource option deleteBeforeReplace: true`;
+  }
+  return serverAccessHint(err, vpsId, "snapshots");
+}
+
+export const vpsSnapshot: ResourceImpl = {
+  async check(olds, news, ctx) {
+    const result = checkInputs(news, fields);
+    if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "snapshots", createsObject(olds, result.inputs, SNAPSHOT_INPUTS))));
+    return result;
+  },
+
+  async diff(_id, olds, news): Promise<DiffResult> {
+    // A snapshot that failed holds nothing to restore: the next `up` takes it again.
+    if (olds.status === "error") return { changes: true, replaces: ["status"] };
+    return diffInputs(olds, news, { replace: SNAPSHOT_INPUTS, update: [] });
+  },
+
+  async create(inputs, ctx) {
+    const api = ctx.api.platform;
+    const vpsId = inputs.vpsId as string;
+    const name = inputs.name as string;
+    // From the moment it is sent until it is made, the server is busy: this process's other actions
+    // on it wait for `made` (a refused send frees it at once).
+    let madeEnded!: () => void;
+    const made = new Promise<void>((resolve) => (madeEnded = resolve));
+    const take = () => {
+      const answered = api.call("vps.snapshots.create", { params: { id: vpsId }, body: { name } });
+      void busyUntil(vpsId, answered.then(() => made));
+      return answered;
+    };
+    try {
+      let found: { object: Snapshot; adopted: boolean };
+      try {
+        found = await createOnce<Snapshot>(inputs, {
+          noun: "snapshot",
+          idOf: (s) => s.id,
+          describe: (s) => `named "${s.name}" on server ${vpsId}`,
+          adopt: async (adoptId) => {
+            const live = (await snapshotsOf(ctx, vpsId)).find((s) => s.id === adoptId);
+            if (!live) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no snapshot with this id; remove adoptId to take one`);
+            return live;
+          },
+          // Its name on this stack's server tells the snapshot; a failed one is never taken for it.
+          find: async () => ({ objects: (await snapshotsOf(ctx, vpsId)).filter((s) => s.name === name && s.status !== "error"), provablyMine: true }),
+          send: () => retryWhileBusy(ctx, vpsId, take),
+          otherwise: "give this snapshot another name",
+        });
+      } catch (err) {
+        throw operationError("create", err, hintFor(err, vpsId));
+      }
+      const id = found.object.id;
+      const values = found.adopted && inputs.adoptId !== undefined ? { ...inputs, name: found.object.name } : inputs;
+      let snapshot: Snapshot | undefined;
+      try {
+        snapshot = await waitMade(ctx, vpsId, id, found.object);
+      } catch (err) {
+        throw new PartialFailure(id, outputs(values, found.object, null), inputs, operationError("create", err).message);
+      }
+      if (!snapshot) throw new Error(`create failed: snapshot ${id} of server ${vpsId} was deleted while it was being made; \`pulumi up\` may take it again`);
+      if (snapshot.status === "error") {
+        const error = await errorOf(ctx, vpsId, snapshot);
+        // Kept in the state with its error: the next preview shows the replace that takes it again.
+        throw new PartialFailure(id, outputs(values, snapshot, error), inputs, `create failed: snapshot "${name}" of server ${vpsId} ended in status error: ${error}. The next \`pulumi up\` replaces it`);
+      }
+      return { id, outs: outputs(values, snapshot, null) };
+    } finally {
+      madeEnded();
+    }
+  },
+
+  async update(id, _olds, news, ctx) {
+    // Reached only after a partial failure with nothing to replace (a wait that timed out): finish waiting.
+    const vpsId = news.vpsId as string;
+    const live = (await snapshotsOf(ctx, vpsId).catch((err) => Promise.reject(operationError("update", err)))).find((s) => s.id === id);
+    if (!live) throw new Error(`update failed: server ${vpsId} has no snapshot ${id} any more: run \`pulumi refresh\`, then \`pulumi up\``);
+    const snapshot = (await waitMade(ctx, vpsId, id, live)) ?? live;
+    return { outs: outputs(news, snapshot, await errorOf(ctx, vpsId, snapshot)) };
+  },
+
+  async read(id, props, ctx) {
+    const vpsId = props.vpsId as string;
+    let snapshots: Snapshot[];
+    try {
+      snapshots = await snapshotsOf(ctx, vpsId);
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw operationError("read", err);
+    }
+    const snapshot = snapshots.find((s) => s.id === id);
+    if (!snapshot) return { id: "", props: {} };
+    const inputs = { ...pick(props, ["vpsId", "adoptId"]), name: snapshot.name };
+    return { id, props: outputs(inputs, snapshot, await errorOf(ctx, vpsId, snapshot)), inputs };
+  },
+
+  async delete(id, props, ctx) {
+    const vpsId = props.vpsId as string;
+    try {
+      await ctx.api.platform.call("vps.snapshots.delete", { params: { id: vpsId, snapshotId: id } });
+    } catch (err) {
+      // SNAPSHOT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no snapshots).
+      if (!isNotFound(err)) throw operationError("delete", err);
+    }
+  },
+};
