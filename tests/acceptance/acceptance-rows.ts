@@ -8,6 +8,8 @@ import type { DomainRec } from "../../emulator/domains/state";
 import { domainRecords, emailRecords, liveServers } from "../../tools/support/world";
 import type { TestEmulator } from "../../tools/support/emulator";
 import type { AcceptanceRow } from "./acceptance-matrix";
+import { KEYS, privateKeyText } from "../../tools/support/ssh-keys";
+import { accessOf } from "../../emulator/vps/state";
 
 /** A call of the API that must succeed (an out-of-band change a test makes). */
 async function call(emu: TestEmulator, method: string, path: string, key: string, body?: unknown): Promise<void> {
@@ -37,6 +39,17 @@ const receivingOn = (prefix: string) =>
 const twoMailboxes = async (emu: TestEmulator) => {
   const r = await emu.ctl("POST", "/email/inbox-plan", { mailboxes: 2 });
   if (r.status !== 200) throw new Error(`inbox-plan: ${r.status} ${JSON.stringify(r.body)}`);
+};
+/** A server on a plan that shares its public address (keys and forwards need one; it holds one snapshot). */
+const sharedServer = (name: string) =>
+  `const ${name} = new svc.Vps("${name}", { planId: sharedPlanId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("${name}") });`;
+const access = (w: World) => liveServers(w).map((s) => accessOf(s));
+/** The first project's email subscription: an object as long as the project has a plan other than the seeded free one. */
+const paidPlanOf = (w: World): string[] =>
+  w.projects.filter((p) => p.email.plan && (p.email.plan.code ?? "free") !== "free").map((p) => p.id).slice(0, 1);
+const audienceOf = (w: World) => {
+  const audience = (w.email as { audience?: { topics: { id: string }[]; segments: { id: string }[] } }).audience;
+  return { topics: audience?.topics ?? [], segments: audience?.segments ?? [] };
 };
 const addresses = (w: World, type: "mailbox" | "alias") =>
   emailRecords(w).addresses.filter((a) => a.type === type).map((a) => a.id);
@@ -177,5 +190,76 @@ export const ROWS: AcceptanceRow[] = [
     interrupted: "asks adoptId",
     badInput: { program: `new svc.MailAlias("als", { mailboxId: "${SERVER_ID}", localPart: "bad local part" });`, property: "localPart" },
     preCheck: twoMailboxes,
+  },
+  {
+    type: "VpsSshKey",
+    name: "key",
+    needs: sharedServer("keyServer"),
+    program: `new svc.VpsSshKey("key", { vpsId: keyServer.id, publicKey: ${JSON.stringify(KEYS.ed25519.publicKey)}, label: "admin", adoptId: adopt("key") });`,
+    list: (w) => access(w).flatMap((a) => a.sshKeys.map((k) => k.fingerprint)),
+    deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.keyServer}/ssh-keys/${encodeURIComponent(id)}`),
+    createCall: (ids) => ({ method: "POST", path: `/api/vps/${ids.keyServer}/ssh-keys` }),
+    interrupted: "adopts",
+    // A private key pasted as the public one: refused without its text (the failure names the property in its reason).
+    badInput: { program: `new svc.VpsSshKey("key", { vpsId: "${SERVER_ID}", publicKey: ${JSON.stringify(privateKeyText())} });`, property: "publicKey" },
+  },
+  {
+    type: "VpsPortForward",
+    name: "fwd",
+    needs: sharedServer("fwdServer"),
+    program: `new svc.VpsPortForward("fwd", { vpsId: fwdServer.id, protocol: "tcp", privatePort: 22, adoptId: adopt("fwd") });`,
+    list: (w) => access(w).flatMap((a) => a.portForwards.map((f) => f.id)),
+    deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.fwdServer}/port-forwards/${id}`),
+    createCall: (ids) => ({ method: "POST", path: `/api/vps/${ids.fwdServer}/port-forwards` }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.VpsPortForward("fwd", { vpsId: "${SERVER_ID}", protocol: "https", privatePort: 8443 });`, property: "domain" },
+  },
+  {
+    type: "VpsSnapshot",
+    name: "snap",
+    needs: sharedServer("snapServer"),
+    program: `new svc.VpsSnapshot("snap", { vpsId: snapServer.id, name: "restore-point", adoptId: adopt("snap") });`,
+    list: (w) => access(w).flatMap((a) => a.snapshots.map((x) => x.id)),
+    deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.snapServer}/snapshots/${id}`),
+    createCall: (ids) => ({ method: "POST", path: `/api/vps/${ids.snapServer}/snapshots` }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.VpsSnapshot("snap", { vpsId: "${SERVER_ID}", name: "-nightly" });`, property: "name" },
+  },
+  {
+    type: "EmailPlan",
+    name: "plan",
+    program: `new svc.EmailPlan("plan", { planCode: "starter", months: 1, adoptId: adopt("plan") });`,
+    list: paidPlanOf,
+    undeletable: "a project always has its plan, and the email API answers nothing without one (NO_PLAN); cancelling is dashboard-only",
+    keptAfterDestroy: "cancelling a plan is dashboard-only: destroy removes it from the stack and says so (README, EmailPlan)",
+    adoptionDiffers: {
+      billing: "what the purchase charged: answered only by the call that bought it",
+      changes: "the purchases this resource made (part of its Idempotency-Key): an adopting resource made none",
+      idempotencyScope: "derived from the stack and the resource (the sdk class): another stack has its own",
+    },
+    // check prices the purchase with a dry-run POST first: the purchase is the second POST.
+    createCall: () => ({ method: "POST", path: "/email/plan", skip: 1 }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.EmailPlan("plan", { planCode: "starter", months: 3 });`, property: "months" },
+  },
+  {
+    type: "EmailTopic",
+    name: "topic",
+    program: `new svc.EmailTopic("topic", { name: "Product news", description: "Monthly", adoptId: adopt("topic") });`,
+    list: (w) => audienceOf(w).topics.map((t) => t.id),
+    deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/topics/${id}`),
+    createCall: () => ({ method: "POST", path: "/email/topics" }),
+    interrupted: "asks adoptId",
+    badInput: { program: `new svc.EmailTopic("topic", { name: "" });`, property: "name" },
+  },
+  {
+    type: "EmailSegment",
+    name: "seg",
+    program: `new svc.EmailSegment("seg", { name: "Acme", rules: [{ field: "email", operator: "contains", value: "@acme.dev" }], adoptId: adopt("seg") });`,
+    list: (w) => audienceOf(w).segments.map((x) => x.id),
+    deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/segments/${id}`),
+    createCall: () => ({ method: "POST", path: "/email/segments" }),
+    interrupted: "asks adoptId",
+    badInput: { program: `new svc.EmailSegment("seg", { name: "Acme", rules: [] });`, property: "rules" },
   },
 ];

@@ -185,7 +185,7 @@ export function adoptIdLinesAsked(r: RunResult): Record<string, string> {
     if (m) asked[step.name] = m[1];
   }
   for (const e of r.errors) {
-    const m = /^svc:\w+ (?:resource ')?([\w-]+)\b.*adoptId: "([^"]+)"/s.exec(e);
+    const m = /^(?:pulumi-nodejs:dynamic\/)?svc:\w+ (?:resource ')?([\w-]+)\b.*adoptId: "([^"]+)"/s.exec(e);
     if (m && !(m[1] in asked)) asked[m[1]] = m[2];
   }
   return asked;
