@@ -258,6 +258,8 @@ interface ListAnswer<T> {
 export class Listing<T> {
   private recent?: ListAnswer<T>;
   private inFlight?: Promise<ListAnswer<T>>;
+  /** The last call under way, whatever was written meanwhile. */
+  private lookupInFlight?: Promise<ListAnswer<T>>;
 
   constructor(
     private readonly api: ApiClient,
@@ -270,6 +272,17 @@ export class Listing<T> {
   /** The list as it is now: a recent answer, or the call under way, or a new call. */
   async snapshot(): Promise<T[]> {
     return this.recentItems() ?? (await this.joinOrAsk()).items;
+  }
+
+  /**
+   * The list for a create's look for what an earlier attempt (an earlier process) made: any answer
+   * this process got in the last moment, or the call under way, will do — even with writes of its own
+   * since, which made other objects than the one looked for (createOnce, `joinInFlight`).
+   */
+  async lookup(): Promise<T[]> {
+    const r = this.recent;
+    if (r && this.clock.now() - r.at < this.reuseForMs) return r.items;
+    return (await (this.lookupInFlight ?? this.ask())).items;
   }
 
   /** A recent answer still good for a snapshot read, if any. */
@@ -295,13 +308,13 @@ export class Listing<T> {
       return { at, mark, items };
     });
     // Only a call that sees every write made so far may be joined by a snapshot read.
-    if (!Number.isNaN(mark)) {
-      this.inFlight = answer;
-      const clear = () => {
-        if (this.inFlight === answer) this.inFlight = undefined;
-      };
-      answer.then(clear, clear);
-    }
+    if (!Number.isNaN(mark)) this.inFlight = answer;
+    this.lookupInFlight = answer;
+    const clear = () => {
+      if (this.inFlight === answer) this.inFlight = undefined;
+      if (this.lookupInFlight === answer) this.lookupInFlight = undefined;
+    };
+    answer.then(clear, clear);
     return answer;
   }
 }
@@ -330,8 +343,10 @@ export function getOrGone<T>(api: ApiClient, route: RouteId, param: string): (id
 
 /**
  * Reads through a list route and a get route: one list call for several ids (coalescing on), then
- * each id the list did not answer by GET (404: gone). A snapshot round first takes what a recent list
- * answered. `coalesce` false: every waiter reads its own object (to measure what coalescing saves).
+ * each id the list did not answer by GET (404: gone). A snapshot round reads the list even for one id:
+ * its answer serves the reads of that kind that follow (a refresh's arrive a few at a time), where a
+ * GET would serve only the one. `coalesce` false: every waiter reads its own object (to measure what
+ * coalescing saves).
  */
 export function listOrGet<T>(api: ApiClient, kind: ListAndGet<T>, coalesce = process.env.SVC_POLL_COALESCING !== "off"): ReadObjects<T> {
   const readOne = getOrGone<T>(api, kind.get, kind.param);
@@ -340,9 +355,13 @@ export function listOrGet<T>(api: ApiClient, kind: ListAndGet<T>, coalesce = pro
     const take = (listed: T[]) => {
       for (const item of listed) if (ids.includes(kind.idOf(item))) items.set(kind.idOf(item), item);
     };
-    const recent = coalesce && snapshot ? kind.list.recentItems() : undefined;
-    if (recent) take(recent);
-    if (coalesce && ids.filter((id) => !items.has(id)).length > 1) take(snapshot ? await kind.list.snapshot() : await kind.list.fresh());
+    if (coalesce && snapshot) {
+      const recent = kind.list.recentItems();
+      if (recent) take(recent);
+      if (ids.some((id) => !items.has(id)) && !recent) take(await kind.list.snapshot());
+    } else if (coalesce && ids.length > 1) {
+      take(await kind.list.fresh());
+    }
     // Not in the list: made since, or gone (404).
     await Promise.all(ids.filter((id) => !items.has(id)).map(async (id) => items.set(id, await readOne(id))));
     return items;

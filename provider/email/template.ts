@@ -72,7 +72,7 @@ async function createTemplate(ctx: CallContext, inputs: Props): Promise<{ templa
         }
       },
       find: async (joinInFlight) => ({
-        objects: (await (joinInFlight ? ctx.api.templateList.snapshot() : ctx.api.templateList.fresh())).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
+        objects: (await (joinInFlight ? ctx.api.templateList.lookup() : ctx.api.templateList.fresh())).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("email.templates.create", { body }),

@@ -90,7 +90,7 @@ async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> 
       if (!found) throw new Error(`create failed: adoptId "${adoptId}": no webhook with this id in the project`);
       return found;
     },
-    find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.webhooks.snapshot() : ctx.api.webhooks.fresh())).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),
+    find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.webhooks.lookup() : ctx.api.webhooks.fresh())).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),
     send: () => api.call("email.webhooks.create", { body }),
     take: async (found) => {
       if (found.secret !== undefined) return found;

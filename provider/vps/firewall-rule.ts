@@ -77,7 +77,7 @@ export const vpsFirewallRule: ResourceImpl = {
     const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
     // A server's rules are created together: their looks before sending share one list.
     const listing = ctx.api.firewallOf(vpsId);
-    const rules = (joinInFlight: boolean) => (joinInFlight ? listing.snapshot() : listing.fresh());
+    const rules = (joinInFlight: boolean) => (joinInFlight ? listing.lookup() : listing.fresh());
     try {
       const { object } = await createOnce<FirewallRule>(inputs, {
         noun: "firewall rule",

@@ -170,7 +170,7 @@ async function createServer(ctx: CallContext, inputs: Props): Promise<{ server: 
       adopt: (adoptId) => adoptServer(ctx, adoptId, inputs),
       // A fleet's creates look at once: one list serves those that join it.
       find: async (joinInFlight) => ({
-        objects: sameName(await (joinInFlight ? ctx.api.serverList.snapshot() : ctx.api.serverList.fresh()), body.name, body.projectId),
+        objects: sameName(await (joinInFlight ? ctx.api.serverList.lookup() : ctx.api.serverList.fresh()), body.name, body.projectId),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("vps.create", { body }),
