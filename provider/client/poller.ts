@@ -257,7 +257,8 @@ interface ListAnswer<T> {
  */
 export class Listing<T> {
   private recent?: ListAnswer<T>;
-  private inFlight?: Promise<ListAnswer<T>>;
+  /** The call under way that a snapshot read may join (none was written when it was sent), with its mark. */
+  private inFlight?: { mark: number; answer: Promise<ListAnswer<T>> };
   /** The last call under way, whatever was written meanwhile. */
   private lookupInFlight?: Promise<ListAnswer<T>>;
 
@@ -296,8 +297,9 @@ export class Listing<T> {
     return (await this.ask()).items;
   }
 
+  /** The call under way if it still sees every write of this client (none since it was sent), else a new one. */
   private joinOrAsk(): Promise<ListAnswer<T>> {
-    return this.inFlight ?? this.ask();
+    return this.inFlight && this.api.unchangedSince(this.inFlight.mark) ? this.inFlight.answer : this.ask();
   }
 
   private ask(): Promise<ListAnswer<T>> {
@@ -308,10 +310,10 @@ export class Listing<T> {
       return { at, mark, items };
     });
     // Only a call that sees every write made so far may be joined by a snapshot read.
-    if (!Number.isNaN(mark)) this.inFlight = answer;
+    if (!Number.isNaN(mark)) this.inFlight = { mark, answer };
     this.lookupInFlight = answer;
     const clear = () => {
-      if (this.inFlight === answer) this.inFlight = undefined;
+      if (this.inFlight?.answer === answer) this.inFlight = undefined;
       if (this.lookupInFlight === answer) this.lookupInFlight = undefined;
     };
     answer.then(clear, clear);
