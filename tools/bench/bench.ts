@@ -21,7 +21,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../emulator";
+import type { RequestLogEntry } from "../../emulator";
+import { startThreadEmulator, type ThreadEmulator } from "./emulator-thread";
 import { addDomainWorker, DNS_PUBLISH_SECONDS, verifyDomainWorker } from "../../emulator/email/domains";
 import { QUEUE_SECONDS } from "../../emulator/email/jobs";
 import { createTemplateWorker } from "../../emulator/email/templates";
@@ -217,31 +218,15 @@ type ProgramName = "small" | "fleet" | "email" | "combined" | "large";
 
 interface BenchStack {
   program: ProgramName;
-  emulator: RunningEmulator;
+  emulator: ThreadEmulator;
   options: EngineOptions;
   close(): void;
 }
 
-/**
- * A fresh emulator in time mode whose email plan holds the benchmark's domains, webhooks and
- * templates (the seeded free plan allows 5, 50 and 50; the 1,000-resource stack needs 20, 160 and
- * 320), set through the control API; and, for the 1,000-resource stack, an account that may hold its
- * 100 servers (the seeded limit is 25; the control API has no route for it).
- */
-async function benchEmulator(servers = 25): Promise<RunningEmulator> {
-  const emulator = await startEmulator({ port: 0, transitions: "time", seed: 1 });
-  const answer = await fetch(`${emulator.urls.control}/email/plan-limits`, {
-    method: "PATCH",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ domains: 50, templates: 400, webhooks: 200 }),
-  });
-  if (!answer.ok) throw new Error(`setting the email plan's limits failed: ${answer.status} ${await answer.text()}`);
-  const account = emulator.control.emu.world.account;
-  account.serverLimit = Math.max(account.serverLimit, servers);
-  return emulator;
-}
+/** A fresh emulator (time mode, the bench's plan limits; tools/bench/emulator-thread.ts) on its own thread. */
+const benchEmulator = (servers = 25): Promise<ThreadEmulator> => startThreadEmulator(servers);
 
-function openStack(program: ProgramName, emulator: RunningEmulator, print: (line: string) => void): BenchStack {
+function openStack(program: ProgramName, emulator: ThreadEmulator, print: (line: string) => void): BenchStack {
   const projectDir = join(PROGRAMS, program);
   const project = `svc-bench-${program}`;
   const tmp = mkdtempSync(join(tmpdir(), "svc-bench-"));
@@ -251,7 +236,7 @@ function openStack(program: ProgramName, emulator: RunningEmulator, print: (line
   config("svc:apiKey", emulator.keys.account, true);
   config("svc:emailApiKey", emulator.keys.email, true);
   config("svc:projectId", emulator.projects[0]);
-  config(`${project}:planId`, emulator.control.emu.world.catalog.vpsPlans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+  config(`${project}:planId`, emulator.planId);
   config(`${project}:rootPassword`, "Bench!pass2026x", true);
   return {
     program,
@@ -303,14 +288,14 @@ interface Phase {
 }
 
 async function runPhase(stack: BenchStack, op: Operation, label: string): Promise<Phase> {
-  stack.emulator.control.clearRequests();
+  await stack.emulator.clearRequests();
   providerCalls = [];
   providerPeakRssKb = undefined;
   const started = Date.now();
   let checkpointBytes = 0;
   const result = await runEngine(op, { ...stack.options, onCheckpoint: (bytes) => (checkpointBytes += bytes) });
   const wallMs = Date.now() - started;
-  const requests: RequestLogEntry[] = stack.emulator.control.requests();
+  const requests: RequestLogEntry[] = await stack.emulator.requests();
   const answered = requests.filter((r) => r.status !== 429);
   const kindOf = (r: RequestLogEntry) => (r.method !== "GET" ? "write" : POLL_ROUTES.has(r.route ?? "") ? "poll" : "read");
   const byRoute = new Map<string, number>();
