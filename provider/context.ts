@@ -8,19 +8,32 @@
  * client configured once: no resource code reaches for a global.
  */
 import type { ApiClient } from "./client/http";
-import { listOrGet, Poller } from "./client/poller";
-import type { EmailDomain, EmailJob, Vps } from "../contract/schemas";
+import { eachOnce, getOrGone, listOrGet, Listing, Poller } from "./client/poller";
+import type { BackupAddon, EmailDomain, EmailJob, EmailTemplate, FirewallRule, RegisteredDomain, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
 
+/**
+ * The reads of every resource (client/poller.ts): refresh, adoption, a create's look for what an
+ * earlier attempt made, and waits read through these, so that the concurrent reads of one process
+ * cost one call per list, not one per resource. Built on first use.
+ */
 export class ApiContext {
   private built: {
     platform?: ApiClient;
     email?: ApiClient;
     ai?: ApiClient;
+    serverList?: Listing<Vps>;
     servers?: Poller<Vps>;
+    firewalls: Map<string, Listing<FirewallRule>>;
+    backups?: Poller<BackupAddon>;
+    registeredDomains?: Listing<RegisteredDomain>;
     emailJobs?: Poller<EmailJob>;
+    sendingDomainList?: Listing<EmailDomain>;
     sendingDomains?: Poller<EmailDomain>;
-  } = {};
+    templateList?: Listing<EmailTemplate>;
+    templates?: Poller<EmailTemplate>;
+    webhooks?: Listing<Webhook>;
+  } = { firewalls: new Map() };
 
   constructor(readonly settings: Settings) {}
 
@@ -36,18 +49,63 @@ export class ApiContext {
     return (this.built.ai ??= aiClient(this.settings));
   }
 
-  /** All servers waiting to settle share one `GET /vps` per tick. */
+  /** `GET /vps`: the project's servers, for lookups by name. */
+  get serverList(): Listing<Vps> {
+    return (this.built.serverList ??= new Listing<Vps>(this.platform, "vps.list"));
+  }
+
+  /** Servers read or waited for (to settle) at the same time share one `GET /vps` per tick. */
   get servers(): Poller<Vps> {
-    return (this.built.servers ??= new Poller<Vps>(listOrGet(this.platform, { list: "vps.list", get: "vps.get", param: "id", idOf: (s) => s.id })));
+    return (this.built.servers ??= new Poller<Vps>(listOrGet(this.platform, { list: this.serverList, get: "vps.get", param: "id", idOf: (s) => s.id })));
+  }
+
+  /** `GET /vps/{id}/firewall`: one server's rules, read once for all its rules (the API has no rule by id). */
+  firewallOf(vpsId: string): Listing<FirewallRule> {
+    let listing = this.built.firewalls.get(vpsId);
+    if (!listing) this.built.firewalls.set(vpsId, (listing = new Listing<FirewallRule>(this.platform, "vps.firewall.list", { id: vpsId })));
+    return listing;
+  }
+
+  /** A server's backup add-on (`GET /vps/{id}/backup`; no list): each read once per tick. */
+  get backups(): Poller<BackupAddon> {
+    return (this.built.backups ??= new Poller<BackupAddon>(eachOnce(getOrGone<BackupAddon>(this.platform, "vps.backup.get", "id"))));
+  }
+
+  /** `GET /domains` of the platform: the account's registered domains. */
+  get registeredDomains(): Listing<RegisteredDomain> {
+    return (this.built.registeredDomains ??= new Listing<RegisteredDomain>(this.platform, "domains.list"));
   }
 
   /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. */
   get emailJobs(): Poller<EmailJob> {
-    return (this.built.emailJobs ??= new Poller<EmailJob>(listOrGet(this.email, { list: "email.jobs.list", get: "email.jobs.get", param: "jobId", idOf: (j) => j.jobId })));
+    return (this.built.emailJobs ??= new Poller<EmailJob>(
+      listOrGet(this.email, { list: new Listing<EmailJob>(this.email, "email.jobs.list"), get: "email.jobs.get", param: "jobId", idOf: (j) => j.jobId }),
+    ));
+  }
+
+  get sendingDomainList(): Listing<EmailDomain> {
+    return (this.built.sendingDomainList ??= new Listing<EmailDomain>(this.email, "email.domains.list"));
   }
 
   get sendingDomains(): Poller<EmailDomain> {
-    return (this.built.sendingDomains ??= new Poller<EmailDomain>(listOrGet(this.email, { list: "email.domains.list", get: "email.domains.get", param: "domainId", idOf: (d) => d.id })));
+    return (this.built.sendingDomains ??= new Poller<EmailDomain>(
+      listOrGet(this.email, { list: this.sendingDomainList, get: "email.domains.get", param: "domainId", idOf: (d) => d.id }),
+    ));
+  }
+
+  get templateList(): Listing<EmailTemplate> {
+    return (this.built.templateList ??= new Listing<EmailTemplate>(this.email, "email.templates.list"));
+  }
+
+  get templates(): Poller<EmailTemplate> {
+    return (this.built.templates ??= new Poller<EmailTemplate>(
+      listOrGet(this.email, { list: this.templateList, get: "email.templates.get", param: "templateId", idOf: (t) => t.id }),
+    ));
+  }
+
+  /** `GET /webhooks` (the API has no webhook by id). */
+  get webhooks(): Listing<Webhook> {
+    return (this.built.webhooks ??= new Listing<Webhook>(this.email, "email.webhooks.list"));
   }
 }
 

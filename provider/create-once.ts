@@ -44,9 +44,9 @@ export interface CreateOnceSpec<T> {
   /** Reads the object `adoptId` names. Throws a clear error when there is none, or when it cannot
    * be managed (a terminated server, a domain of another account). */
   adopt(adoptId: string): Promise<T>;
-  /** What already exists with this resource's identity. `joinInFlight`: a read already under way
-   * will do (ApiClient.callShared) — true for the look before sending, false for the looks that
-   * must see the world after a call (a lost answer, a refusal). */
+  /** What already exists with this resource's identity. `joinInFlight`: a snapshot read will do (a
+   * list already under way or just answered: client/poller.ts, Listing) — true for the look before
+   * sending, false for the looks that must see the world after a call (a lost answer, a refusal). */
   find(joinInFlight: boolean): Promise<Found<T>>;
   /** Sends the create, once. */
   send(): Promise<T>;

@@ -13,8 +13,19 @@ let configSource: ConfigSource | undefined;
 /** By profile name ("" for the top-level settings): built once per provider process (configure clears them). */
 const contexts = new Map<string, ApiContext>();
 
-/** Called through each serialized shim's `configure` with the stack's whole namespaced config. */
+/** The config the contexts were built with, as text. */
+let configText: string | undefined;
+
+/**
+ * Called through each serialized shim's `configure` with the stack's whole namespaced config: the
+ * host configures each serialized provider (one per resource type) at its first use, with the same
+ * config. The contexts — their clients, pollers and the lists they read — are kept unless it changed,
+ * so that the reads of every type share them (client/poller.ts).
+ */
 export function configure(config: ConfigSource | undefined): void {
+  const text = JSON.stringify(config ?? null);
+  if (text === configText) return;
+  configText = text;
   configSource = config;
   contexts.clear();
   setLogLevel(resolveSettings(config).log);

@@ -18,6 +18,9 @@
  *   POST   /_emulator/email/inbound                    { from, fromName?, to, cc?, subject?, text?, html?, attachments?,
  *                                                    spamVerdict?, virusVerdict? } a message arrives from outside
  *                                                    (inbox.ts deliverInbound): stored, forwarded, `email.received` sent
+ *   PATCH  /_emulator/email/plan-limits               { projectId?, domains?, templates?, webhooks? } the
+ *                                                    object limits of a project's plan (a stack larger
+ *                                                    than the free plan holds: the bench)
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
@@ -195,5 +198,19 @@ export function emailControl(control: FastifyInstance, emu: Emu): void {
     const domain = input.domain.toLowerCase();
     if (!state.undeliverableDomains.includes(domain)) state.undeliverableDomains.push(domain);
     return { success: true, data: [...state.undeliverableDomains] };
+  });
+
+  control.patch("/email/plan-limits", async (request, reply) => {
+    const limit = z.number().int().min(0).optional();
+    const input = parseControlBody(z.strictObject({ projectId: z.string().optional(), domains: limit, templates: limit, webhooks: limit }), request, reply);
+    if (!input) return reply;
+    const project = projectOf(emu, input.projectId, reply);
+    if (!project) return reply;
+    const plan = project.email.plan;
+    if (!plan) return reply.code(409).send({ success: false, error: `project ${project.id} has no email plan`, code: "NO_PLAN" });
+    const { projectId: _projectId, ...limits } = input;
+    project.email.plan = { ...plan, ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) };
+    emu.save();
+    return { success: true, data: project.email.plan };
   });
 }

@@ -112,29 +112,37 @@ export class ApiClient {
     return (await this.request(id, options)).data;
   }
 
-  private readonly readsInFlight = new Map<string, Promise<unknown>>();
+  /** Writes (not GET) sent by this client, counted at their start and at their end, and those under way. */
+  private writes = 0;
+  private writesUnderWay = 0;
 
   /**
-   * A read that joins the same read already in flight on this client, if any (issue 16: a fleet's
-   * creates each look for an earlier attempt's object, and one list serves them all). Only for a
-   * caller to whom an answer from any moment since it began is good enough: never for a look that
-   * must come after a given call (an answer lost on the way is settled with `call`).
-   * `joinInFlight` false: a plain `call` (createOnce's later looks).
+   * A mark of this client's writes now: `unchangedSince(mark)` is true while none has started or
+   * ended since (and none was under way). A list answer asked for at a mark still unchanged shows
+   * everything this client wrote (client/poller.ts, Listing).
    */
-  callShared<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>, joinInFlight = true): Promise<RouteResponse<K>> {
-    if (routes[id].method !== "GET") throw new Error(`callShared is for reads: ${id} is ${routes[id].method}`);
-    if (!joinInFlight) return this.call(id, options);
-    const key = `${id} ${JSON.stringify(options)}`;
-    let answer = this.readsInFlight.get(key) as Promise<RouteResponse<K>> | undefined;
-    if (!answer) {
-      answer = this.call(id, options).finally(() => this.readsInFlight.delete(key));
-      this.readsInFlight.set(key, answer);
-    }
-    return answer;
+  writeMark(): number {
+    return this.writesUnderWay > 0 ? NaN : this.writes;
+  }
+
+  unchangedSince(mark: number): boolean {
+    return this.writesUnderWay === 0 && this.writes === mark;
   }
 
   /** Calls a route and answers the whole success envelope. */
   async request<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>): Promise<ApiResult<RouteResponse<K>>> {
+    if (routes[id].method === "GET") return this.send(id, options);
+    this.writes++;
+    this.writesUnderWay++;
+    try {
+      return await this.send(id, options);
+    } finally {
+      this.writesUnderWay--;
+      this.writes++;
+    }
+  }
+
+  private async send<K extends RouteId>(id: K, options: CallOptions<K>): Promise<ApiResult<RouteResponse<K>>> {
     const route: RouteDef = routes[id];
     if (route.service !== this.service) throw new Error(`route ${id} belongs to the ${route.service} API, not ${this.service}`);
     const path = fillPath(route.path, options.params);

@@ -11,6 +11,13 @@
  * state only a function of the caller's can tell `waitFor` (a Poller of one waiter). Every read is an
  * API call, so it goes through the key's rate-limit bucket like any other.
  *
+ * Reads that only want the object as it is now (`read`: refresh, adoption, a create's look for an
+ * earlier attempt's object) join the same ticks, so a refresh's concurrent reads of one kind cost one
+ * list call. They may also be answered by a list this client asked for a moment ago (`Listing`,
+ * RECENT_MS) when it has written nothing since: under the CLI a refresh's reads arrive a few at a
+ * time (its worker pool is 4 × CPUs), not all at once, and one list still answers them all. Waits never
+ * take such an answer: they read the state after they started.
+ *
  * A waiter that knows how long its transition usually takes (`expectedMs`: a server create, a
  * termination) is not polled through it (issue 16): the answer that started it already said it is
  * under way, so its first read comes one step later (a fast transition is seen there), its second
@@ -22,8 +29,9 @@ import type { ApiClient } from "./http";
 import type { RouteId } from "../../contract/routes";
 import { Backoff, POLL, systemClock, type Clock, type Schedule } from "./backoff";
 
-/** Reads the objects of `ids` (undefined: gone). */
-export type ReadObjects<T> = (ids: string[]) => Promise<Map<string, T | undefined>>;
+/** Reads the objects of `ids` (undefined: gone). `snapshot`: every waiter of the round only wants the
+ * object as it is now, so a recent list answer will do (see above). */
+export type ReadObjects<T> = (ids: string[], snapshot: boolean) => Promise<Map<string, T | undefined>>;
 
 export interface WaitOptions<T> {
   /** What is awaited, for the timeout message: `server 3f2… to be running`. */
@@ -69,6 +77,8 @@ interface Waiter<T> {
   expectedMs?: number;
   /** Not read before this time (0: whenever the tick comes). */
   dueAt: number;
+  /** A read of the object as it is now (`read`), not a wait. */
+  snapshot: boolean;
 }
 
 export interface PollerOptions {
@@ -102,6 +112,15 @@ export class Poller<T> {
    * WaitTimeoutError naming what it waited for, the last state and how long.
    */
   waitFor(id: string, isDone: (item: T | undefined) => boolean, options: WaitOptions<T>): Promise<T | undefined> {
+    return this.add(id, isDone, options, false);
+  }
+
+  /** The object as it is now (undefined: gone), read with the other reads and waits of this moment. */
+  read(id: string, signal?: AbortSignal): Promise<T | undefined> {
+    return this.add(id, () => true, { what: `object ${id}`, timeoutMs: Infinity, signal }, true);
+  }
+
+  private add(id: string, isDone: (item: T | undefined) => boolean, options: WaitOptions<T>, snapshot: boolean): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) return reject(options.signal.reason);
       const started = this.clock.now();
@@ -115,6 +134,7 @@ export class Poller<T> {
         seen: false,
         expectedMs: options.expectedMs,
         dueAt: started + Math.min(firstReadInMs, options.timeoutMs),
+        snapshot,
         timeoutMs: options.timeoutMs,
         what: options.what,
         describe: options.describe ?? ((item) => JSON.stringify(item ?? "gone")),
@@ -163,7 +183,10 @@ export class Poller<T> {
     const round = [...this.waiters];
     let arrived = 0;
     try {
-      const items = await this.readObjects([...new Set(round.map((w) => w.id))]);
+      const items = await this.readObjects(
+        [...new Set(round.map((w) => w.id))],
+        round.every((w) => w.snapshot),
+      );
       const now = this.clock.now();
       for (const w of round.filter((x) => this.waiters.includes(x))) {
         const item = items.get(w.id);
@@ -217,39 +240,150 @@ export class Poller<T> {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
+/**
+ * How long a list answer may serve later snapshot reads, when the client has sent no write since it
+ * was asked for (see above): long enough for a refresh's reads arriving through a bounded worker
+ * pool, short because what another process changes meanwhile is seen only after it. The CLI starts a
+ * provider process per operation, so no answer outlives the operation. `SVC_READ_REUSE_MS` sets it
+ * (0: never), for a process that outlives an operation while the world is changed around it (the
+ * tests' long-lived provider host).
+ */
+export const RECENT_MS = 5_000;
+
+function reuseMs(): number {
+  const set = Number(process.env.SVC_READ_REUSE_MS);
+  return process.env.SVC_READ_REUSE_MS !== undefined && Number.isFinite(set) && set >= 0 ? set : RECENT_MS;
+}
+
+interface ListAnswer<T> {
+  /** When it was asked for, and the client's write mark then (ApiClient.writeMark). */
+  at: number;
+  mark: number;
+  items: T[];
+}
+
+/**
+ * One list route (with its path parameters: a server's firewall rules): concurrent snapshot reads
+ * share one call, and a recent answer serves them while this client has written nothing since.
+ */
+export class Listing<T> {
+  private recent?: ListAnswer<T>;
+  /** The call under way that a snapshot read may join (none was written when it was sent), with its mark. */
+  private inFlight?: { mark: number; answer: Promise<ListAnswer<T>> };
+  /** The last call under way, whatever was written meanwhile. */
+  private lookupInFlight?: Promise<ListAnswer<T>>;
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly route: RouteId,
+    private readonly params?: Record<string, string>,
+    private readonly clock: Clock = systemClock,
+    private readonly reuseForMs = reuseMs(),
+  ) {}
+
+  /** The list as it is now: a recent answer, or the call under way, or a new call. */
+  async snapshot(): Promise<T[]> {
+    return this.recentItems() ?? (await this.joinOrAsk()).items;
+  }
+
+  /**
+   * The list for a create's look for what an earlier attempt (an earlier process) made: any answer
+   * this process got in the last moment, or the call under way, will do — even with writes of its own
+   * since, which made other objects than the one looked for (createOnce, `joinInFlight`).
+   */
+  async lookup(): Promise<T[]> {
+    const r = this.recent;
+    if (r && this.clock.now() - r.at < this.reuseForMs) return r.items;
+    return (await (this.lookupInFlight ?? this.ask())).items;
+  }
+
+  /** A recent answer still good for a snapshot read, if any. */
+  recentItems(): T[] | undefined {
+    const r = this.recent;
+    return r && this.clock.now() - r.at < this.reuseForMs && this.api.unchangedSince(r.mark) ? r.items : undefined;
+  }
+
+  /** The list from a call sent now: what a wait, or a look after a write, needs. */
+  async fresh(): Promise<T[]> {
+    return (await this.ask()).items;
+  }
+
+  /** The call under way if it still sees every write of this client (none since it was sent), else a new one. */
+  private joinOrAsk(): Promise<ListAnswer<T>> {
+    return this.inFlight && this.api.unchangedSince(this.inFlight.mark) ? this.inFlight.answer : this.ask();
+  }
+
+  private ask(): Promise<ListAnswer<T>> {
+    const at = this.clock.now();
+    const mark = this.api.writeMark();
+    const answer = (this.api.call(this.route, (this.params ? { params: this.params } : {}) as never) as Promise<T[]>).then((items) => {
+      if (!this.recent || this.recent.at <= at) this.recent = { at, mark, items };
+      return { at, mark, items };
+    });
+    // Only a call that sees every write made so far may be joined by a snapshot read.
+    if (!Number.isNaN(mark)) this.inFlight = { mark, answer };
+    this.lookupInFlight = answer;
+    const clear = () => {
+      if (this.inFlight?.answer === answer) this.inFlight = undefined;
+      if (this.lookupInFlight === answer) this.lookupInFlight = undefined;
+    };
+    answer.then(clear, clear);
+    return answer;
+  }
+}
+
 /** A platform route pair, for `listOrGet`. */
 export interface ListAndGet<T> {
-  /** Route answering the whole list (`vps.list`, `email.jobs.list`, …). */
-  list: RouteId;
+  /** The whole list (`vps.list`, `email.jobs.list`, …), shared with the resource's lookups. */
+  list: Listing<T>;
   /** Route answering one object, and the name of its id parameter. */
   get: RouteId;
   param: string;
   idOf(item: T): string;
 }
 
-/**
- * Reads through a list route and a get route: one list call for several ids (coalescing on), then
- * each id the list did not answer by GET (404: gone). `coalesce` false: every waiter reads its own
- * object (to measure what coalescing saves).
- */
-export function listOrGet<T>(api: ApiClient, kind: ListAndGet<T>, coalesce = process.env.SVC_POLL_COALESCING !== "off"): ReadObjects<T> {
-  const readOne = async (id: string): Promise<T | undefined> => {
+/** Reads one object by its get route; 404 (whatever the code): gone. */
+export function getOrGone<T>(api: ApiClient, route: RouteId, param: string): (id: string) => Promise<T | undefined> {
+  return async (id) => {
     try {
-      return (await api.call(kind.get, { params: { [kind.param]: id } } as never)) as T;
+      return (await api.call(route, { params: { [param]: id } } as never)) as T;
     } catch (err) {
       if (isApiError(err) && err.status === 404) return undefined;
       throw err;
     }
   };
-  return async (ids) => {
+}
+
+/**
+ * Reads through a list route and a get route: one list call for several ids (coalescing on), then
+ * each id the list did not answer by GET (404: gone). A snapshot round reads the list even for one id:
+ * its answer serves the reads of that kind that follow (a refresh's arrive a few at a time), where a
+ * GET would serve only the one. `coalesce` false: every waiter reads its own object (to measure what
+ * coalescing saves).
+ */
+export function listOrGet<T>(api: ApiClient, kind: ListAndGet<T>, coalesce = process.env.SVC_POLL_COALESCING !== "off"): ReadObjects<T> {
+  const readOne = getOrGone<T>(api, kind.get, kind.param);
+  return async (ids, snapshot) => {
     const items = new Map<string, T | undefined>();
-    if (coalesce && ids.length > 1) {
-      const listed = (await api.call(kind.list, {} as never)) as T[];
-      for (const item of listed) items.set(kind.idOf(item), item);
+    const take = (listed: T[]) => {
+      for (const item of listed) if (ids.includes(kind.idOf(item))) items.set(kind.idOf(item), item);
+    };
+    if (coalesce && snapshot) {
+      const recent = kind.list.recentItems();
+      if (recent) take(recent);
+      if (ids.some((id) => !items.has(id)) && !recent) take(await kind.list.snapshot());
+    } else if (coalesce && ids.length > 1) {
+      take(await kind.list.fresh());
     }
-    for (const id of ids) if (!items.has(id)) items.set(id, await readOne(id));
+    // Not in the list: made since, or gone (404).
+    await Promise.all(ids.filter((id) => !items.has(id)).map(async (id) => items.set(id, await readOne(id))));
     return items;
   };
+}
+
+/** Reads objects that have no list: each id once per round (concurrent reads of one object share it). */
+export function eachOnce<T>(readOne: (id: string) => Promise<T | undefined>): ReadObjects<T> {
+  return async (ids) => new Map(await Promise.all(ids.map(async (id) => [id, await readOne(id)] as const)));
 }
 
 /**

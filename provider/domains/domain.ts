@@ -93,6 +93,16 @@ function outputs(inputs: Props, record: DomainView, billing: unknown, savePendin
   };
 }
 
+/**
+ * The one mapper from the account's record of a domain to the resource's properties: create's
+ * outputs, adoption, read and drift. The API registers for one year only (period 1). `kept`: adoptId;
+ * `billing` describes the registration and is answered only by it (carried over from the state).
+ */
+export function domainProperties(record: RegisteredDomain, kept: Props, billing: unknown): { inputs: Props; outputs: Props } {
+  const inputs = { ...pick(kept, ["adoptId"]), name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
+  return { inputs, outputs: outputs(inputs, record, billing) };
+}
+
 const awaitingSave = (props: Props) => props.savePending === true;
 
 const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-US")}`;
@@ -208,10 +218,10 @@ async function dryRunFailure(ctx: CallContext, inputs: Props): Promise<CheckFail
 
 /** Sets auto-renew on a just-registered domain when the program asks for off (new ones renew). */
 async function finishCreate(api: ApiClient, inputs: Props, record: RegisteredDomain, billing: unknown): Promise<Props> {
-  if (record.autoRenew === inputs.autoRenew) return outputs(inputs, record, billing);
+  if (record.autoRenew === inputs.autoRenew) return domainProperties(record, inputs, billing).outputs;
   try {
     const updated = await api.call("domains.autoRenew", { params: { domainId: record.id }, body: { enabled: inputs.autoRenew as boolean } });
-    return outputs(inputs, updated, billing);
+    return domainProperties(updated, inputs, billing).outputs;
   } catch (err) {
     throw new PartialFailure(
       record.name,
@@ -381,8 +391,7 @@ export const domain: ResourceImpl = {
     // Adopted as it is, nothing changed: outputs are the live registration's (the API registers for
     // one year only), so the next preview plans an update wherever the program differs.
     const record = object.record!;
-    const live = { ...pick(inputs, ["adoptId"]), name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
-    return { id: name, outs: await finishCreate(api, live, record, undefined) };
+    return { id: name, outs: domainProperties(record, inputs, undefined).outputs };
   },
 
   async update(id, olds, news, ctx) {
@@ -413,14 +422,16 @@ export const domain: ResourceImpl = {
       }
     }
     // `billing` describes the registration: carried over, the API never answers it again.
-    return { outs: outputs(news, record, olds.billing) };
+    return { outs: domainProperties(record, news, olds.billing).outputs };
   },
 
   async read(id, props, ctx) {
     const name = id.trim().toLowerCase();
     let record: RegisteredDomain | undefined;
     try {
-      record = await findDomain(ctx.api.platform, name, props.domainId);
+      // The account's list answers every Domain of a refresh at once (client/poller.ts, Listing).
+      const domainId = props.domainId;
+      record = (await ctx.api.registeredDomains.snapshot()).find((d) => (typeof domainId === "number" ? d.id === domainId : d.name === name));
     } catch (err) {
       throw apiFailure("read", err, name);
     }
@@ -430,8 +441,8 @@ export const domain: ResourceImpl = {
       return { id: "", props: {} };
     }
     // An expired or lapsed domain stays, with its status: a refresh never plans a new registration.
-    const inputs = { ...pick(props, ["adoptId"]), name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
-    return { id: record.name, props: outputs(inputs, record, props.billing), inputs };
+    const { inputs, outputs } = domainProperties(record, props, props.billing);
+    return { id: record.name, props: outputs, inputs };
   },
 
   async delete(id) {

@@ -19,7 +19,7 @@ export interface NamedObjectSpec<T extends { id: string; name: string }> {
   /** Inputs that change in place (every other is fixed by check). */
   update: readonly string[];
   get(api: ApiClient, id: string): Promise<T>;
-  list(api: ApiClient, joinInFlight: boolean): Promise<T[]>;
+  list(api: ApiClient): Promise<T[]>;
   create(api: ApiClient, inputs: Props): Promise<T>;
   /** Brings the object to the program's inputs; answers it as it is then (no call when it already is). */
   converge(api: ApiClient, inputs: Props, object: T): Promise<T>;
@@ -61,7 +61,7 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
             if (!o) throw new Error(`create failed: adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
             return o;
           },
-          find: async (joinInFlight) => ({ objects: (await spec.list(api, joinInFlight)).filter((o) => o.name === inputs.name), provablyMine: false }),
+          find: async () => ({ objects: (await spec.list(api)).filter((o) => o.name === inputs.name), provablyMine: false }),
           send: () => spec.create(api, inputs),
           otherwise: `give this ${spec.noun} another name, or remove the other one`,
         });

@@ -161,7 +161,7 @@ function liveInputs(props: Props, live: EmailSubscription): Props {
 }
 
 async function readLive(api: ApiClient): Promise<{ live: EmailSubscription; projectId: string }> {
-  const [live, status] = await Promise.all([api.call("email.plan.get"), api.callShared("email.status")]);
+  const [live, status] = await Promise.all([api.call("email.plan.get"), api.call("email.status")]);
   return { live, projectId: status.projectId };
 }
 

@@ -18,10 +18,14 @@ const fields = {
   domainId: z.string().min(1, "must not be empty"),
   timeoutSeconds: z.number().int().min(1).max(86_400).optional(),
 };
-const INPUTS = Object.keys(fields);
 
-function outputs(inputs: Props, domain: EmailDomain): Props {
-  return { ...WAIT_DEFAULTS, ...pick(inputs, INPUTS), domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) };
+/**
+ * The one mapper from an API sending domain to this resource's properties: create's outputs, read
+ * and drift. `kept`: the wait setting (an input only where it differs from the default).
+ */
+export function verificationProperties(domain: EmailDomain, kept: Props): { inputs: Props; outputs: Props } {
+  const inputs = { ...changedFromDefaults(kept, WAIT_DEFAULTS), domainId: domain.id };
+  return { inputs, outputs: { ...WAIT_DEFAULTS, ...inputs, domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) } };
 }
 
 async function verify(ctx: CallContext, operation: string, inputs: Props): Promise<Props> {
@@ -29,7 +33,7 @@ async function verify(ctx: CallContext, operation: string, inputs: Props): Promi
   // customTimeouts bounds the whole operation: the shorter of it and timeoutSeconds wins.
   const seconds = Math.min((inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds, ctx.timeoutMs(Infinity) / 1000);
   try {
-    return outputs(inputs, await waitUntilVerified(ctx, domainId, seconds * 1000));
+    return verificationProperties(await waitUntilVerified(ctx, domainId, seconds * 1000), inputs).outputs;
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
@@ -59,16 +63,15 @@ export const sendingDomainVerification: ResourceImpl = {
     return { outs: await verify(ctx, "update", news) };
   },
   async read(id, props, ctx) {
-    let domain: EmailDomain;
+    let domain: EmailDomain | undefined;
     try {
-      domain = await ctx.api.email.call("email.domains.get", { params: { domainId: id } });
+      domain = await ctx.api.sendingDomains.read(id);
     } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
-    if (domain.status !== "verified") return { id: "", props: {} };
-    const inputs = { ...changedFromDefaults(props, WAIT_DEFAULTS), domainId: id };
-    return { id, props: outputs(inputs, domain), inputs };
+    if (!domain || domain.status !== "verified") return { id: "", props: {} };
+    const { inputs, outputs } = verificationProperties(domain, props);
+    return { id, props: outputs, inputs };
   },
   async delete() {
     // Nothing to undo at the API: verification is a state of the domain.

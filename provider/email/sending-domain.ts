@@ -11,7 +11,6 @@
 import { z } from "zod";
 import { isApiError, type OperationError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { ApiClient } from "../client/http";
 import type { EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
@@ -45,16 +44,26 @@ const fields = {
 };
 const INPUTS = Object.keys(fields);
 
-function outputs(inputs: Props, domain: EmailDomain): Props {
-  return {
+/**
+ * The one mapper from an API sending domain to the resource's properties: create's outputs,
+ * adoption, read and drift. `kept`: adoptId and the wait settings (inputs only where they differ
+ * from the defaults; the outputs show them all).
+ */
+export function sendingDomainProperties(domain: EmailDomain, kept: Props): { inputs: Props; outputs: Props } {
+  const inputs = { ...pick(kept, ["adoptId"]), ...changedFromDefaults(kept, WAIT_DEFAULTS), domain: domain.domain };
+  const outputs = {
     ...WAIT_DEFAULTS,
-    ...pick(inputs, INPUTS),
+    ...inputs,
     domainId: domain.id,
     status: domain.status,
     dnsRecords: domain.dnsRecords.map((r) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}) })),
     ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}),
   };
+  return { inputs, outputs };
 }
+
+/** The outputs of the domain this resource added, from the program's `inputs`. */
+const outputs = (inputs: Props, domain: EmailDomain): Props => sendingDomainProperties(domain, inputs).outputs;
 
 function verificationTimeout(operation: string, domain: EmailDomain, seconds: number): OperationError {
   return operationFailed(
@@ -68,7 +77,8 @@ function verificationTimeout(operation: string, domain: EmailDomain, seconds: nu
 }
 
 /** Adds the domain at most once (createOnce); answers its id and, when this call added it, the job. */
-async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: string; jobId?: string }> {
+async function addDomain(ctx: CallContext, inputs: Props): Promise<{ domainId: string; jobId?: string }> {
+  const api = ctx.api.email;
   const domain = inputs.domain as string;
   try {
     const { object } = await createOnce<{ domainId: string; jobId?: string }>(inputs, {
@@ -76,6 +86,7 @@ async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: str
       idOf: (d) => d.domainId,
       describe: () => domain,
       adopt: async (adoptId) => {
+        // Read on its own, not through the poller: an unknown id's error carries the API's own answer.
         let found: EmailDomain;
         try {
           found = await api.call("email.domains.get", { params: { domainId: adoptId } });
@@ -89,7 +100,7 @@ async function addDomain(api: ApiClient, inputs: Props): Promise<{ domainId: str
         return { domainId: found.id };
       },
       find: async () => ({
-        objects: (await api.call("email.domains.list")).filter((d) => d.domain.toLowerCase() === domain).map((d) => ({ domainId: d.id })),
+        objects: (await ctx.api.sendingDomainList.fresh()).filter((d) => d.domain.toLowerCase() === domain).map((d) => ({ domainId: d.id })),
         provablyMine: false,
       }),
       send: () => api.call("email.domains.create", { body: { domain } }),
@@ -150,7 +161,7 @@ export const sendingDomain: ResourceImpl = {
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const added = await addDomain(api, inputs);
+    const added = await addDomain(ctx, inputs);
     if (added.jobId) {
       let job;
       try {
@@ -184,16 +195,15 @@ export const sendingDomain: ResourceImpl = {
   },
 
   async read(id, props, ctx) {
-    const api = ctx.api.email;
-    let domain: EmailDomain;
+    let domain: EmailDomain | undefined;
     try {
-      domain = await api.call("email.domains.get", { params: { domainId: id } });
+      domain = await ctx.api.sendingDomains.read(id);
     } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
-    const inputs = { ...pick(props, ["adoptId"]), ...changedFromDefaults(props, WAIT_DEFAULTS), domain: domain.domain };
-    return { id, props: outputs(inputs, domain), inputs };
+    if (!domain) return { id: "", props: {} };
+    const { inputs, outputs } = sendingDomainProperties(domain, props);
+    return { id, props: outputs, inputs };
   },
 
   async delete(id, _props, ctx) {

@@ -10,7 +10,6 @@
  */
 import { z } from "zod";
 import { createOnce } from "../create-once";
-import type { ApiClient } from "../client/http";
 import type { EmailTemplate } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
@@ -40,19 +39,24 @@ export function templateVariables(...texts: (string | null | undefined)[]): stri
   return [...names].sort();
 }
 
-function outputs(inputs: Props, t: EmailTemplate): Props {
-  return {
-    // `defaultName` is the program's every time: not repeated in the state.
-    ...pick(inputs, INPUTS.filter((n) => n !== "defaultName")),
-    templateId: t.id,
-    variables: templateVariables(t.subject, t.htmlBody, t.textBody),
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
+/**
+ * The one mapper from an API template to the resource's properties: create's outputs, adoption, read
+ * and drift. `kept`: pulumi-svc's own inputs (defaultName, adoptId). The API stores an empty subject
+ * or body as none: absent here, as check makes it.
+ */
+export function templateProperties(t: EmailTemplate, kept: Props): { inputs: Props; outputs: Props } {
+  const inputs: Props = { ...pick(kept, ["defaultName", "adoptId"]), name: t.name };
+  if (t.subject !== null) inputs.subject = t.subject;
+  if (t.htmlBody !== null) inputs.htmlBody = t.htmlBody;
+  if (t.textBody !== null) inputs.textBody = t.textBody;
+  // `defaultName` is the program's every time: not repeated in the state.
+  const { defaultName: _defaultName, ...own } = inputs;
+  return { inputs, outputs: { ...own, templateId: t.id, variables: templateVariables(t.subject, t.htmlBody, t.textBody), createdAt: t.createdAt, updatedAt: t.updatedAt } };
 }
 
 /** Creates the template at most once (createOnce); answers its id and, when this call made it, the job. */
-async function createTemplate(api: ApiClient, inputs: Props): Promise<{ templateId: string; jobId?: string; adopted: boolean }> {
+async function createTemplate(ctx: CallContext, inputs: Props): Promise<{ templateId: string; jobId?: string; adopted: boolean }> {
+  const api = ctx.api.email;
   const body = pick(inputs, ["name", "subject", "htmlBody", "textBody"]) as { name: string; subject?: string; htmlBody?: string; textBody?: string };
   try {
     const { object, adopted } = await createOnce<{ templateId: string; jobId?: string }>(inputs, {
@@ -60,6 +64,7 @@ async function createTemplate(api: ApiClient, inputs: Props): Promise<{ template
       idOf: (t) => t.templateId,
       describe: () => `named "${body.name}"`,
       adopt: async (adoptId) => {
+        // Read on its own, not through the poller: an unknown id's error carries the API's own answer.
         try {
           return { templateId: (await api.call("email.templates.get", { params: { templateId: adoptId } })).id };
         } catch (err) {
@@ -67,7 +72,7 @@ async function createTemplate(api: ApiClient, inputs: Props): Promise<{ template
         }
       },
       find: async (joinInFlight) => ({
-        objects: (await api.callShared("email.templates.list", {}, joinInFlight)).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
+        objects: (await (joinInFlight ? ctx.api.templateList.lookup() : ctx.api.templateList.fresh())).filter((t) => t.name === body.name).map((t) => ({ templateId: t.id })),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("email.templates.create", { body }),
@@ -84,15 +89,6 @@ async function settleCreateJobs(ctx: CallContext): Promise<void> {
   const jobs = await ctx.api.email.call("email.jobs.list").catch(() => []);
   const open = jobs.filter((j) => j.type === "create_template" && (j.status === "queued" || j.status === "running"));
   await Promise.allSettled(open.map((j) => waitForJob(ctx, j.jobId, "create_template")));
-}
-
-/** A template's values as the program's inputs (pulumi-svc's own inputs kept from `props`). */
-function liveInputs(t: EmailTemplate, props: Props): Props {
-  const inputs: Props = { ...pick(props, ["defaultName", "adoptId"]), name: t.name };
-  if (t.subject !== null) inputs.subject = t.subject;
-  if (t.htmlBody !== null) inputs.htmlBody = t.htmlBody;
-  if (t.textBody !== null) inputs.textBody = t.textBody;
-  return inputs;
 }
 
 export const template: ResourceImpl = {
@@ -117,7 +113,7 @@ export const template: ResourceImpl = {
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const { templateId, jobId, adopted } = await createTemplate(api, inputs);
+    const { templateId, jobId, adopted } = await createTemplate(ctx, inputs);
     const partial = (err: unknown) => new PartialFailure(templateId, { ...pick(inputs, INPUTS), templateId }, inputs, operationError("create", err));
     if (jobId) {
       const job = await waitForJob(ctx, jobId, "create_template").catch((err) => {
@@ -137,7 +133,7 @@ export const template: ResourceImpl = {
           createdAt: job.createdAt,
           updatedAt: job.createdAt,
         };
-        return { id: templateId, outs: outputs(inputs, made) };
+        return { id: templateId, outs: templateProperties(made, inputs).outputs };
       }
     }
     // A template taken over may still be in its create_template job (an interrupted create's), and a
@@ -148,7 +144,7 @@ export const template: ResourceImpl = {
       throw partial(err);
     });
     // An adopted template is taken as it is: the next preview shows where it differs from the program.
-    return { id: t.id, outs: outputs(adopted ? liveInputs(t, inputs) : inputs, t) };
+    return { id: t.id, outs: templateProperties(t, inputs).outputs };
   },
 
   async update(id, _olds, news, ctx) {
@@ -158,22 +154,22 @@ export const template: ResourceImpl = {
         // An input removed from the program is cleared at the API.
         body: { subject: (news.subject as string) ?? null, htmlBody: (news.htmlBody as string) ?? null, textBody: (news.textBody as string) ?? null },
       });
-      return { outs: outputs(news, t) };
+      return { outs: templateProperties(t, news).outputs };
     } catch (err) {
       throw operationError("update", err);
     }
   },
 
   async read(id, props, ctx) {
-    let t: EmailTemplate;
+    let t: EmailTemplate | undefined;
     try {
-      t = await ctx.api.email.call("email.templates.get", { params: { templateId: id } });
+      t = await ctx.api.templates.read(id);
     } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
-    const inputs = liveInputs(t, props);
-    return { id, props: outputs(inputs, t), inputs };
+    if (!t) return { id: "", props: {} };
+    const { inputs, outputs } = templateProperties(t, props);
+    return { id, props: outputs, inputs };
   },
 
   async delete(id, _props, ctx) {

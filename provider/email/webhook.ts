@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { isApiError, OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { ApiClient } from "../client/http";
+import type { CallContext } from "../context";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props, type ResourceImpl } from "../resource";
 import { webhookUrlProblem } from "../../contract/hosts";
@@ -35,17 +35,18 @@ const fields = {
   /** An existing webhook (its id) to take over: it is made anew, for a secret this stack holds. */
   adoptId: z.string().regex(UUID, "a webhook id (UUID)").optional(),
 };
-const INPUTS = Object.keys(fields);
 
-function outputs(inputs: Props, hook: Webhook, secret: unknown): Props {
+/**
+ * The one mapper from an API webhook to the resource's properties: create's outputs, adoption, read
+ * and drift. The API answers the signing secret only when it creates the webhook: `kept.secret` is
+ * that answer's, or the state's (absent when neither has it: an undefined value cannot cross the host).
+ */
+export function webhookProperties(hook: Webhook, kept: Props): { inputs: Props; outputs: Props } {
+  const inputs = { ...pick(kept, ["adoptId"]), url: hook.url, events: [...new Set(hook.events)].sort() };
+  const secret = hook.secret ?? kept.secret;
   return {
-    ...pick(inputs, INPUTS),
-    webhookId: hook.id,
-    // Absent when no prior state holds it (an import): an undefined value cannot cross the host.
-    ...(secret !== undefined ? { secret } : {}),
-    enabled: hook.enabled,
-    failCount: hook.failCount,
-    createdAt: hook.createdAt,
+    inputs,
+    outputs: { ...inputs, webhookId: hook.id, ...(secret !== undefined ? { secret } : {}), enabled: hook.enabled, failCount: hook.failCount, createdAt: hook.createdAt },
   };
 }
 
@@ -56,18 +57,19 @@ function sameEndpoint(hook: Webhook, inputs: Props): boolean {
 /** Creates sent in all to make a webhook anew while their answers are lost (each lost one's webhook is removed). */
 const REMAKE_ATTEMPTS = 2;
 
-async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
+async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> {
+  const api = ctx.api.email;
   const body = { url: inputs.url as string, events: inputs.events as string[] };
   const { object } = await createOnce<Webhook>(inputs, {
     noun: "webhook",
     idOf: (h) => h.id,
     describe: (h) => `for ${h.url} (${h.events.join(", ")})`,
     adopt: async (adoptId) => {
-      const found = (await api.call("email.webhooks.list")).find((h) => h.id === adoptId);
+      const found = (await ctx.api.webhooks.snapshot()).find((h) => h.id === adoptId);
       if (!found) throw operationFailed("create", `adoptId "${adoptId}": no webhook with this id in the project`);
       return found;
     },
-    find: async (joinInFlight) => ({ objects: (await api.callShared("email.webhooks.list", {}, joinInFlight)).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),
+    find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.webhooks.lookup() : ctx.api.webhooks.fresh())).filter((h) => sameEndpoint(h, inputs)), provablyMine: false }),
     send: () => api.call("email.webhooks.create", { body }),
     take: async (found) => {
       if (found.secret !== undefined) return found;
@@ -83,7 +85,7 @@ async function createWebhook(api: ApiClient, inputs: Props): Promise<Webhook> {
           return await api.call("email.webhooks.create", { body });
         } catch (err) {
           if (!(err instanceof OutcomeUnknownError)) throw err;
-          for (const orphan of (await api.call("email.webhooks.list")).filter((h) => sameEndpoint(h, inputs))) await remove(orphan.id);
+          for (const orphan of (await ctx.api.webhooks.fresh()).filter((h) => sameEndpoint(h, inputs))) await remove(orphan.id);
           if (attempt >= REMAKE_ATTEMPTS) {
             throw operationError("create", err, `Webhook ${found.id} was deleted to make it anew, and the webhooks these lost answers made were removed: none is left for this resource, and \`pulumi up\` may try again`);
           }
@@ -106,10 +108,9 @@ export const webhook: ResourceImpl = {
   },
 
   async create(inputs, ctx) {
-    const api = ctx.api.email;
     try {
-      const hook = await createWebhook(api, inputs);
-      return { id: hook.id, outs: outputs(inputs, hook, hook.secret) };
+      const hook = await createWebhook(ctx, inputs);
+      return { id: hook.id, outs: webhookProperties(hook, inputs).outputs };
     } catch (err) {
       const hint = isApiError(err, "WEBHOOK_LIMIT_REACHED")
         ? "The plan allows no more webhooks. If this happened while replacing a webhook, set the resource option `deleteBeforeReplace: true` so the old one is deleted first"
@@ -128,15 +129,15 @@ export const webhook: ResourceImpl = {
   async read(id, props, ctx) {
     let hooks: Webhook[];
     try {
-      hooks = await ctx.api.email.call("email.webhooks.list");
+      hooks = await ctx.api.webhooks.snapshot();
     } catch (err) {
       throw operationError("read", err);
     }
     const hook = hooks.find((h) => h.id === id);
     if (!hook) return { id: "", props: {} };
-    const inputs = { ...pick(props, ["adoptId"]), url: hook.url, events: [...new Set(hook.events)].sort() };
-    // The API never answers the secret again: keep the one from the prior state.
-    return { id, props: outputs(inputs, hook, props.secret), inputs };
+    // The API never answers the secret again: the mapper keeps the one from the prior state.
+    const { inputs, outputs } = webhookProperties(hook, props);
+    return { id, props: outputs, inputs };
   },
 
   async delete(id, _props, ctx) {

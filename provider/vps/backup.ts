@@ -33,8 +33,13 @@ function adoptIdRule(inputs: Props): CheckFailure[] {
 /** Refusals that say "not yet": the node or its agent will be ready soon. */
 const NOT_YET = new Set<ErrorCode>(["NODE_NOT_READY", "AGENT_OFFLINE"]);
 
-function outputs(inputs: Props, addon: BackupAddon): Props {
-  return { ...pick(inputs, INPUTS), status: addon.status, quotaGb: addon.quotaGb, usedGb: addon.usedGb, expiresAt: addon.expiresAt };
+/**
+ * The one mapper from the API's add-on to the resource's properties: create's outputs, adoption,
+ * read and drift. `kept`: what the add-on does not say (its server, adoptId).
+ */
+export function backupProperties(addon: BackupAddon, kept: Props): { inputs: Props; outputs: Props } {
+  const inputs = { ...pick(kept, ["vpsId", "adoptId"]), planCode: addon.planCode };
+  return { inputs, outputs: { ...inputs, status: addon.status, quotaGb: addon.quotaGb, usedGb: addon.usedGb, expiresAt: addon.expiresAt } };
 }
 
 async function readAddon(api: ApiClient, vpsId: string): Promise<BackupAddon | undefined> {
@@ -157,7 +162,7 @@ export const vpsBackup: ResourceImpl = {
           idOf: () => vpsId,
           describe: (a) => `on plan ${a.planCode}`,
           adopt: async () => {
-            const live = await readAddon(api, vpsId);
+            const live = await ctx.api.backups.read(vpsId);
             if (!live) throw operationFailed("create", `adoptId "${vpsId}": server ${vpsId} has no backup add-on; remove adoptId to activate one`);
             return live;
           },
@@ -185,7 +190,7 @@ export const vpsBackup: ResourceImpl = {
       const reason = await api.call("vps.get", { params: { id: vpsId } }).then((s) => s.lastJobError, () => null);
       throw operationFailed("create", `the backup setup of server ${vpsId} failed${reason ? ` (${reason})` : ""} and was refunded; \`pulumi up\` may try again`);
     }
-    return { id: vpsId, outs: outputs({ ...inputs, planCode: plan }, addon) };
+    return { id: vpsId, outs: backupProperties(addon, inputs).outputs };
   },
 
   async update(id, olds, news, ctx) {
@@ -203,19 +208,19 @@ export const vpsBackup: ResourceImpl = {
       throw operationError("update", err);
     });
     if (!addon) throw operationFailed("update", `server ${id} has no backup add-on any more: run \`pulumi refresh\`, then \`pulumi up\``);
-    return { outs: outputs(news, addon) };
+    return { outs: backupProperties(addon, news).outputs };
   },
 
   async read(id, props, ctx) {
     let addon: BackupAddon | undefined;
     try {
-      addon = await readAddon(ctx.api.platform, id);
+      addon = await ctx.api.backups.read(id);
     } catch (err) {
       throw operationError("read", err);
     }
     if (!addon) return { id: "", props: {} };
-    const inputs = { ...pick(props, ["adoptId"]), vpsId: id, planCode: addon.planCode };
-    return { id, props: outputs(inputs, addon), inputs };
+    const { inputs, outputs } = backupProperties(addon, { ...props, vpsId: id });
+    return { id, props: outputs, inputs };
   },
 
   async delete(id, _props, ctx) {

@@ -39,7 +39,6 @@ const fields = {
   /** An existing rule of the server (its id) to manage instead of adding one. */
   adoptId: z.string().min(1, "must not be empty").optional(),
 };
-const INPUTS = Object.keys(fields);
 /** The rule's own values: any change replaces it. */
 const RULE_INPUTS = ["vpsId", "protocol", "action", "port", "source"];
 
@@ -54,13 +53,13 @@ function portRule(inputs: Props): CheckFailure[] {
 const sameRule = (r: FirewallRule, inputs: Props) =>
   r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
 
-/** A rule's values as the program's inputs (pulumi-svc's own inputs kept). */
-function liveInputs(rule: FirewallRule, inputs: Props): Props {
-  return { ...pick(inputs, ["vpsId", "adoptId"]), protocol: rule.protocol, action: rule.action, source: rule.source, ...(rule.port ? { port: rule.port } : {}) };
-}
-
-function outputs(inputs: Props, rule: FirewallRule): Props {
-  return { ...pick(inputs, INPUTS), ruleId: rule.id };
+/**
+ * The one mapper from an API rule to the resource's properties: create's outputs, adoption, read and
+ * drift. `kept`: what the rule does not say (its server, adoptId).
+ */
+export function firewallRuleProperties(rule: FirewallRule, kept: Props): { inputs: Props; outputs: Props } {
+  const inputs = { ...pick(kept, ["vpsId", "adoptId"]), protocol: rule.protocol, action: rule.action, source: rule.source, ...(rule.port ? { port: rule.port } : {}) };
+  return { inputs, outputs: { ...inputs, ruleId: rule.id } };
 }
 
 export const vpsFirewallRule: ResourceImpl = {
@@ -77,14 +76,15 @@ export const vpsFirewallRule: ResourceImpl = {
     const vpsId = inputs.vpsId as string;
     const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
     // A server's rules are created together: their looks before sending share one list.
-    const rules = (joinInFlight = false) => api.callShared("vps.firewall.list", { params: { id: vpsId } }, joinInFlight);
+    const listing = ctx.api.firewallOf(vpsId);
+    const rules = (joinInFlight: boolean) => (joinInFlight ? listing.lookup() : listing.fresh());
     try {
-      const { object, adopted } = await createOnce<FirewallRule>(inputs, {
+      const { object } = await createOnce<FirewallRule>(inputs, {
         noun: "firewall rule",
         idOf: (r) => r.id,
         describe: (r) => `${r.protocol} ${r.action} ${r.port ?? ""} from ${r.source} on server ${vpsId}`.replace("  ", " "),
         adopt: async (adoptId) => {
-          const found = (await rules()).find((r) => r.id === adoptId);
+          const found = (await rules(true)).find((r) => r.id === adoptId);
           if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
           return found;
         },
@@ -92,9 +92,9 @@ export const vpsFirewallRule: ResourceImpl = {
         send: async () => (await retryWhileBusy(ctx, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } })))[0],
         otherwise: "remove it from the server",
       });
-      // An adopted rule is taken as it is: its values, where they differ, make the next preview replace it.
-      const values = adopted && inputs.adoptId !== undefined ? liveInputs(object, inputs) : inputs;
-      return { id: object.id, outs: outputs(values, object) };
+      // Made or found, the rule is taken as the API has it: where an adopted one differs from the
+      // program, the next preview replaces it.
+      return { id: object.id, outs: firewallRuleProperties(object, inputs).outputs };
     } catch (err) {
       throw operationError("create", err, isApiError(err, "INSTANCE_NOT_FOUND") ? `No server ${vpsId} in reach of this key` : undefined);
     }
@@ -106,18 +106,17 @@ export const vpsFirewallRule: ResourceImpl = {
   },
 
   async read(id, props, ctx) {
-    const vpsId = props.vpsId as string;
     let rules: FirewallRule[];
     try {
-      rules = await ctx.api.platform.call("vps.firewall.list", { params: { id: vpsId } });
+      rules = await ctx.api.firewallOf(props.vpsId as string).snapshot();
     } catch (err) {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
     const rule = rules.find((r) => r.id === id);
     if (!rule) return { id: "", props: {} };
-    const inputs = liveInputs(rule, props);
-    return { id, props: outputs(inputs, rule), inputs };
+    const { inputs, outputs } = firewallRuleProperties(rule, props);
+    return { id, props: outputs, inputs };
   },
 
   async delete(id, props, ctx) {
@@ -130,7 +129,7 @@ export const vpsFirewallRule: ResourceImpl = {
       if (isNotFound(err)) return;
       // A terminated server refuses firewall changes (REQUEST_ERROR) but has no rules left: a rule
       // that is not listed any more is deleted all the same.
-      const listed = await api.call("vps.firewall.list", { params: { id: vpsId } }).then(
+      const listed = await ctx.api.firewallOf(vpsId).fresh().then(
         (rules) => rules.some((r) => r.id === id),
         (listErr) => !isNotFound(listErr),
       );

@@ -96,7 +96,7 @@ function outputs(inputs: Props, forward: PortForward, server: Pick<Vps, "publicI
 }
 
 async function serverOf(ctx: CallContext, vpsId: string): Promise<Vps | undefined> {
-  return ctx.api.platform.callShared("vps.get", { params: { id: vpsId } }).catch(() => undefined);
+  return ctx.api.platform.call("vps.get", { params: { id: vpsId } }).catch(() => undefined);
 }
 
 function hintFor(err: unknown, vpsId: string, inputs: Props): string | undefined {

@@ -50,7 +50,7 @@ async function serverFacts(ctx: CallContext, inputs: Props): Promise<{ plan?: Vp
   if (!known(inputs.vpsId)) return { stopped: false };
   let server: Vps;
   try {
-    server = await ctx.api.platform.callShared("vps.get", { params: { id: inputs.vpsId } });
+    server = await ctx.api.platform.call("vps.get", { params: { id: inputs.vpsId as string } });
   } catch (err) {
     if (isNotFound(err)) return { property: "vpsId", reason: `no server ${inputs.vpsId} in reach of this key` };
     return { property: "vpsId", reason: `could not read the server to check it: ${operationError("check", err).message}` };

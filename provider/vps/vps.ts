@@ -14,7 +14,7 @@ import { adoptIdOf, createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { billingPeriods, serverNameProblem, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
-import { checkInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
@@ -42,11 +42,8 @@ const fields = {
   powerState: z.enum(["running", "stopped"]).default("running"),
 };
 const INPUTS = Object.keys(fields);
-/** The inputs the outputs repeat: the server's own values, not how pulumi-svc names or finds it
- * (`defaultName` is the program's every time; kept out, the state is smaller by its bytes). */
-const OUTPUT_INPUTS = INPUTS.filter((n) => n !== "defaultName");
-/** Inputs that are the program's choices about the server (not how pulumi-svc finds it). */
-const SERVER_INPUTS = ["projectId", "planId", "name", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState"];
+/** Changed in place; the others of SERVER_INPUTS replace the server. */
+const UPDATED_INPUTS = ["planId", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState"];
 
 /** Fails with the message cleaned of the root password (an API message could echo a value). */
 function fail(operation: string, err: unknown, inputs: Props, hint?: string): Error {
@@ -94,24 +91,45 @@ async function planRules(ctx: CallContext, inputs: Props, olds: Props): Promise<
 }
 
 /**
- * The outputs. No value may be `undefined`: the provider host cannot encode it (a create would then
- * fail after the server was made and paid for, and a partial failure would never be answered).
- * `lastJobError` is API text: cleaned of the root password like every message.
+ * The one mapper from an API server to the resource's properties (terraform-provider-hcloud's
+ * getServerAttributes): create's outputs, adoption, read and the drift a refresh shows all come from
+ * it, so they always agree. What the API's server record does not say comes from `kept`: the root
+ * password and login (the credentials' or the state's), pulumi-svc's own inputs (adoptId,
+ * defaultName), the billing period chosen (it applies at the next renewal: no call changes it
+ * before, so it is never drift) and, while the server is in a transition, the power state wanted.
+ * No value may be `undefined`: the provider host cannot encode it (a create would then fail after the
+ * server was made and paid for). `lastJobError` is API text: cleaned of the root passwords known.
  */
-function outputs(inputs: Props, server: Vps, username: unknown, otherSecrets: string[] = []): Props {
-  const outs: Props = {
-    ...pick(inputs, OUTPUT_INPUTS),
+export function serverProperties(server: Vps, kept: Props, otherSecrets: string[] = []): { inputs: Props; outputs: Props } {
+  const inputs: Props = {
+    ...pick(kept, ["adoptId", "defaultName", "rootPassword"]),
+    projectId: server.projectId,
+    planId: server.planId,
+    name: server.name,
+    osType: server.osType,
+    osVersion: server.osVersion,
+    billingPeriod: kept.billingPeriod ?? server.billingPeriod,
+    autoRenew: server.autoRenew,
+    powerState: server.status === "stopped" ? "stopped" : server.status === "running" ? "running" : (kept.powerState ?? "running"),
+  };
+  // `defaultName` is the program's every time: kept out of the outputs, the state is smaller by its bytes.
+  const { defaultName: _defaultName, ...own } = inputs;
+  const outputs: Props = {
+    ...own,
     status: server.status,
     publicIp: server.publicIp,
     expiresAt: server.expiresAt,
     lastJobStatus: server.lastJobStatus,
-    lastJobError: server.lastJobError === null ? null : redact(server.lastJobError, [inputs.rootPassword as string, ...otherSecrets]),
+    lastJobError: server.lastJobError === null ? null : redact(server.lastJobError, [kept.rootPassword as string, ...otherSecrets]),
+    ...(kept.username !== undefined ? { username: kept.username } : {}),
   };
-  if (username !== undefined) outs.username = username;
-  return outs;
+  return { inputs, outputs };
 }
 
-async function username(api: ApiClient, vpsId: string): Promise<string | undefined> {
+/** The outputs of a server this resource made or changed from the program's `inputs`. */
+const outputs = (inputs: Props, server: Vps, username?: unknown): Props => serverProperties(server, { ...inputs, username }).outputs;
+
+async function usernameOf(api: ApiClient, vpsId: string): Promise<string | undefined> {
   return (await api.call("vps.credentials", { params: { id: vpsId } }).catch(() => undefined))?.user;
 }
 
@@ -121,10 +139,11 @@ function sameName(listed: Vps[], name: string, projectId: string): Vps[] {
 }
 
 /** The server `adoptId` names, if this key can manage it as this resource. */
-async function adoptServer(api: ApiClient, adoptId: string, inputs: Props): Promise<Vps> {
+async function adoptServer(ctx: CallContext, adoptId: string, inputs: Props): Promise<Vps> {
+  // Read on its own, not through the poller: an unknown id's error carries the API's own answer.
   let server: Vps;
   try {
-    server = await api.call("vps.get", { params: { id: adoptId } });
+    server = await ctx.api.platform.call("vps.get", { params: { id: adoptId } });
   } catch (err) {
     if (isNotFound(err)) throw fail("create", err, inputs, `adoptId "${adoptId}": no server with this id in reach of this key`);
     throw fail("create", err, inputs);
@@ -139,7 +158,8 @@ async function adoptServer(api: ApiClient, adoptId: string, inputs: Props): Prom
 }
 
 /** Sends the paid create at most once (createOnce): adopts what an earlier attempt made, or stops. */
-async function createServer(api: ApiClient, inputs: Props): Promise<{ server: Vps; adopted: boolean }> {
+async function createServer(ctx: CallContext, inputs: Props): Promise<{ server: Vps; adopted: boolean }> {
+  const api = ctx.api.platform;
   const body = {
     planId: inputs.planId as string,
     projectId: inputs.projectId as string,
@@ -154,10 +174,10 @@ async function createServer(api: ApiClient, inputs: Props): Promise<{ server: Vp
       noun: "server",
       idOf: (s) => s.id,
       describe: (s) => `named "${s.name}"`,
-      adopt: (adoptId) => adoptServer(api, adoptId, inputs),
-      // A fleet's creates look at once: one list (ApiClient.callShared) serves those that join it.
+      adopt: (adoptId) => adoptServer(ctx, adoptId, inputs),
+      // A fleet's creates look at once: one list serves those that join it.
       find: async (joinInFlight) => ({
-        objects: sameName(await api.callShared("vps.list", {}, joinInFlight), body.name, body.projectId),
+        objects: sameName(await (joinInFlight ? ctx.api.serverList.lookup() : ctx.api.serverList.fresh()), body.name, body.projectId),
         provablyMine: inputs.defaultName !== undefined && body.name === inputs.defaultName,
       }),
       send: () => api.call("vps.create", { body }),
@@ -176,20 +196,9 @@ async function createServer(api: ApiClient, inputs: Props): Promise<{ server: Vp
  */
 async function adoptedOutputs(api: ApiClient, server: Vps, inputs: Props): Promise<Props> {
   const credentials = await api.call("vps.credentials", { params: { id: server.id } }).catch(() => undefined);
-  const live: Props = {
-    ...pick(inputs, INPUTS.filter((n) => !SERVER_INPUTS.includes(n))),
-    projectId: server.projectId,
-    planId: server.planId,
-    name: server.name,
-    osType: server.osType,
-    osVersion: server.osVersion,
-    rootPassword: credentials?.password ?? inputs.rootPassword,
-    billingPeriod: server.billingPeriod,
-    autoRenew: server.autoRenew,
-    powerState: server.status === "stopped" ? "stopped" : "running",
-  };
+  const kept = { ...pick(inputs, ["adoptId", "defaultName"]), rootPassword: credentials?.password ?? inputs.rootPassword, username: credentials?.user };
   // A job error is cleaned of the program's password too, not only of the live one.
-  return outputs(live, server, credentials?.user, [inputs.rootPassword as string]);
+  return serverProperties(server, kept, [inputs.rootPassword as string]).outputs;
 }
 
 /** Waits for the server to settle; a server in `error` is a partial failure (id kept). */
@@ -203,7 +212,7 @@ async function settle(ctx: CallContext, vpsId: string, inputs: Props, operation:
   if (server.status === "error") {
     throw new PartialFailure(
       vpsId,
-      outputs(inputs, server, undefined),
+      outputs(inputs, server),
       inputs,
       redact(`${operation} failed: server ${vpsId} ended in status error: ${server.lastJobError ?? "no reason given"}. The next \`pulumi up\` replaces it`, [
         inputs.rootPassword as string,
@@ -310,15 +319,12 @@ export const vps: ResourceImpl = {
   async diff(_id, olds, news): Promise<DiffResult> {
     // A server that ended in `error` cannot be updated into shape: replace it.
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
-    const changed = (name: string) => isUnknown(news[name]) || JSON.stringify(olds[name]) !== JSON.stringify(news[name]);
-    const replaces = ["name", "projectId"].filter(changed);
-    const updates = ["planId", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState"].filter(changed);
-    return { changes: replaces.length + updates.length > 0, replaces };
+    return diffInputs(olds, news, { replace: ["name", "projectId"], update: UPDATED_INPUTS });
   },
 
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const { server: created, adopted } = await createServer(api, inputs);
+    const { server: created, adopted } = await createServer(ctx, inputs);
     if (adopted && adoptIdOf(inputs) !== undefined) {
       // Taken over as it is (a server being provisioned is waited for): the next preview shows
       // where it differs from the program.
@@ -330,20 +336,19 @@ export const vps: ResourceImpl = {
     let server = await settle(ctx, created.id, inputs, "create", adopted ? undefined : USUAL_MS.create);
     if (inputs.autoRenew === false && server.autoRenew) {
       server = await retryWhileBusy(ctx, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
-        throw new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs));
+        throw new PartialFailure(created.id, outputs(inputs, server), inputs, fail("create", err, inputs));
       });
     }
     server = await applyPower(ctx, server, inputs, "create").catch((err) => {
-      throw err instanceof PartialFailure ? err : new PartialFailure(created.id, outputs(inputs, server, undefined), inputs, fail("create", err, inputs));
+      throw err instanceof PartialFailure ? err : new PartialFailure(created.id, outputs(inputs, server), inputs, fail("create", err, inputs));
     });
     // An earlier attempt's server answers its own values (the program may have changed since).
     if (adopted) return { id: server.id, outs: await adoptedOutputs(api, server, inputs) };
-    return { id: server.id, outs: outputs(inputs, server, await username(api, server.id)) };
+    return { id: server.id, outs: outputs(inputs, server, await usernameOf(api, server.id)) };
   },
 
   async update(id, olds, news, ctx) {
     const api = ctx.api.platform;
-    const changed = (name: string) => JSON.stringify(olds[name]) !== JSON.stringify(news[name]);
     try {
       // Compared with the live server, not the old state: an update that failed half-way (upgraded,
       // then the reinstall failed) is finished by the next one without paying or wiping twice.
@@ -359,7 +364,7 @@ export const vps: ResourceImpl = {
         if (server.osType !== news.osType || server.osVersion !== news.osVersion) {
           throw jobFailed(`the reinstall of server ${id} with ${news.osType} ${news.osVersion}`, server, "the old system and password stay");
         }
-      } else if (changed("rootPassword")) {
+      } else if (olds.rootPassword !== news.rootPassword) {
         await resetPassword(ctx, id, news);
       }
       if (server.autoRenew !== news.autoRenew) {
@@ -367,7 +372,7 @@ export const vps: ResourceImpl = {
       }
       // billingPeriod needs no call: it applies at the next renewal.
       server = await applyPower(ctx, await waitSettled(ctx, id), news, "update");
-      return { outs: outputs(news, server, await username(api, id)) };
+      return { outs: outputs(news, server, await usernameOf(api, id)) };
     } catch (err) {
       if (err instanceof PartialFailure) throw err;
       const hint = isApiError(err, "INSTANCE_NOT_RUNNING")
@@ -380,29 +385,17 @@ export const vps: ResourceImpl = {
   },
 
   async read(id, props, ctx) {
-    const api = ctx.api.platform;
-    let server: Vps;
+    let server: Vps | undefined;
     try {
-      server = await api.call("vps.get", { params: { id } });
+      server = await ctx.api.servers.read(id);
     } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
       throw fail("read", err, props);
     }
-    if (server.status === "terminated" || server.status === "terminating") return { id: "", props: {} };
+    if (!server || server.status === "terminated" || server.status === "terminating") return { id: "", props: {} };
     // Live values come back as inputs, so drift shows in the next preview.
-    const inputs: Props = {
-      ...pick(props, ["adoptId", "rootPassword"]),
-      projectId: server.projectId,
-      planId: server.planId,
-      name: server.name,
-      osType: server.osType,
-      osVersion: server.osVersion,
-      // No call changes the period before the next renewal: the program's choice stands, not drift.
-      billingPeriod: props.billingPeriod ?? server.billingPeriod,
-      autoRenew: server.autoRenew,
-      powerState: server.status === "stopped" ? "stopped" : server.status === "running" ? "running" : (props.powerState ?? "running"),
-    };
-    return { id, props: { ...outputs(inputs, server, props.username ?? (await username(api, id))) }, inputs };
+    const username = props.username ?? (await usernameOf(ctx.api.platform, id));
+    const { inputs, outputs } = serverProperties(server, { ...props, username });
+    return { id, props: outputs, inputs };
   },
 
   async delete(id, props, ctx) {

@@ -3,7 +3,7 @@
  * a lone waiter reads its own object; an object missing from the list is read by id; with
  * coalescing off every waiter reads its own object.
  */
-import { ApiClient, listOrGet, Poller, WaitTimeoutError, type schemas } from "../../provider/client";
+import { ApiClient, listOrGet, Listing, Poller, WaitTimeoutError, type schemas } from "../../provider/client";
 import type { TestEmulator } from "../../tools/support/emulator";
 import { useEmulator } from "../support/per-file";
 
@@ -23,7 +23,7 @@ useEmulator((e) => (emu = e), {
   beforeClose: () => api.close(),
 });
 
-const kind = { list: "vps.list", get: "vps.get", param: "id", idOf: (s: Vps) => s.id } as const;
+const kind = () => ({ list: new Listing<Vps>(api, "vps.list"), get: "vps.get", param: "id", idOf: (s: Vps) => s.id }) as const;
 
 async function createServers(n: number): Promise<string[]> {
   const plan = (await api.call("vps.plans.list"))[0];
@@ -40,7 +40,7 @@ const reads = () => emu.control.requests().filter((r) => r.method === "GET" && r
 test("five servers settling: one GET /vps per tick serves them all", async () => {
   const ids = await createServers(5);
   emu.control.clearRequests();
-  const poller = new Poller<Vps>(listOrGet(api, kind, true));
+  const poller = new Poller<Vps>(listOrGet(api, kind(), true));
   const waits = ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id}`, timeoutMs: 10_000 }));
   await new Promise((r) => setTimeout(r, 1_200)); // two ticks with everyone still provisioning
   emu.control.settle();
@@ -54,7 +54,7 @@ test("five servers settling: one GET /vps per tick serves them all", async () =>
 test("a lone waiter reads its own object; an object missing from the list is read by id", async () => {
   const [id] = await createServers(1);
   emu.control.clearRequests();
-  const poller = new Poller<Vps>(listOrGet(api, kind, true));
+  const poller = new Poller<Vps>(listOrGet(api, kind(), true));
   emu.control.settle();
   await poller.waitFor(id, (s) => s?.status === "running", { what: "one", timeoutMs: 5_000 });
   expect(reads().map((r) => r.route)).toEqual(["vps.get"]);
@@ -74,14 +74,14 @@ test("with coalescing off every waiter reads its own object", async () => {
   const ids = await createServers(3);
   emu.control.settle();
   emu.control.clearRequests();
-  const poller = new Poller<Vps>(listOrGet(api, kind, false));
+  const poller = new Poller<Vps>(listOrGet(api, kind(), false));
   await Promise.all(ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: id, timeoutMs: 5_000 })));
   expect(reads().map((r) => r.route)).toEqual(["vps.get", "vps.get", "vps.get"]);
 });
 
 test("a waiter that does not finish in time gets WaitTimeoutError naming what, the last state and how long", async () => {
   const [id] = await createServers(1);
-  const poller = new Poller<Vps>(listOrGet(api, kind, true));
+  const poller = new Poller<Vps>(listOrGet(api, kind(), true));
   const err = await poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id} to settle`, timeoutMs: 700, describe: (s) => `status ${s?.status}` }).catch((e) => e);
   expect(err).toBeInstanceOf(WaitTimeoutError);
   expect(err.message).toMatch(new RegExp(`^timed out after \\d+ s waiting for server ${id} to settle; last state seen: status provisioning`));

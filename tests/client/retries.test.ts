@@ -151,17 +151,3 @@ test("an idempotent DELETE answered 502 is sent again", async () => {
   expect(vps.status).toBe("terminating");
   expect(server.requests.map((r) => r.method + " " + r.path)).toEqual(["DELETE /vps/abc", "DELETE /vps/abc"]);
 });
-
-test("callShared: reads asked for while the same read is in flight share its one request; a later one sends its own", async () => {
-  server.handle(() => reply.ok([vpsRecord({ id: "abc" })]));
-  const c = client();
-
-  const together = await Promise.all([c.callShared("vps.list"), c.callShared("vps.list"), c.callShared("vps.list")]);
-  expect(together.map((l) => l.map((s) => s.id))).toEqual([["abc"], ["abc"], ["abc"]]);
-  expect(server.requests).toHaveLength(1);
-
-  await c.callShared("vps.list");
-  expect(server.requests).toHaveLength(2);
-  // Only reads: a write always goes out on its own.
-  expect(() => c.callShared("vps.create" as never, { body: vpsCreateBody } as never)).toThrow("callShared is for reads");
-});

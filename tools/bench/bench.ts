@@ -8,9 +8,10 @@
  * (what reached the API), the engine's results and the provider calls the engine made.
  *
  *   npm run bench                       every scenario (about 4–5 minutes)
- *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, client, size
- *   npm run bench -- --smoke             the 10-resource stack and the sizes (under a minute): CI's proof
- *                                        that the script runs and prints its table
+ *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, refresh200, large,
+ *                                        client, size
+ *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes (under a
+ *                                        minute): CI's proof that the script runs and prints its table
  *   npm run bench -- --verbose           also what the engine prints
  *
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
@@ -20,7 +21,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../emulator";
+import type { RequestLogEntry } from "../../emulator";
+import { startThreadEmulator, type ThreadEmulator } from "./emulator-thread";
 import { addDomainWorker, DNS_PUBLISH_SECONDS, verifyDomainWorker } from "../../emulator/email/domains";
 import { QUEUE_SECONDS } from "../../emulator/email/jobs";
 import { createTemplateWorker } from "../../emulator/email/templates";
@@ -72,6 +74,12 @@ const TRANSITION_CHAIN_S: Record<ProgramName, Record<Operation, number>> = {
     refresh: 0,
     destroy: JOB_SECONDS["vps.terminate"],
   },
+  large: {
+    up: Math.max(JOB_SECONDS["vps.create"] + JOB_SECONDS["vps.backup"], domainVerifiedSeconds),
+    preview: 0,
+    refresh: 0,
+    destroy: JOB_SECONDS["vps.terminate"],
+  },
 };
 
 /**
@@ -80,7 +88,25 @@ const TRANSITION_CHAIN_S: Record<ProgramName, Record<Operation, number>> = {
  * puts its 100 servers, rules and backups on the platform key and the rest on the email key.
  */
 function writesNeededOnBusiestKey(program: ProgramName, resources: number): number {
-  return program === "combined" ? Math.max(100, resources - 100) : resources;
+  if (program === "combined") return Math.max(100, resources - 100);
+  if (program === "large") return Math.max(500, resources - 500);
+  return resources;
+}
+
+/**
+ * The reads a refresh of this state needs, by key (the limit is per key): one list per kind that has
+ * one (servers, sending domains — which the verifications read too —, webhooks, templates,
+ * registered domains), each server's firewall list once, each backup add-on by GET (no list).
+ */
+function readsNeeded(stateFile: string): { platform: number; email: number } {
+  const state = JSON.parse(readFileSync(stateFile, "utf8")) as { resources: { type: string; custom: boolean; outputs: Record<string, unknown> }[] };
+  const of = (type: string) => state.resources.filter((r) => r.custom && r.type === `pulumi-nodejs:dynamic/svc:${type}`);
+  const anyOf = (...types: string[]) => (types.some((t) => of(t).length > 0) ? 1 : 0);
+  const serversWithRules = new Set(of("VpsFirewallRule").map((r) => String(r.outputs.vpsId)));
+  return {
+    platform: anyOf("Vps") + serversWithRules.size + of("VpsBackup").length + anyOf("Domain"),
+    email: anyOf("SendingDomain", "SendingDomainVerification") + anyOf("Webhook") + anyOf("Template"),
+  };
 }
 
 function delaysStatement(): string {
@@ -101,6 +127,17 @@ interface ProviderCall {
   end: number;
 }
 let providerCalls: ProviderCall[] = [];
+/** The provider host's peak resident memory (VmHWM, KiB), read just before it stops: per phase. */
+let providerPeakRssKb: number | undefined;
+
+function peakRssKb(pid: number | undefined): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined; // not Linux, or gone
+  }
+}
 
 /**
  * The engine starts its provider host through this module's export; wrapping that export times every
@@ -134,8 +171,12 @@ function timeProviderCalls(): void {
       update: timed("update", host.update),
       delete: timed("delete", host.delete),
       stderr: () => host.stderr(),
-      stop: () => host.stop(),
+      stop: () => {
+        providerPeakRssKb = peakRssKb(host.pid);
+        return host.stop();
+      },
       kill: () => host.kill(),
+      pid: host.pid,
     };
     return wrapped;
   };
@@ -173,25 +214,19 @@ function installPackedPackage(programs: ProgramName[]): () => void {
 
 // ---- stacks ----
 
-type ProgramName = "small" | "fleet" | "email" | "combined";
+type ProgramName = "small" | "fleet" | "email" | "combined" | "large";
 
 interface BenchStack {
   program: ProgramName;
-  emulator: RunningEmulator;
+  emulator: ThreadEmulator;
   options: EngineOptions;
   close(): void;
 }
 
-/** A fresh emulator in time mode whose email plan holds the benchmark's domains and templates. */
-async function benchEmulator(): Promise<RunningEmulator> {
-  const emulator = await startEmulator({ port: 0, transitions: "time", seed: 1 });
-  const project = emulator.control.emu.world.projects[0];
-  // The seeded free plan allows 5 sending domains and 50 templates; the stacks need 10 and 90.
-  if (project.email.plan) project.email.plan = { ...project.email.plan, domains: 20, templates: 100, webhooks: 100 };
-  return emulator;
-}
+/** A fresh emulator (time mode, the bench's plan limits; tools/bench/emulator-thread.ts) on its own thread. */
+const benchEmulator = (servers = 25): Promise<ThreadEmulator> => startThreadEmulator(servers);
 
-function openStack(program: ProgramName, emulator: RunningEmulator, print: (line: string) => void): BenchStack {
+function openStack(program: ProgramName, emulator: ThreadEmulator, print: (line: string) => void): BenchStack {
   const projectDir = join(PROGRAMS, program);
   const project = `svc-bench-${program}`;
   const tmp = mkdtempSync(join(tmpdir(), "svc-bench-"));
@@ -201,7 +236,7 @@ function openStack(program: ProgramName, emulator: RunningEmulator, print: (line
   config("svc:apiKey", emulator.keys.account, true);
   config("svc:emailApiKey", emulator.keys.email, true);
   config("svc:projectId", emulator.projects[0]);
-  config(`${project}:planId`, emulator.control.emu.world.catalog.vpsPlans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+  config(`${project}:planId`, emulator.planId);
   config(`${project}:rootPassword`, "Bench!pass2026x", true);
   return {
     program,
@@ -247,17 +282,20 @@ interface Phase {
   providerSpanMs: number;
   /** Spawning the provider host until it listens (part of the start-up). */
   hostStartMs: number;
+  /** The provider host's peak resident memory, MB (undefined where /proc cannot tell). */
+  providerRssMb?: number;
   byRoute: Map<string, number>;
 }
 
 async function runPhase(stack: BenchStack, op: Operation, label: string): Promise<Phase> {
-  stack.emulator.control.clearRequests();
+  await stack.emulator.clearRequests();
   providerCalls = [];
+  providerPeakRssKb = undefined;
   const started = Date.now();
   let checkpointBytes = 0;
   const result = await runEngine(op, { ...stack.options, onCheckpoint: (bytes) => (checkpointBytes += bytes) });
   const wallMs = Date.now() - started;
-  const requests: RequestLogEntry[] = stack.emulator.control.requests();
+  const requests: RequestLogEntry[] = await stack.emulator.requests();
   const answered = requests.filter((r) => r.status !== 429);
   const kindOf = (r: RequestLogEntry) => (r.method !== "GET" ? "write" : POLL_ROUTES.has(r.route ?? "") ? "poll" : "read");
   const byRoute = new Map<string, number>();
@@ -291,6 +329,7 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
     checkpointBytes,
     providerSpanMs: calls.length ? Math.max(...calls.map((c) => c.end)) - firstCall : 0,
     hostStartMs: sum(providerCalls.filter((c) => c.method === "host start"), (c) => c.end - c.start),
+    providerRssMb: providerPeakRssKb === undefined ? undefined : providerPeakRssKb / 1024,
     byRoute,
   };
 }
@@ -299,26 +338,45 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
 
 interface Scenario {
   name: string;
+  /** up, the no-op preview, destroy. */
   phases: Phase[];
+  /** A refresh after the preview (issue 24), kept apart from `phases`: their sums are up's, preview's, destroy's. */
+  refresh?: Phase;
+  /** The list and get calls that refresh needs, by key (readsNeeded). */
+  readsNeeded?: { platform: number; email: number };
 }
 
-/** up, a preview with nothing to change, destroy, on a fresh emulator; notes the state's size after up. */
-async function lifecycle(program: ProgramName, name: string, print: (line: string) => void, measureState = true): Promise<Scenario> {
-  const emulator = await benchEmulator();
+interface LifecycleOptions {
+  /** Note the state's size after up (default true). */
+  measureState?: boolean;
+  /** Refresh after the preview. */
+  refresh?: boolean;
+  /** Servers the account may hold (the seeded limit is 25). */
+  servers?: number;
+}
+
+/** up, a preview with nothing to change, (a refresh,) destroy, on a fresh emulator; notes the state's size after up. */
+async function lifecycle(program: ProgramName, name: string, print: (line: string) => void, options: LifecycleOptions = {}): Promise<Scenario> {
+  const emulator = await benchEmulator(options.servers);
   const stack = openStack(program, emulator, print);
   const phases: Phase[] = [];
+  const scenario: Scenario = { name, phases };
   try {
     const up = await runPhase(stack, "up", `${name}: up`);
-    if (measureState) stateSizes.push({ ...stateSize(name, readFileSync(stack.options.stateFile!, "utf8")), upCheckpointBytes: up.checkpointBytes });
+    if (options.measureState ?? true) stateSizes.push({ ...stateSize(name, readFileSync(stack.options.stateFile!, "utf8")), upCheckpointBytes: up.checkpointBytes });
     phases.push(up);
     phases.push(await runPhase(stack, "preview", `${name}: preview`));
+    if (options.refresh) {
+      scenario.readsNeeded = readsNeeded(stack.options.stateFile!);
+      scenario.refresh = await runPhase(stack, "refresh", `${name}: refresh`);
+    }
     phases.push(await runPhase(stack, "destroy", `${name}: destroy`));
   } finally {
     stack.close();
     await emulator.close();
   }
-  for (const p of phases) if (!p.result.ok) console.error(`${p.label} failed:\n  ${p.result.errors.join("\n  ")}`);
-  return { name, phases };
+  for (const p of [...phases, ...(scenario.refresh ? [scenario.refresh] : [])]) if (!p.result.ok) console.error(`${p.label} failed:\n  ${p.result.errors.join("\n  ")}`);
+  return scenario;
 }
 
 interface ClientResult {
@@ -473,7 +531,7 @@ const resourcesOf = (s: Scenario) => s.phases.find((p) => p.op === "up")?.resour
 
 // ---- main ----
 
-const SCENARIOS = ["small", "fleet", "fleet-off", "email", "noop200", "client", "size"] as const;
+const SCENARIOS = ["small", "fleet", "fleet-off", "email", "noop200", "large", "client", "size"] as const;
 /** Every scenario, the 10-resource stack included (its wall ÷ minimum shows the start-ups' weight). */
 const DEFAULT_SCENARIOS = [...SCENARIOS];
 const SMOKE_SCENARIOS = ["small", "size"];
@@ -487,7 +545,7 @@ async function main(): Promise<void> {
   const print = values.verbose ? (line: string) => console.log(`    | ${line}`) : () => undefined;
   const benchStarted = Date.now();
   timeProviderCalls();
-  const uninstall = installPackedPackage(["small", "fleet", "email", "combined"]);
+  const uninstall = installPackedPackage(["small", "fleet", "email", "combined", "large"]);
   process.on("exit", uninstall);
 
   // The engine, the program, the provider host and the emulator share this machine's CPUs: start-up
@@ -500,7 +558,7 @@ async function main(): Promise<void> {
   const progress = (text: string) => console.log(`… ${text} (${s1(Date.now() - benchStarted)} s)`);
   if (only.includes("small")) {
     progress("0. small (10 resources): up, preview, destroy");
-    scenarios.push(await lifecycle("small", "0. small", print));
+    scenarios.push(await lifecycle("small", "0. small", print, { refresh: true }));
   }
   if (only.includes("fleet")) {
     progress("1. fleet: up, preview, destroy");
@@ -510,7 +568,7 @@ async function main(): Promise<void> {
     progress("1. fleet, polling coalescing off");
     process.env.SVC_POLL_COALESCING = "off";
     try {
-      scenarios.push(await lifecycle("fleet", "1. fleet, coalescing off", print, false));
+      scenarios.push(await lifecycle("fleet", "1. fleet, coalescing off", print, { measureState: false }));
     } finally {
       delete process.env.SVC_POLL_COALESCING;
     }
@@ -521,8 +579,13 @@ async function main(): Promise<void> {
   }
   let noop200: Scenario | undefined;
   if (only.includes("noop200")) {
-    progress("3. a 200-resource stack: up, the no-op preview, destroy");
-    noop200 = await lifecycle("combined", "3. 200 resources", print);
+    progress("3. a 200-resource stack: up, the no-op preview, refresh, destroy");
+    noop200 = await lifecycle("combined", "3. 200 resources", print, { refresh: true });
+  }
+  let large: Scenario | undefined;
+  if (only.includes("large")) {
+    progress("6. a 1,000-resource stack: up, the no-op preview, refresh, destroy");
+    large = await lifecycle("large", "6. 1,000 resources", print, { refresh: true, servers: 100 });
   }
   let client: ClientResult | undefined;
   if (only.includes("client")) {
@@ -536,7 +599,7 @@ async function main(): Promise<void> {
   }
   console.log(`… done (${s1(Date.now() - benchStarted)} s)\n`);
 
-  const allPhases = [...scenarios, ...(noop200 ? [noop200] : [])].flatMap((s) => s.phases);
+  const allPhases = [...scenarios, ...(noop200 ? [noop200] : []), ...(large ? [large] : [])].flatMap((s) => [...s.phases, ...(s.refresh ? [s.refresh] : [])]);
   if (allPhases.length) {
     // -- the table: one row per scenario --
     console.log("Scenarios 1 and 2: up, a no-op preview, destroy");
@@ -602,10 +665,71 @@ async function main(): Promise<void> {
     );
   }
 
+  const withRefresh = [...scenarios, ...(noop200 ? [noop200] : []), ...(large ? [large] : [])].filter((s) => s.refresh);
+  printRefreshes(withRefresh);
+  if (large) printLarge(large);
+
   printGoals(scenarios, previews, client, providers);
+  printLargeGoals(withRefresh, large);
   console.log(`\nTotal bench time: ${s1(Date.now() - benchStarted)} s (${machine()} at the end)`);
   const failures = [...allPhases].filter((p) => !p.result.ok);
   process.exit(failures.length ? 1 : 0);
+}
+
+/** The busiest key's reads ÷ 10 rps: what a refresh cannot beat (start-up aside). */
+const readsMinimumS = (reads: { platform: number; email: number }) => Math.max(reads.platform, reads.email) / LIMIT_RPS;
+
+function printRefreshes(scenarios: Scenario[]): void {
+  if (!scenarios.length) return;
+  console.log("\nScenario 7: refresh (issue 24), through the engine's parallel refresh (--parallel as the CLI's default)");
+  console.log("  reads needed: one list per kind that has one (servers, sending domains, webhooks, templates), each server's firewall");
+  console.log("  list, each backup add-on by GET; minimum: the busiest key's reads needed ÷ 10 rps (start-up not included); wall: start-up included.");
+  table(
+    ["", "resources", "calls", "reads needed (platform + email)", "calls ÷ needed", "429s", "failed", "wall s", "start-up s", "minimum s"],
+    scenarios.map((s) => {
+      const p = s.refresh!;
+      const needed = s.readsNeeded!;
+      return [p.label, String(p.resources), String(p.calls), `${needed.platform + needed.email} (${needed.platform} + ${needed.email})`, (p.calls / (needed.platform + needed.email)).toFixed(2), String(p.rateLimited), String(p.failed), s1(p.wallMs), s1(p.startupMs), readsMinimumS(needed).toFixed(1)];
+    }),
+  );
+}
+
+function printLarge(s: Scenario): void {
+  const phases = [...s.phases.slice(0, 2), s.refresh!, ...s.phases.slice(2)];
+  console.log("\nScenario 6: the 1,000-resource stack (provider RSS: the provider host's peak resident memory in the operation)");
+  table(
+    ["", "resources", "calls", "429s", "failed", "wall s", "minimum s", "wall ÷ minimum", "provider RSS MB"],
+    phases.map((p) => [
+      p.label,
+      String(p.resources),
+      String(p.calls),
+      String(p.rateLimited),
+      String(p.failed),
+      s1(p.wallMs),
+      p.op === "refresh" ? readsMinimumS(s.readsNeeded!).toFixed(1) : s1(p.minimumS * 1000),
+      p.op === "preview" ? "–" : (p.wallMs / ((p.op === "refresh" ? readsMinimumS(s.readsNeeded!) : p.minimumS) * 1000)).toFixed(2),
+      p.providerRssMb === undefined ? "–" : p.providerRssMb.toFixed(0),
+    ]),
+  );
+}
+
+function printLargeGoals(refreshed: Scenario[], large: Scenario | undefined): void {
+  const verdict = (met: boolean) => (met ? "met    " : "NOT met");
+  const big = refreshed.find((s) => s.name.startsWith("3."));
+  if (big?.refresh) {
+    console.log(`  ${verdict(big.refresh.calls <= 50)} ${big.refresh.label}: ${big.refresh.calls} calls ≤ 50`);
+    console.log(`  ${verdict(big.refresh.wallMs <= 4000)} ${big.refresh.label}: wall ${s1(big.refresh.wallMs)} s ≤ 4 s, start-up included (minimum ${readsMinimumS(big.readsNeeded!).toFixed(1)} s)`);
+  }
+  if (!large?.refresh) return;
+  const up = large.phases.find((p) => p.op === "up")!;
+  const needed = large.readsNeeded!.platform + large.readsNeeded!.email;
+  const all = [...large.phases, large.refresh];
+  const rss = Math.max(0, ...all.map((p) => p.providerRssMb ?? 0));
+  console.log(`  ${verdict(up.wallMs <= 1.1 * up.minimumS * 1000)} ${up.label}: wall ÷ physical minimum ${(up.wallMs / (up.minimumS * 1000)).toFixed(2)} ≤ 1.10`);
+  console.log(`  ${verdict(large.refresh.calls <= 1.1 * needed)} ${large.refresh.label}: ${large.refresh.calls} calls for ${needed} reads needed (${(large.refresh.calls / needed).toFixed(2)}×) ≤ 1.10×`);
+  console.log(`  ${verdict(rss > 0 && rss < 400)} ${large.name}: provider peak RSS ${rss ? rss.toFixed(0) : "–"} MB < 400 MB`);
+  const failed = sum(all, (p) => p.failed);
+  console.log(`  ${verdict(failed === 0)} ${large.name}: ${failed} failed operations`);
 }
 
 function printGoals(scenarios: Scenario[], previews: Phase[], client: ClientResult | undefined, providers: Map<string, number> | undefined): void {

@@ -1,6 +1,7 @@
 /**
  * The test engine from the command line (a stand-in for the `pulumi` CLI on machines without it):
  *   npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates]
+ *                    [--parallel N] [--refresh (preview, up)]
  *   npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]
  *   npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]
  *   npm run engine -- config rm <project dir> <key> [--path] [--stack dev]
@@ -17,7 +18,7 @@ import { formatStackOutputs, printTerminating } from "./printing";
 import { getConfig, removeConfig, setConfig } from "./state";
 
 const USAGE = [
-  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)]",
+  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)] [--parallel N] [--refresh (preview, up)]",
   "       npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]",
   "       npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]",
   "       npm run engine -- config rm <project dir> <key> [--path] [--stack dev]",
@@ -31,6 +32,8 @@ const OPTIONS = {
   json: { type: "boolean", default: false },
   "show-secrets": { type: "boolean", default: false },
   "clear-pending-creates": { type: "boolean", default: false },
+  parallel: { type: "string", short: "p" },
+  refresh: { type: "boolean", short: "r", default: false },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -103,8 +106,13 @@ async function main(): Promise<void> {
   if (operation === "stack") return stackOutput(rest, values, passphrase);
   const dir = rest[0];
   if (!["preview", "up", "refresh", "destroy"].includes(operation) || !dir) usage();
+  const parallel = values.parallel === undefined ? undefined : Number(values.parallel);
+  if (parallel !== undefined && !(Number.isInteger(parallel) && parallel > 0)) {
+    console.error(`--parallel takes a whole number above 0, got ${values.parallel}`);
+    process.exit(2);
+  }
   const print = (line: string) => console.log(line);
-  const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], print };
+  const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], parallel, refresh: values.refresh, print };
   watchCtrlC(options, print);
   const result = await runEngine(operation as Operation, options);
   process.exit(result.ok ? 0 : 1);

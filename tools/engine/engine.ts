@@ -62,6 +62,12 @@ function perform(run: Run): Promise<void> {
 /** preview / up: runs the program, then deletes what it no longer declares. */
 async function deploy(run: Run): Promise<void> {
   if (!run.dryRun) printPendingOperationsWarning(run.print, run.old.pendingOperations ?? []);
+  // `--refresh`: the reads first, then the program against what they found (deployment_executor.go
+  // `Execute`: `if ex.deployment.opts.Refresh { … ex.refresh(…) }` before the program's steps).
+  if (run.options.refresh) {
+    await refresh(run);
+    run.startFromRefreshed();
+  }
   await deleteLeftOriginals(run);
   const { exitCode, registered } = await runProgram(run);
   const removed = removedResources(run, registered);

@@ -169,6 +169,8 @@ export interface ProviderHost {
   stop(): Promise<void>;
   /** Kills the host at once (SIGKILL), as a crash would: for tests of interrupted runs. */
   kill(): void;
+  /** The host's process id (the bench reads its memory). */
+  readonly pid: number | undefined;
 }
 
 const struct = (value: Props) => Struct.fromJavaScript(value as never);
@@ -260,6 +262,10 @@ class HostClient implements ProviderHost {
     private readonly project: string,
   ) {
     this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   async configure(config: Record<string, string>): Promise<void> {

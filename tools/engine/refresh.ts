@@ -1,9 +1,20 @@
-/** `refresh`: reads every resource from the API (CONFORMANCE.md, "refresh"). */
+/** `refresh`, and the refresh of `up --refresh` / `preview --refresh`: reads every resource from the
+ * API, in parallel, up to `--parallel` at a time (CONFORMANCE.md, "refresh"). */
+import { availableParallelism } from "node:os";
 import { changedKeys, dynamicType } from "./plan";
 import { printClearedPendingCreate, resourceLabel } from "./printing";
 import type { ProviderHost } from "./provider-host";
 import type { Run } from "./run";
 import type { ResourceState } from "./state";
+
+/**
+ * The CLI's `--parallel` when none is given: PULUMI_PARALLEL, else 4 × the CPUs (pulumi/pulumi
+ * `defaultParallel()`, "the cpu * 4 choice").
+ */
+export function defaultParallel(): number {
+  const set = Number(process.env.PULUMI_PARALLEL);
+  return Number.isInteger(set) && set > 0 ? set : 4 * availableParallelism();
+}
 
 export async function refresh(run: Run): Promise<void> {
   // `pulumi refresh --clear-pending-creates` drops them (pkg/cmd/pulumi/operations/refresh.go);
@@ -14,21 +25,45 @@ export async function refresh(run: Run): Promise<void> {
       run.dropPending(p);
     }
   }
-  for (const r of run.old.resources) await refreshResource(run, r);
+  await refreshAll(run);
 }
 
-async function refreshResource(run: Run, r: ResourceState): Promise<void> {
+/**
+ * Every resource's refresh step at once, on a pool of `--parallel` workers (deployment_executor.go
+ * `refresh`: "Fire up a worker pool", `stepExec.ExecuteParallel(steps)`; step_executor.go
+ * `newStepExecutor`: one worker per degree of parallelism). The new state keeps the old state's order
+ * (the engine's `rebuildBaseState`): a resource not read yet stands as it was, one gone leaves it.
+ */
+async function refreshAll(run: Run): Promise<void> {
+  const resources = run.old.resources;
+  const refreshed: (ResourceState | undefined)[] = [...resources];
+  const show = () => run.next.resources.splice(0, run.next.resources.length, ...refreshed.filter((x): x is ResourceState => x !== undefined));
+  // Before each step is recorded (and checkpointed): the state as the reads so far left it.
+  const keep = (i: number, r: ResourceState | undefined) => {
+    refreshed[i] = r;
+    show();
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < resources.length) {
+      run.throwIfInterrupted();
+      const i = next++;
+      await refreshResource(run, resources[i], (r) => keep(i, r));
+    }
+  };
+  const workers = Math.max(1, Math.min(run.options.parallel ?? defaultParallel(), resources.length));
+  show();
+  await Promise.all(Array.from({ length: workers }, worker));
+}
+
+async function refreshResource(run: Run, r: ResourceState, keep: (r: ResourceState | undefined) => void): Promise<void> {
   // Not read: components, and a resource already deleted for its replacement (step.go RefreshStep.Apply).
-  if (!r.custom || !r.id || r.pendingReplacement) {
-    run.next.resources.push(r);
-    return;
-  }
+  if (!r.custom || !r.id || r.pendingReplacement) return;
   const h = await run.provider();
   try {
-    await readResource(run, h, r, r.id);
+    await readResource(run, h, r, r.id, keep);
   } catch (err) {
     if (run.interrupted) throw err;
-    run.next.resources.push(r);
     run.failedStep("refresh", r, String(err));
     run.fail(`${resourceLabel(r)}: refresh failed: ${(err as Error).message}`);
   }
@@ -36,10 +71,11 @@ async function refreshResource(run: Run, r: ResourceState): Promise<void> {
 
 /** Reads `r`: gone (an empty id) leaves the state; otherwise the answer replaces the state's outputs,
  * and its inputs when it has any. */
-async function readResource(run: Run, h: ProviderHost, r: ResourceState, id: string): Promise<void> {
+async function readResource(run: Run, h: ProviderHost, r: ResourceState, id: string, keep: (r: ResourceState | undefined) => void): Promise<void> {
   const read = await h.read(dynamicType(r.type), id, r.outputs, r.inputs, { urn: r.urn });
   if (!read.id) {
     run.deletedNow.add(r);
+    keep(undefined);
     run.step("delete", r);
     return;
   }
@@ -49,6 +85,6 @@ async function readResource(run: Run, h: ProviderHost, r: ResourceState, id: str
   // state as the olds and the state's inputs as the news (step.go RefreshStep.Apply, diffResource).
   const drift = await h.diff(dynamicType(r.type), read.id, outputs, r.inputs, { urn: r.urn, oldInputs: inputs, ignoreChanges: [] });
   const diffs = drift.changes === "none" ? [] : changedKeys(r.outputs, outputs);
-  run.next.resources.push({ ...r, id: read.id, inputs, outputs });
+  keep({ ...r, id: read.id, inputs, outputs });
   run.step(diffs.length ? "refresh" : "same", r, diffs);
 }

@@ -111,6 +111,18 @@ export class Run {
     this.pendingOps = [...(this.old.pendingOperations ?? [])];
   }
 
+  /**
+   * After the refresh of `up --refresh`: the refreshed state is the one the program is compared with
+   * (deployment_executor.go `refresh` → `rebuildBaseState`), and the run builds its new state anew.
+   */
+  startFromRefreshed(): void {
+    this.old.resources = [...this.next.resources];
+    this.prior.clear();
+    for (const r of this.old.resources) if (!r.pendingDelete) this.prior.set(r.urn, r);
+    this.next.resources.length = 0;
+    this.deletedNow.clear();
+  }
+
   /** A preview: check and diff only, nothing saved. */
   get dryRun(): boolean {
     return this.operation === "preview";

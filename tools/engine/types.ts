@@ -44,6 +44,12 @@ export interface EngineOptions {
   onProviderHost?: (host: ProviderHost) => void;
   /** `pulumi refresh --clear-pending-creates`: drops the pending creates an interrupted run left. */
   clearPendingCreates?: boolean;
+  /** `--parallel`: how many resource operations run at once; for now the refresh's reads (default
+   * as the CLI's: PULUMI_PARALLEL, else 4 × the CPUs). */
+  parallel?: number;
+  /** `pulumi up --refresh` / `preview --refresh`: every resource is read first, and the program is
+   * compared with the refreshed state. */
+  refresh?: boolean;
 }
 
 export interface RunResult {

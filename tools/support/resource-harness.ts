@@ -30,7 +30,9 @@ export interface HarnessOptions extends EmulatorOptions {
 export async function startResourceHarness(options: HarnessOptions = {}): Promise<ResourceHarness> {
   const { config, ...emulatorOptions } = options;
   const emu = await startTestEmulator(emulatorOptions);
-  const host = await startProviderHost();
+  // One host for the whole file, where the CLI starts one per operation, while the tests change and
+  // reset the world between calls: list answers are not reused from one call to the next.
+  const host = await startProviderHost({ env: { SVC_READ_REUSE_MS: "0" } });
   await host.configure(
     config?.(emu) ??
       stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.account, emailApiKey: emu.keys.email, projectId: emu.projects[0] }),

@@ -1,0 +1,126 @@
+/**
+ * Issue 24, reads that coalesce, counted in the emulator's request log: one provider process (the
+ * real dynamic-provider host, as the CLI starts one per operation) answering many concurrent `Read`
+ * RPCs spends one call per list, not one per resource — webhooks and templates one list each, all
+ * servers one `GET /vps`, each server's firewall list once for all its rules; a backup add-on, which
+ * has no list, one GET each. A list answered a moment ago serves later reads of that kind until the
+ * process writes; after a write the next read asks again.
+ */
+import { providerFor, startProviderHost, stackConfig, type ProviderHost } from "../../tools/engine/provider-host";
+import type { ResourceHarness } from "../../tools/support/resource-harness";
+import type { RequestLogEntry } from "../../emulator";
+import { useResourceHarness } from "../support/per-file";
+import { freshWorld } from "../../tools/support/world";
+import { api, catalogue, runningServer, type Props } from "../vps/helpers";
+
+jest.setTimeout(60_000);
+
+let h: ResourceHarness;
+/** A host with the provider's own read settings (the harness's host turns list reuse off). */
+let host: ProviderHost;
+let smallPlan: string;
+
+useResourceHarness((x) => (h = x), {
+  options: { transitions: "immediate" },
+  setup: async (h) => {
+    smallPlan = (await catalogue(h)).plan("s-1vcpu-1gb").id;
+  },
+  fresh: async (h) => {
+    await freshWorld(h.emu, { mode: "immediate" });
+    // A host per test: what one operation's provider process has read stays its own.
+    await host?.stop();
+    host = await startProviderHost();
+    await host.configure(stackConfig({ apiUrl: h.emu.urls.api, emailUrl: h.emu.urls.email, apiKey: h.emu.keys.account, emailApiKey: h.emu.keys.email, projectId: h.emu.projects[0] }));
+  },
+  beforeClose: () => host?.stop(),
+});
+
+/** A call straight to the email API (out of band), waiting out the key's rate limit. */
+const email = async (method: string, path: string, body?: unknown): Promise<Props> => {
+  let res = await h.emu.call(method, `/email${path}`, { key: h.emu.keys.email, body });
+  for (let i = 0; res.status === 429 && i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    res = await h.emu.call(method, `/email${path}`, { key: h.emu.keys.email, body });
+  }
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+};
+
+/** GETs the emulator answered since the last clear, by route. */
+function reads(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of h.emu.control.requests().filter((x: RequestLogEntry) => x.method === "GET")) counts[r.route ?? r.path] = (counts[r.route ?? r.path] ?? 0) + 1;
+  return counts;
+}
+
+/** The state a create left for a resource: what a refresh sends back to `read`. */
+async function stateOf(type: string, id: string, outputs: Props): Promise<Props> {
+  return { ...outputs, __provider: (await providerFor(type, {})).inputs.__provider, id };
+}
+
+async function readAll(targets: { type: string; id: string; props: Props }[]) {
+  return Promise.all(targets.map((t) => host.read(t.type, t.id, t.props)));
+}
+
+test("eight webhooks and five templates read at once: one GET /webhooks and one GET /templates; read again, no call; after a write, one call again", async () => {
+  const hooks = await Promise.all(Array.from({ length: 8 }, (_, i) => email("POST", "/webhooks", { url: `https://hooks.acme-shop.com/svc/${i}`, events: ["email.delivered"] })));
+  const templates = await Promise.all(Array.from({ length: 5 }, (_, i) => email("POST", "/templates", { name: `coalesced-${i}`, textBody: `Hello {{name}} ${i}` })));
+  await h.emu.ctl("POST", "/transitions/settle");
+  const targets = [
+    ...(await Promise.all(hooks.map(async (w) => ({ type: "Webhook", id: w.id as string, props: await stateOf("Webhook", w.id, { url: w.url, events: w.events, secret: w.secret }) })))),
+    ...(await Promise.all(templates.map(async (t) => ({ type: "Template", id: t.templateId as string, props: await stateOf("Template", t.templateId, { name: "x" }) })))),
+  ];
+  h.emu.control.clearRequests();
+
+  const first = await readAll(targets);
+  expect(first.map((r) => r.id)).toEqual(targets.map((t) => t.id));
+  expect(first.slice(0, 8).map((r) => r.properties.url)).toEqual(hooks.map((w) => w.url));
+  expect(first.slice(8).map((r) => r.properties.name)).toEqual(templates.map((_, i) => `coalesced-${i}`));
+  expect(reads()).toEqual({ "email.webhooks.list": 1, "email.templates.list": 1 });
+
+  // The answers of a moment ago serve the next reads: this process has written nothing since.
+  h.emu.control.clearRequests();
+  await readAll(targets);
+  expect(reads()).toEqual({});
+
+  // A write of this process: the next read asks the API again (and sees the write).
+  const made = await host.create("Webhook", { ...(await providerFor("Webhook", {})).inputs, url: "https://hooks.acme-shop.com/svc/new", events: ["email.bounced"] });
+  h.emu.control.clearRequests();
+  const again = await readAll([...targets.slice(0, 8), { type: "Webhook", id: made.id, props: made.properties }]);
+  expect(again.map((r) => r.id)).toEqual([...hooks.map((w) => w.id), made.id]);
+  expect(reads()).toEqual({ "email.webhooks.list": 1 });
+});
+
+test("two servers, their six rules and two backup add-ons read at once: one GET /vps, each firewall list once, one GET per add-on", async () => {
+  const servers = [await runningServer(h, smallPlan, "coalesced-a"), await runningServer(h, smallPlan, "coalesced-b")];
+  const targets: { type: string; id: string; props: Props }[] = [];
+  for (const s of servers) {
+    targets.push({ type: "Vps", id: s.id, props: await stateOf("Vps", s.id, { rootPassword: "Sup3rSecret!23", username: "root" }) });
+    const rules = await api(h, "POST", `/vps/${s.id}/firewall`, { rules: ["22", "80", "443"].map((port) => ({ protocol: "tcp", action: "allow", port, source: "0.0.0.0/0" })) });
+    for (const r of rules as unknown as Props[]) targets.push({ type: "VpsFirewallRule", id: r.id, props: await stateOf("VpsFirewallRule", r.id, { vpsId: s.id }) });
+    await api(h, "POST", `/vps/${s.id}/backup`, { planCode: "backup-10" });
+    targets.push({ type: "VpsBackup", id: s.id, props: await stateOf("VpsBackup", s.id, { vpsId: s.id }) });
+  }
+  await h.emu.ctl("POST", "/transitions/settle");
+  h.emu.control.clearRequests();
+
+  const answers = await readAll(targets);
+  expect(answers.map((r) => r.id)).toEqual(targets.map((t) => t.id));
+  expect(answers.filter((_, i) => targets[i].type === "VpsFirewallRule").map((r) => r.properties.port)).toEqual(["22", "80", "443", "22", "80", "443"]);
+  expect(reads()).toEqual({ "vps.list": 1, "vps.firewall.list": 2, "vps.backup.get": 2 });
+});
+
+test("a server made after the list was read is read by id; one deleted out of band reads as gone", async () => {
+  const a = await runningServer(h, smallPlan, "coalesced-a");
+  const stateA = await stateOf("Vps", a.id, { rootPassword: "Sup3rSecret!23", username: "root" });
+  expect((await host.read("Vps", a.id, stateA)).id).toBe(a.id);
+  const b = await runningServer(h, smallPlan, "coalesced-b");
+  h.emu.control.clearRequests();
+  // Not in the list answered a moment ago: made since, so asked for by id.
+  expect((await host.read("Vps", b.id, await stateOf("Vps", b.id, { rootPassword: "Sup3rSecret!23", username: "root" }))).id).toBe(b.id);
+  expect(reads()).toEqual({ "vps.get": 1 });
+
+  const hook = await email("POST", "/webhooks", { url: "https://hooks.acme-shop.com/svc/gone", events: ["email.delivered"] });
+  await email("DELETE", `/webhooks/${hook.id}`);
+  expect((await host.read("Webhook", hook.id, await stateOf("Webhook", hook.id, { url: hook.url, events: hook.events }))).id).toBe("");
+});
