@@ -54,7 +54,7 @@ test("a private key as publicKey: refused at preview and at up naming publicKey;
   const up = await s.run("up", false);
   for (const r of [preview, up]) {
     // The failure has no property (else the CLI prints the value): the reason starts with "publicKey:".
-    expect(r.errors).toEqual([expect.stringMatching(/^svc:VpsSshKey key-0: (: )?publicKey: this is a private key/)]);
+    expect(r.errors).toEqual([expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:VpsSshKey resource 'key-0' has a problem: publicKey: this is a private key/)]);
   }
   const state = existsSync(s.options.stateFile) ? readFileSync(s.options.stateFile, "utf8") : "";
   const everything = [state, ...preview.output, ...up.output, ...preview.messages, ...up.messages].join("\n");
@@ -67,7 +67,7 @@ test("a private key as publicKey: refused at preview and at up naming publicKey;
 test("11 keys for one server in the program: refused at preview naming the 11th, no call about keys, nothing made", async () => {
   set({ keys: Array.from({ length: 11 }, (_, i) => newEd25519PublicKey(`k${i}@example`)) });
   const r = await s.run("preview", false);
-  expect(r.errors).toEqual([expect.stringMatching(/^svc:VpsSshKey key-10: vpsId: this program declares 11 SSH keys for this server; a server holds at most 10/)]);
+  expect(r.errors).toEqual([expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:VpsSshKey resource 'key-10's property 'vpsId' value \{.*\} has a problem: this program declares 11 SSH keys for this server; a server holds at most 10/)]);
   // Only the plan catalogue (the program's getVpsPlans and the Vps's check) is read.
   expect(requests().filter((x) => x !== "GET /api/vps/plans")).toEqual([]);
   expect(s.writes()).toEqual([]);
@@ -77,7 +77,7 @@ test("11 keys for one server in the program: refused at preview naming the 11th,
 test("a key on a server with an address of its own: refused at preview with the reason, nothing made", async () => {
   set({ plan: PLAN.small, keys: [KEYS.ed25519.publicKey] });
   const r = await s.run("preview", false);
-  expect(r.errors).toEqual([expect.stringMatching(/vpsId: SSH keys need a server that shares a public address \(FEATURE_NOT_AVAILABLE\); this server's plan s-1vcpu-1gb/)]);
+  expect(r.errors).toEqual([expect.stringMatching(/property 'vpsId' value \{.*\} has a problem: SSH keys need a server that shares a public address \(FEATURE_NOT_AVAILABLE\); this server's plan s-1vcpu-1gb/)]);
   expect(s.writes()).toEqual([]);
 });
 

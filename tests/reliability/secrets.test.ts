@@ -50,7 +50,7 @@ test("svc:apiUrl http:// to a non-loopback host: refused before a key is sent, n
   const r = await run(s, "up");
   expect(r.ok).toBe(false);
   expect(r.errors.length).toBeGreaterThan(0);
-  for (const e of r.errors) expect(e).toMatch(/^svc:(Vps srv|Domain dom): .*refusing the plain-http platform base URL http:\/\/\S+: API keys must not travel in clear text/);
+  for (const e of r.errors) expect(e).toMatch(/^pulumi-nodejs:dynamic\/svc:(Vps resource 'srv|Domain resource 'dom)'.*refusing the plain-http platform base URL http:\/\/\S+: API keys must not travel in clear text/);
   expect(connections).toBe(0);
   expect(s.emu.control.requests()).toEqual([]);
   expect(s.state().resources.filter((x) => x.custom)).toEqual([]);

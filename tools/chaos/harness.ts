@@ -374,6 +374,11 @@ export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, o
   }
 }
 
+/** A resource's error: a failed step (`svc:Type name: …`) or a check failure as the CLI words it (`pulumi-nodejs:dynamic/svc:Type resource 'name'…`). */
+const RESOURCE_ERROR = /^(?:svc:\w+ [\w-]+: |pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+')/;
+/** A check failure, naming the property (`'s property 'p' value {…} has a problem:`) or, for a secret-bearing one, in its reason (`has a problem: p: …`). */
+const CHECK_FAILURE = /^pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+'(?:'s property '\w+' value \{.*?\})? has a problem: /s;
+
 /**
  * A failed run's errors are clear: each names the resource, the operation that failed and the call
  * (`METHOD /path`) with its code, or says the outcome is unknown, or is a check refusal naming the
@@ -382,8 +387,8 @@ export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, o
 export function unclearErrors(r: RunResult): string[] {
   return r.errors.filter(
     (e) =>
-      !/^svc:\w+ \w+: /.test(e) ||
-      !(/\b[\w ]+ failed: (GET|POST|PUT|PATCH|DELETE) \/\S+ (\d{3} )?[A-Z][A-Z_]{2,}/.test(e) || /outcome unknown/.test(e) || /^svc:\w+ \w+: \w+: /.test(e)),
+      !RESOURCE_ERROR.test(e) ||
+      !(/\b[\w ]+ failed: (GET|POST|PUT|PATCH|DELETE) \/\S+ (\d{3} )?[A-Z][A-Z_]{2,}/.test(e) || /outcome unknown/.test(e) || CHECK_FAILURE.test(e)),
   );
 }
 
