@@ -32,7 +32,7 @@ export interface EmailPlanLimits {
   paygRate?: number | null;
   /** The catalogue code of the plan (emulator/email/plans.ts); absent: the free plan. */
   code?: string;
-  /** Inbox values; absent: the free plan's (emulator/email/inbox.ts FREE_INBOX). */
+  /** Inbox values; absent: the free plan's (emulator/email/plans.ts). */
   receiving?: boolean;
   forwarding?: boolean;
   mailboxes?: number;

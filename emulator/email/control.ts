@@ -12,15 +12,14 @@
  *   POST   /_emulator/email/suppressions              { projectId?, email, reason? } adds an address
  *   GET    /_emulator/email/undeliverable-domains     recipient domains without MX
  *   POST   /_emulator/email/undeliverable-domains     { domain } adds one
- *   GET    /_emulator/email/inbox-plan[?projectId=]    the inbox values of a project's plan
- *   POST   /_emulator/email/inbox-plan                 { projectId?, receiving?, forwarding?, mailboxes?, aliases? }
- *                                                    sets them on the project's plan (tests; buying a plan is the API's)
  *   POST   /_emulator/email/inbound                    { from, fromName?, to, cc?, subject?, text?, html?, attachments?,
  *                                                    spamVerdict?, virusVerdict? } a message arrives from outside
  *                                                    (inbox.ts deliverInbound): stored, forwarded, `email.received` sent
- *   PATCH  /_emulator/email/plan-limits               { projectId?, domains?, templates?, webhooks? } the
- *                                                    object limits of a project's plan (a stack larger
- *                                                    than the free plan holds: the bench)
+ *   PATCH  /_emulator/email/plan-limits               { projectId?, domains?, templates?, webhooks?, topics?,
+ *                                                    segments?, contacts?, mailboxes?, aliases?, receiving?,
+ *                                                    forwarding? } sets values of a project's plan (a stack
+ *                                                    larger than its plan holds: the bench; the inbox values
+ *                                                    of tests); buying a plan is the API's
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
@@ -135,33 +134,6 @@ export function emailControl(control: FastifyInstance, emu: Emu): void {
     return { success: true, data: entry };
   });
 
-  control.get("/email/inbox-plan", async (request, reply) => {
-    const project = projectOf(emu, ((request.query ?? {}) as { projectId?: string }).projectId, reply);
-    if (!project) return reply;
-    if (!project.email.plan) return reply.code(409).send({ success: false, error: `project ${project.id} has no email plan`, code: "NO_PLAN" });
-    return { success: true, data: inboxPlanOf(project.email.plan) };
-  });
-  control.post("/email/inbox-plan", async (request, reply) => {
-    const input = parseControlBody(
-      z.strictObject({
-        projectId: z.string().optional(),
-        receiving: z.boolean().optional(),
-        forwarding: z.boolean().optional(),
-        mailboxes: z.number().int().min(0).optional(),
-        aliases: z.number().int().min(0).optional(),
-      }),
-      request,
-      reply,
-    );
-    if (!input) return reply;
-    const project = projectOf(emu, input.projectId, reply);
-    if (!project) return reply;
-    const plan = project.email.plan;
-    if (!plan) return reply.code(409).send({ success: false, error: `project ${project.id} has no email plan`, code: "NO_PLAN" });
-    for (const k of ["receiving", "forwarding", "mailboxes", "aliases"] as const) if (input[k] !== undefined) Object.assign(plan, { [k]: input[k] });
-    emu.save();
-    return { success: true, data: inboxPlanOf(plan) };
-  });
   control.post("/email/inbound", async (request, reply) => {
     const input = parseControlBody(
       z.strictObject({
@@ -202,15 +174,24 @@ export function emailControl(control: FastifyInstance, emu: Emu): void {
 
   control.patch("/email/plan-limits", async (request, reply) => {
     const limit = z.number().int().min(0).optional();
-    const input = parseControlBody(z.strictObject({ projectId: z.string().optional(), domains: limit, templates: limit, webhooks: limit }), request, reply);
+    const input = parseControlBody(
+      z.strictObject({
+        projectId: z.string().optional(),
+        domains: limit, templates: limit, webhooks: limit, topics: limit, segments: limit, contacts: limit, mailboxes: limit, aliases: limit,
+        receiving: z.boolean().optional(),
+        forwarding: z.boolean().optional(),
+      }),
+      request,
+      reply,
+    );
     if (!input) return reply;
     const project = projectOf(emu, input.projectId, reply);
     if (!project) return reply;
     const plan = project.email.plan;
     if (!plan) return reply.code(409).send({ success: false, error: `project ${project.id} has no email plan`, code: "NO_PLAN" });
-    const { projectId: _projectId, ...limits } = input;
-    project.email.plan = { ...plan, ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) };
+    const { projectId: _projectId, ...values } = input;
+    project.email.plan = { ...plan, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) };
     emu.save();
-    return { success: true, data: project.email.plan };
+    return { success: true, data: { ...project.email.plan, ...inboxPlanOf(project.email.plan) } };
   });
 }

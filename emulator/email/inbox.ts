@@ -8,7 +8,7 @@
  *
  * The plan says whether it includes receiving and forwarding and how many mailboxes (per project)
  * and aliases (per mailbox) it allows; a plan record without these values has the free plan's
- * (FREE_INBOX: the spec shows no numbers, so these are the emulator's choice).
+ * (the free plan's in plans.ts: the spec shows no numbers, so these are the emulator's choice).
  */
 import type { Ctx, Handler } from "../core/module";
 import type { Emu } from "../core/emu";
@@ -16,6 +16,7 @@ import { EmuError } from "../core/errors";
 import type { EmailPlanLimits } from "../core/world";
 import { emitEvent } from "./delivery";
 import { pageOf } from "./messages";
+import { FREE_PLAN, planLimit } from "./plans";
 import { isPublicFqdn } from "../../contract/hosts";
 import { addressOf } from "./send";
 import { callerPlan, callerProject, emailState, recordUserActivity, type AddressRec, type DomainRec, type EmailState, type InboundMessageRec, type ReceivingRec } from "./state";
@@ -40,15 +41,13 @@ export interface InboxPlan {
   aliases: number;
 }
 
-/** The free plan's inbox values: receiving with one mailbox and three aliases, no forwarding. */
-export const FREE_INBOX: InboxPlan = { receiving: true, forwarding: false, mailboxes: 1, aliases: 3 };
-
+/** A plan's inbox values; a plan record without them (seeded before they existed) has the free plan's (plans.ts). */
 export function inboxPlanOf(plan: EmailPlanLimits): InboxPlan {
   return {
-    receiving: plan.receiving ?? FREE_INBOX.receiving,
-    forwarding: plan.forwarding ?? FREE_INBOX.forwarding,
-    mailboxes: plan.mailboxes ?? FREE_INBOX.mailboxes,
-    aliases: plan.aliases ?? FREE_INBOX.aliases,
+    receiving: plan.receiving ?? FREE_PLAN.receiving,
+    forwarding: plan.forwarding ?? FREE_PLAN.forwarding,
+    mailboxes: planLimit(plan, "mailboxes"),
+    aliases: planLimit(plan, "aliases"),
   };
 }
 

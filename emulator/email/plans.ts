@@ -54,8 +54,8 @@ export interface PlanOffer {
 export const PLAN_CATALOGUE: readonly PlanOffer[] = [
   {
     code: "free", name: "Free", monthlyPrice: 0,
-    limits: { emailsPerDay: 100, emailsPerMonth: 3_000, domains: 5, templates: 50, contacts: 1_000, segments: 3, topics: 3, webhooks: 50, mailboxes: 0, aliases: 0 },
-    broadcasts: false, receiving: false, forwarding: false, paygRate: null,
+    limits: { emailsPerDay: 100, emailsPerMonth: 3_000, domains: 5, templates: 50, contacts: 1_000, segments: 3, topics: 3, webhooks: 50, mailboxes: 1, aliases: 3 },
+    broadcasts: false, receiving: true, forwarding: false, paygRate: null,
   },
   {
     code: "starter", name: "Starter", monthlyPrice: 150_000,

@@ -35,10 +35,10 @@ const receivingDomain = (prefix: string) =>
   `const ${prefix}Domain = new svc.SendingDomain("${prefix}Domain", { domain: "${prefix}.acceptance-example.com", adoptId: adopt("${prefix}Domain") });`;
 const receivingOn = (prefix: string) =>
   `${receivingDomain(prefix)}\nconst ${prefix}Rcv = new svc.ReceivingDomain("${prefix}Rcv", { domainId: ${prefix}Domain.domainId, adoptId: adopt("${prefix}Rcv") });`;
-/** The Mailbox and MailAlias rows hold two mailboxes: more than the free plan's one (emulator/email/inbox.ts FREE_INBOX). */
+/** The Mailbox and MailAlias rows hold two mailboxes: more than the free plan's one (emulator/email/plans.ts). */
 const twoMailboxes = async (emu: TestEmulator) => {
-  const r = await emu.ctl("POST", "/email/inbox-plan", { mailboxes: 2 });
-  if (r.status !== 200) throw new Error(`inbox-plan: ${r.status} ${JSON.stringify(r.body)}`);
+  const r = await emu.ctl("PATCH", "/email/plan-limits", { mailboxes: 2 });
+  if (r.status !== 200) throw new Error(`plan-limits: ${r.status} ${JSON.stringify(r.body)}`);
 };
 /** A server on a plan that shares its public address (keys and forwards need one; it holds one snapshot). */
 const sharedServer = (name: string) =>

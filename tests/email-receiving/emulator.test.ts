@@ -21,7 +21,7 @@ useSendingEmulator(
   },
 );
 
-const inboxPlan = (values: Record<string, unknown>) => api.emu.ctl("POST", "/email/inbox-plan", values);
+const inboxPlan = (values: Record<string, unknown>) => api.emu.ctl("PATCH", "/email/plan-limits", values);
 const enable = (host?: string, id = domainId) => api("PUT", `/domains/${id}/receiving`, { body: host === undefined ? {} : { host } });
 const mailbox = (body: Record<string, unknown> = {}) => api("POST", "/inbound/addresses", { body: { domainId, localPart: "support", type: "mailbox", ...body } });
 const deliver = (body: Record<string, unknown>) => api.emu.ctl("POST", "/email/inbound", { from: "Ana Customer <ana@customer-mail.dev>", subject: "Hello", text: "Hi there", ...body });

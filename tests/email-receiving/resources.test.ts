@@ -25,7 +25,7 @@ useResourceHarness((x) => (h = x), {
 });
 
 const inbox = () => inboxOf(h);
-const inboxPlan = (values: Record<string, unknown>) => h.emu.ctl("POST", "/email/inbox-plan", values);
+const inboxPlan = (values: Record<string, unknown>) => h.emu.ctl("PATCH", "/email/plan-limits", values);
 async function receivingOn(): Promise<void> {
   await emailCall(h, "PUT", `/domains/${domainId}/receiving`, {});
   h.emu.control.clearRequests();

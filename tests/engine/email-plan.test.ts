@@ -1,14 +1,12 @@
 /**
- * examples/email-plan through the test engine against an emulator (issue 26, acceptance 1 for the
- * plan and audience; acceptance 2's interrupted run): the preview shows the plan's price and charges
- * nothing; `up` charges exactly the dry-run price once; a no-op preview makes no write call;
- * destroy removes the topic and segment and leaves the plan with a message. Then the provider host
- * is killed after the purchase committed (its answer held) and `up` runs again as the real CLI runs
- * it: one purchase, one charge. (The same key on a repeat that overtakes a request still on its way
- * is the emulator's REQUEST_IN_PROGRESS and replay, tests/email-plan/emulator-plan.test.ts.)
+ * The email plan through the test engine against an emulator (issue 26, acceptance 2's interrupted
+ * run; the example's lifecycle is tests/engine/mail-setup.test.ts): the provider host is killed
+ * after the purchase committed (its answer held) and `up` runs again as the real CLI runs it: one
+ * purchase, one charge. A second EmailPlan in one program fails the preview. (The same key on a
+ * repeat that overtakes a request still on its way is the emulator's REQUEST_IN_PROGRESS and
+ * replay, tests/email-plan/emulator-plan.test.ts.)
  */
-import { join } from "node:path";
-import { changes, fixtureProject, onlySame, ROOT, type EngineStack } from "../../tools/support/engine-harness";
+import { changes, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
 import { run } from "../../tools/chaos/harness";
 import type { ProviderHost } from "../../tools/engine/provider-host";
 import { walletOf } from "../../tools/support/world";
@@ -20,62 +18,8 @@ let s: EngineStack;
 let balance: number;
 const wallet = () => walletOf(s.emu);
 const plan = async () => (await s.emu.call("GET", "/email/plan", { key: s.emu.keys.email })).body.data;
-const audience = () => (s.world().email as { audience?: { topics: unknown[]; segments: unknown[] } }).audience ?? { topics: [], segments: [] };
 /** Real (keyed) purchase calls in the request log. */
 const purchases = () => s.emu.control.requests().filter((r) => r.path === "/email/plan" && r.method === "POST" && r.idempotencyKey !== undefined);
-
-useEngineStack((x) => (s = x), {
-  options: { projectDir: join(ROOT, "examples/email-plan"), stack: "engine-test-email-plan" },
-  setup: () => {
-    balance = wallet();
-  },
-});
-
-describe("examples/email-plan", () => {
-  let price: number;
-
-  test("preview shows the plan's price (a free dry run) and charges nothing", async () => {
-    price = (await s.emu.call("POST", "/email/plan?dryRun=true", { key: s.emu.keys.email, body: { planCode: "starter", months: 1 } })).body.data.total;
-    s.clearRequests();
-    const r = await s.run("preview");
-    expect(changes(r)).toEqual(["create plan", "create news", "create customers"]);
-    expect(r.messages.join("\n")).toContain(`EmailPlan: plan starter (1 month) costs IDR ${price.toLocaleString("en-US")} now`);
-    expect(s.writes().map((w) => `${w.method} ${w.path} ${w.status}`)).toEqual(["POST /email/plan 200"]);
-    expect(purchases()).toEqual([]);
-    expect(wallet()).toBe(balance);
-    expect((await plan()).planCode).toBe("free");
-  });
-
-  test("up buys the plan once, charged exactly the dry-run price, and creates the topic and segment", async () => {
-    s.clearRequests();
-    const r = await s.run("up");
-    expect(changes(r)).toEqual(["create plan", "create news", "create customers"]);
-    expect(wallet()).toBe(balance - price);
-    expect(purchases()).toHaveLength(1);
-    expect(await plan()).toEqual(expect.objectContaining({ planCode: "starter", status: "active" }));
-    expect(r.outputs).toMatchObject({ planCode: "starter", charged: price });
-    expect(audience().topics).toHaveLength(1);
-    expect(audience().segments).toHaveLength(1);
-  });
-
-  test("a second preview shows no changes and makes no write call", async () => {
-    s.clearRequests();
-    const r = await s.run("preview");
-    expect(onlySame(r)).toBe(true);
-    expect(s.writes()).toEqual([]);
-  });
-
-  test("destroy removes topic and segment, leaves the plan, and says so", async () => {
-    s.clearRequests();
-    const r = await s.run("destroy");
-    expect(changes(r).sort()).toEqual(["delete customers", "delete news", "delete plan"]);
-    expect(r.messages.join("\n")).toContain("was removed from the stack only: cancelling a plan is done in the dashboard");
-    expect(audience()).toMatchObject({ topics: [], segments: [] });
-    expect((await plan()).planCode).toBe("starter");
-    expect(s.writes().filter((w) => w.path.startsWith("/email/plan"))).toEqual([]);
-    expect(wallet()).toBe(balance - price);
-  });
-});
 
 describe("the provider host killed during the purchase, then `up` again", () => {
   // A program of the plan alone: the interrupted run's other resources would only wait on it.

@@ -229,9 +229,13 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   }
   let next = await run(s, "up");
   runs.push(next);
-  const asked = adoptIdsAsked(next);
-  if (Object.keys(asked).length) {
-    // What a user does with the error: adds the `adoptId` line it names, and runs `up` again.
+  const asked: ReturnType<typeof adoptIdsAsked> = {};
+  // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again —
+  // again while new ones are asked, since a failed step stops the run before others are reached.
+  for (let round = 0; round < 10; round++) {
+    const more = adoptIdsAsked(next);
+    if (!Object.keys(more).some((name) => !(name in asked))) break;
+    Object.assign(asked, more);
     declared = { ...declared, adopt: { ...declared.adopt, ...asked } };
     apply(s, project, declared);
     next = await run(s, "up");
