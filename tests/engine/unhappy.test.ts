@@ -6,12 +6,14 @@
  * (at once) with no process left, `config set --path`, `stack output`, the in-flight display and the
  * provider host's output as diagnostics.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { childPids } from "../../tools/engine/children";
 import { EngineInterrupted, runEngine, type RunResult } from "../../tools/engine/engine";
 import { formatStackOutputs } from "../../tools/engine/printing";
 import { getConfig, removeConfig, setConfig } from "../../tools/engine/state";
-import { fixtureProject, type EngineRun, type EngineStack } from "../../tools/support/engine-harness";
+import { fixtureProject, ROOT, type EngineRun, type EngineStack } from "../../tools/support/engine-harness";
 import { emailRecords, liveServers } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
@@ -236,6 +238,89 @@ describe("slow steps and Ctrl-C", () => {
     const next = await ctx.s.run("up");
     expect(next.steps.filter((x) => x.op === "create")).toHaveLength(20 - made);
     expect(liveServers(ctx.s.world())).toHaveLength(20);
+  });
+
+  /** The pids of `root`'s descendants now (from /proc). */
+  function descendants(root: number): number[] {
+    const parent = new Map<number, number>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = safeRead(`/proc/${entry}/stat`);
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid) parent.set(Number(entry), ppid);
+    }
+    const out: number[] = [];
+    const walk = (pid: number) => {
+      for (const [child, ppid] of parent) if (ppid === pid) out.push(child), walk(child);
+    };
+    walk(root);
+    return out;
+  }
+
+  /** `npm run engine -- up` as a user runs it (the built CLI), with SIGINT sent once the first create is in flight (its pending operation checkpointed). */
+  async function cliUp(dir: string, stack: string, stateFile: string, sigint: boolean): Promise<{ code: number | null; output: string; pids: Set<number> }> {
+    const child = spawn(process.execPath, [join(ROOT, "build-tools/tools/engine/cli.js"), "up", dir, "--stack", stack], {
+      env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: "engine-test-passphrase" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const pids = new Set<number>();
+    let sent = false;
+    const watch = setInterval(() => {
+      for (const pid of descendants(child.pid!)) pids.add(pid);
+      if (sigint && !sent && /"pendingOperations":\s*\[\s*\{/.test(safeRead(stateFile))) {
+        sent = true;
+        child.kill("SIGINT");
+      }
+    }, 10);
+    const onData = (chunk: Buffer) => (output += chunk.toString());
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    clearInterval(watch);
+    return { code, output, pids };
+  }
+
+  test("the CLI process itself: SIGINT once during an up of 20 servers stops gracefully, saves, exits non-zero, leaves no process; the next up converges", async () => {
+    // The built CLI, as `npm run engine` runs it (incremental: quick when the tools are built).
+    execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.tools.json")], { cwd: ROOT });
+    // A fresh world: the account holds at most 25 servers, and the test before left 20.
+    await ctx.s.emu.ctl("POST", "/reset");
+    ctx.s.resetState();
+    fleet(20);
+    const stack = `${STACK}-cli`;
+    for (const [key, value, secret] of [
+      ["svc:apiUrl", ctx.s.emu.urls.api, false],
+      ["svc:emailUrl", ctx.s.emu.urls.email, false],
+      ["svc:apiKey", ctx.s.emu.keys.account, true],
+      ["svc:emailApiKey", ctx.s.emu.keys.email, true],
+      ["svc:projectId", ctx.s.emu.projects[0], false],
+      [`${project.project}:planId`, ctx.s.world().catalog.vpsPlans[0].id, false],
+    ] as const) setConfig(project.dir, stack, "engine-test-passphrase", key, value, secret);
+    const stateFile = join(project.dir, ".pulumi-test-engine", `${stack}.json`);
+    rmSync(stateFile, { force: true });
+    const before = liveServers(ctx.s.world()).length;
+    try {
+      const stopped = await cliUp(project.dir, stack, stateFile, true);
+      expect(stopped.code).not.toBe(0);
+      expect(stopped.output).toContain("^C received; cancelling. If you would like to terminate immediately, press ^C again.");
+      expect(stopped.output).toContain("update canceled");
+      expect(stopped.pids.size).toBeGreaterThan(0);
+      await noneAlive(stopped.pids);
+      const saved = JSON.parse(readFileSync(stateFile, "utf8")) as { resources: { custom?: boolean }[]; pendingOperations?: unknown[] };
+      const made = saved.resources.filter((r) => r.custom).length;
+      expect(made).toBeGreaterThan(0);
+      expect(made).toBeLessThan(20);
+      expect(saved.pendingOperations ?? []).toEqual([]);
+      expect(liveServers(ctx.s.world()).length - before).toBe(made);
+
+      const next = await cliUp(project.dir, stack, stateFile, false);
+      expect(next.code).toBe(0);
+      expect(liveServers(ctx.s.world()).length - before).toBe(20);
+      await noneAlive(next.pids);
+    } finally {
+      rmSync(stateFile, { force: true });
+    }
   });
 
   test("Ctrl-C twice: the engine stops at once and no process is left", async () => {
