@@ -14,15 +14,8 @@ import { accessOf } from "../../emulator/vps/state";
 /** A call of the API that must succeed (an out-of-band change a test makes). */
 async function call(emu: TestEmulator, method: string, path: string, key: string, body?: unknown): Promise<void> {
   // Every row's delete comes at once: past the key's 10 requests a second, wait as a client would.
-  for (;;) {
-    const r = await emu.call(method, path, { key, body });
-    if (r.status === 429) {
-      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers.get("retry-after") ?? 1)));
-      continue;
-    }
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return;
-  }
+  const r = await emu.call(method, path, { key, body, waitOutRateLimit: true });
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
 }
 const platform = (emu: TestEmulator, method: string, path: string, body?: unknown) => call(emu, method, `/api${path}`, emu.keys.account, body);
 const email = (emu: TestEmulator, method: string, path: string) => call(emu, method, `/email${path}`, emu.keys.email);

@@ -30,12 +30,12 @@ test("the example receives and verifies email.sent and email.delivered for the e
   expect(received).toEqual([expect.objectContaining({ messageId: result.receivedMessageId, recipients: ["inbox@mail.example-shop.dev"] })]);
   expect(received[0].notification).toMatchObject({ id: result.receivedMessageId, mailbox: "inbox@mail.example-shop.dev", from: "ana@customer-mail.dev", subject: "Hello inbox" });
   expect(lines).toContain("email.received arrived");
-  const inbound = await emu.call("GET", "/email/inbound/messages", { key: emu.keys.email });
+  const inbound = await emu.call("GET", "/email/inbound/messages", { key: emu.keys.email, waitOutRateLimit: true });
   expect(inbound.body.data.data.map((m: { id: string }) => m.id)).toEqual([result.receivedMessageId]);
 
-  const email = await emu.call("GET", `/email/emails/${result.messageId}`, { key: emu.keys.email });
+  const email = await emu.call("GET", `/email/emails/${result.messageId}`, { key: emu.keys.email, waitOutRateLimit: true });
   expect(email.body.data).toMatchObject({ id: result.messageId, status: "delivered", to: ["delivered@simulator.svc.dev"] });
-  const hooks = await emu.call("GET", "/email/webhooks", { key: emu.keys.email });
+  const hooks = await emu.call("GET", "/email/webhooks", { key: emu.keys.email, waitOutRateLimit: true });
   expect(hooks.body.data).toEqual([]);
 });
 
