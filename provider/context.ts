@@ -9,7 +9,8 @@
  */
 import type { ApiClient } from "./client/http";
 import { eachOnce, getOrGone, listOrGet, Listing, Poller } from "./client/poller";
-import type { BackupAddon, EmailDomain, EmailJob, EmailTemplate, FirewallRule, RegisteredDomain, Vps, Webhook } from "../contract/schemas";
+import type { RouteId } from "../contract/routes";
+import type { BackupAddon, EmailDomain, EmailJob, EmailTemplate, FirewallRule, PortForward, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
 
 /**
@@ -24,7 +25,7 @@ export class ApiContext {
     ai?: ApiClient;
     serverList?: Listing<Vps>;
     servers?: Poller<Vps>;
-    firewalls: Map<string, Listing<FirewallRule>>;
+    ofServer: Map<string, Listing<unknown>>;
     backups?: Poller<BackupAddon>;
     registeredDomains?: Listing<RegisteredDomain>;
     emailJobs?: Poller<EmailJob>;
@@ -33,7 +34,7 @@ export class ApiContext {
     templateList?: Listing<EmailTemplate>;
     templates?: Poller<EmailTemplate>;
     webhooks?: Listing<Webhook>;
-  } = { firewalls: new Map() };
+  } = { ofServer: new Map() };
 
   constructor(readonly settings: Settings) {}
 
@@ -59,11 +60,32 @@ export class ApiContext {
     return (this.built.servers ??= new Poller<Vps>(listOrGet(this.platform, { list: this.serverList, get: "vps.get", param: "id", idOf: (s) => s.id })));
   }
 
-  /** `GET /vps/{id}/firewall`: one server's rules, read once for all its rules (the API has no rule by id). */
-  firewallOf(vpsId: string): Listing<FirewallRule> {
-    let listing = this.built.firewalls.get(vpsId);
-    if (!listing) this.built.firewalls.set(vpsId, (listing = new Listing<FirewallRule>(this.platform, "vps.firewall.list", { id: vpsId })));
+  /** One list of one server's objects (`GET /vps/{id}/…`), read once for all of them: the API reads none of them by id. */
+  private ofServer<T>(route: RouteId, vpsId: string): Listing<T> {
+    const key = `${route} ${vpsId}`;
+    let listing = this.built.ofServer.get(key) as Listing<T> | undefined;
+    if (!listing) this.built.ofServer.set(key, (listing = new Listing<T>(this.platform, route, { id: vpsId })));
     return listing;
+  }
+
+  /** `GET /vps/{id}/firewall`: a server's firewall rules. */
+  firewallOf(vpsId: string): Listing<FirewallRule> {
+    return this.ofServer("vps.firewall.list", vpsId);
+  }
+
+  /** `GET /vps/{id}/ssh-keys`: a server's SSH keys. */
+  sshKeysOf(vpsId: string): Listing<SshKey> {
+    return this.ofServer("vps.sshKeys.list", vpsId);
+  }
+
+  /** `GET /vps/{id}/port-forwards`: a server's port forwards. */
+  portForwardsOf(vpsId: string): Listing<PortForward> {
+    return this.ofServer("vps.portForwards.list", vpsId);
+  }
+
+  /** `GET /vps/{id}/snapshots`: a server's snapshots. */
+  snapshotsOf(vpsId: string): Listing<Snapshot> {
+    return this.ofServer("vps.snapshots.list", vpsId);
   }
 
   /** A server's backup add-on (`GET /vps/{id}/backup`; no list): each read once per tick. */

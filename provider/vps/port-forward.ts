@@ -128,7 +128,7 @@ export const vpsPortForward: ResourceImpl = {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
-    const forwards = () => api.call("vps.portForwards.list", { params: { id: vpsId } });
+    const forwards = () => ctx.api.portForwardsOf(vpsId).fresh();
     const body = {
       protocol: inputs.protocol as string,
       privatePort: inputs.privatePort as number,
@@ -165,7 +165,7 @@ export const vpsPortForward: ResourceImpl = {
     const vpsId = props.vpsId as string;
     let forwards: PortForward[];
     try {
-      forwards = await ctx.api.platform.call("vps.portForwards.list", { params: { id: vpsId } });
+      forwards = await ctx.api.portForwardsOf(vpsId).snapshot();
     } catch (err) {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);

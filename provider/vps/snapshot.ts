@@ -47,14 +47,10 @@ async function errorOf(ctx: CallContext, vpsId: string, snapshot: Snapshot): Pro
   return server?.lastJobError ?? "the snapshot job failed, no reason given";
 }
 
-async function snapshotsOf(ctx: CallContext, vpsId: string): Promise<Snapshot[]> {
-  return ctx.api.platform.call("vps.snapshots.list", { params: { id: vpsId } });
-}
-
 /** Waits until the snapshot is no longer `creating` (undefined: it was deleted meanwhile). */
 function waitMade(ctx: CallContext, vpsId: string, id: string, seen: Snapshot): Promise<Snapshot | undefined> {
   if (seen.status !== "creating") return Promise.resolve(seen);
-  return waitFor(async () => (await snapshotsOf(ctx, vpsId)).find((s) => s.id === id), (s) => s === undefined || s.status !== "creating", {
+  return waitFor(async () => (await ctx.api.snapshotsOf(vpsId).fresh()).find((s) => s.id === id), (s) => s === undefined || s.status !== "creating", {
     what: `snapshot ${id} of server ${vpsId} to be ready`,
     timeoutMs: serverTimeoutMs(ctx),
     describe: (s) => (s ? s.status : "gone"),
@@ -107,12 +103,12 @@ export const vpsSnapshot: ResourceImpl = {
           idOf: (s) => s.id,
           describe: (s) => `named "${s.name}" on server ${vpsId}`,
           adopt: async (adoptId) => {
-            const live = (await snapshotsOf(ctx, vpsId)).find((s) => s.id === adoptId);
+            const live = (await ctx.api.snapshotsOf(vpsId).fresh()).find((s) => s.id === adoptId);
             if (!live) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no snapshot with this id; remove adoptId to take one`);
             return live;
           },
           // Its name on this stack's server tells the snapshot; a failed one is never taken for it.
-          find: async () => ({ objects: (await snapshotsOf(ctx, vpsId)).filter((s) => s.name === name && s.status !== "error"), provablyMine: true }),
+          find: async () => ({ objects: (await ctx.api.snapshotsOf(vpsId).fresh()).filter((s) => s.name === name && s.status !== "error"), provablyMine: true }),
           send: () => retryWhileBusy(ctx, vpsId, take),
           otherwise: "give this snapshot another name",
         });
@@ -142,7 +138,7 @@ export const vpsSnapshot: ResourceImpl = {
   async update(id, _olds, news, ctx) {
     // Reached only after a partial failure with nothing to replace (a wait that timed out): finish waiting.
     const vpsId = news.vpsId as string;
-    const live = (await snapshotsOf(ctx, vpsId).catch((err) => Promise.reject(operationError("update", err)))).find((s) => s.id === id);
+    const live = (await ctx.api.snapshotsOf(vpsId).fresh().catch((err) => Promise.reject(operationError("update", err)))).find((s) => s.id === id);
     if (!live) throw new Error(`update failed: server ${vpsId} has no snapshot ${id} any more: run \`pulumi refresh\`, then \`pulumi up\``);
     const snapshot = (await waitMade(ctx, vpsId, id, live)) ?? live;
     return { outs: outputs(news, snapshot, await errorOf(ctx, vpsId, snapshot)) };
@@ -152,7 +148,7 @@ export const vpsSnapshot: ResourceImpl = {
     const vpsId = props.vpsId as string;
     let snapshots: Snapshot[];
     try {
-      snapshots = await snapshotsOf(ctx, vpsId);
+      snapshots = await ctx.api.snapshotsOf(vpsId).snapshot();
     } catch (err) {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);

@@ -95,7 +95,7 @@ export const vpsSshKey: ResourceImpl = {
     const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
     const fingerprint = fingerprintOf(inputs);
-    const keys = () => api.call("vps.sshKeys.list", { params: { id: vpsId } });
+    const keys = () => ctx.api.sshKeysOf(vpsId).fresh();
     try {
       const { object, adopted } = await createOnce<SshKey>(inputs, {
         noun: "SSH key",
@@ -131,7 +131,7 @@ export const vpsSshKey: ResourceImpl = {
     const vpsId = props.vpsId as string;
     let keys: SshKey[];
     try {
-      keys = await ctx.api.platform.call("vps.sshKeys.list", { params: { id: vpsId } });
+      keys = await ctx.api.sshKeysOf(vpsId).snapshot();
     } catch (err) {
       if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);

@@ -2,7 +2,7 @@
  * Issue 24, reads that coalesce, counted in the emulator's request log: one provider process (the
  * real dynamic-provider host, as the CLI starts one per operation) answering many concurrent `Read`
  * RPCs spends one call per list, not one per resource — webhooks and templates one list each, all
- * servers one `GET /vps`, each server's firewall list once for all its rules; a backup add-on, which
+ * servers one `GET /vps`, each server's firewall list (and keys, forwards, snapshots) once for all its objects; a backup add-on, which
  * has no list, one GET each. A list answered a moment ago serves later reads of that kind until the
  * process writes; after a write the next read asks again.
  */
@@ -11,7 +11,8 @@ import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { RequestLogEntry } from "../../emulator";
 import { useResourceHarness } from "../support/per-file";
 import { freshWorld } from "../../tools/support/world";
-import { api, catalogue, runningServer, type Props } from "../vps/helpers";
+import { api, catalogue, PLAN, runningServer, type Props } from "../vps/helpers";
+import { newEd25519PublicKey } from "../../tools/support/ssh-keys";
 
 jest.setTimeout(60_000);
 
@@ -123,4 +124,25 @@ test("a server made after the list was read is read by id; one deleted out of ba
   const hook = await email("POST", "/webhooks", { url: "https://hooks.acme-shop.com/svc/gone", events: ["email.delivered"] });
   await email("DELETE", `/webhooks/${hook.id}`);
   expect((await host.read("Webhook", hook.id, await stateOf("Webhook", hook.id, { url: hook.url, events: hook.events }))).id).toBe("");
+});
+
+test("a shared-address server's three keys, two port forwards and its snapshot read at once: each of its lists once", async () => {
+  const server = await runningServer(h, (await catalogue(h)).plan(PLAN.shared).id, "coalesced-access");
+  const targets: { type: string; id: string; props: Props }[] = [];
+  for (const [i, publicKey] of [newEd25519PublicKey("a@example"), newEd25519PublicKey("b@example"), newEd25519PublicKey("c@example")].entries()) {
+    const key = await api(h, "POST", `/vps/${server.id}/ssh-keys`, { publicKey, label: `key-${i}` });
+    targets.push({ type: "VpsSshKey", id: key.fingerprint as string, props: await stateOf("VpsSshKey", key.fingerprint as string, { vpsId: server.id, publicKey }) });
+  }
+  for (const privatePort of [22, 5432]) {
+    const forward = await api(h, "POST", `/vps/${server.id}/port-forwards`, { protocol: "tcp", privatePort });
+    targets.push({ type: "VpsPortForward", id: forward.id as string, props: await stateOf("VpsPortForward", forward.id as string, { vpsId: server.id, protocol: "tcp", privatePort }) });
+  }
+  const snapshot = await api(h, "POST", `/vps/${server.id}/snapshots`, { name: "coalesced" });
+  await h.emu.ctl("POST", "/transitions/settle");
+  targets.push({ type: "VpsSnapshot", id: snapshot.id as string, props: await stateOf("VpsSnapshot", snapshot.id as string, { vpsId: server.id, name: "coalesced" }) });
+  h.emu.control.clearRequests();
+
+  const answers = await readAll(targets);
+  expect(answers.map((r) => r.id)).toEqual(targets.map((t) => t.id));
+  expect(reads()).toEqual({ "vps.sshKeys.list": 1, "vps.portForwards.list": 1, "vps.snapshots.list": 1 });
 });
