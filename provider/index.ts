@@ -14,6 +14,7 @@ import { mailbox } from "./email/mailbox";
 import { mailAlias } from "./email/mail-alias";
 import { domain } from "./domains/domain";
 import type { ResourceImpl } from "./resource";
+import type { SchemaResource } from "./schema";
 import { configure } from "./runtime";
 import { vps } from "./vps/vps";
 import { vpsBackup } from "./vps/backup";
@@ -30,7 +31,7 @@ export * from "./config";
 export { configure } from "./runtime";
 
 /** Each resource type's behaviour, by the type name in its token `pulumi-nodejs:dynamic/svc:<Type>`. */
-export const resources: Record<string, ResourceImpl> = {
+export const resources: Record<string, ResourceImpl | SchemaResource> = {
   SendingDomain: sendingDomain,
   SendingDomainVerification: sendingDomainVerification,
   Webhook: webhook,

@@ -1,5 +1,6 @@
 /**
- * What every resource class takes besides its own arguments (issue 17; provider/common-inputs.ts).
+ * What every resource class takes besides its own arguments (provider/common-inputs.ts), documented
+ * once here: each type's generated args (sdk/generated/) extend these.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
@@ -10,6 +11,17 @@ export interface CommonArgs {
    * settings. The state holds the name only. Changing it replaces the object (a Domain: refused).
    */
   profile?: pulumi.Input<string>;
+}
+
+export interface AdoptableArgs extends CommonArgs {
+  /**
+   * Manage an existing object instead of creating one: its id (each type's reference page says which
+   * id). The create then only reads it: nothing is created or charged, and its outputs are the
+   * object as the API has it; where it differs from the program, the next `pulumi up` updates or
+   * replaces it as usual. Changing or removing it afterwards changes nothing. See the README,
+   * "Adopting existing objects".
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**

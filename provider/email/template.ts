@@ -11,7 +11,8 @@
 import { z } from "zod";
 import { createOnce } from "../create-once";
 import type { EmailTemplate } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { waitForJob } from "./jobs";
 
@@ -19,18 +20,66 @@ const BODY_LIMIT = 200_000;
 /** The API stores an empty subject or body as none (and reads it back absent): so does check, or a refresh would diff forever. */
 const noneIfEmpty = (text: string | undefined) => (text === "" ? undefined : text);
 const templateName = z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "1 to 63 characters: letters, digits, underscore, hyphen");
-const fields = {
-  name: templateName.optional(),
-  // The subject becomes a message subject: the send rules apply (500 characters, one line).
-  subject: z.string().max(500, "at most 500 characters").regex(/^[^\r\n]*$/, "must not contain line breaks").optional().transform(noneIfEmpty),
-  htmlBody: z.string().max(BODY_LIMIT, "at most 200,000 characters").optional().transform(noneIfEmpty),
-  textBody: z.string().max(BODY_LIMIT, "at most 200,000 characters").optional().transform(noneIfEmpty),
-  /** The name a new template gets when `name` is not given, set by the sdk class (sdk/naming.ts). */
-  defaultName: templateName.optional(),
-  /** An existing template (its id) to manage instead of creating one. */
-  adoptId: z.string().min(1, "must not be empty").optional(),
+
+export const templateSchema: ResourceSchema = {
+  type: "Template",
+  service: "email",
+  summary: "A stored message with `{{token}}` placeholders, for sends and broadcasts. Its subject and bodies update in place; a new name replaces it (the API has no rename).",
+  example: "Template.ts",
+  inputs: {
+    name: {
+      schema: templateName.optional(),
+      description: "The template's name at the API (names may repeat there).",
+      change: "replace",
+      default: "the resource name and a suffix derived from organization, project, stack and resource name, the same on every try (so a repeated first create finds the template an interrupted one made)",
+    },
+    subject: {
+      // The subject becomes a message subject: the send rules apply (500 characters, one line).
+      schema: z.string().max(500, "at most 500 characters").regex(/^[^\r\n]*$/, "must not contain line breaks").optional().transform(noneIfEmpty),
+      description: "The subject of messages sent with it; may hold `{{token}}`s. Empty counts as none.",
+      change: "update",
+    },
+    htmlBody: {
+      schema: z.string().max(BODY_LIMIT, "at most 200,000 characters").optional().transform(noneIfEmpty),
+      description: "The HTML body; may hold `{{token}}`s. Empty counts as none.",
+      change: "update",
+    },
+    textBody: {
+      schema: z.string().max(BODY_LIMIT, "at most 200,000 characters").optional().transform(noneIfEmpty),
+      description: "The plain-text body; may hold `{{token}}`s. Empty counts as none.",
+      change: "update",
+    },
+    defaultName: {
+      schema: templateName.optional(),
+      description: "The name a new template gets when `name` is not given, set by the sdk class (sdk/naming.ts).",
+      change: "state",
+      internal: true,
+    },
+    adoptId: adoptIdInput("the id of an existing template"),
+  },
+  outputs: {
+    templateId: { schema: z.string(), description: "The template's id at the API." },
+    variables: { schema: z.array(z.string()), description: "The `{{token}}` names used in subject and bodies, sorted, each once: the variables a send must give." },
+    createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
+    updatedAt: { schema: z.string(), description: "When it last changed at the API (ISO 8601)." },
+  },
+  rules: [
+    {
+      text: "at least one of `htmlBody` and `textBody`, not empty",
+      check: (inputs) => (inputs.htmlBody === undefined && inputs.textBody === undefined ? [{ property: "htmlBody", reason: "a template needs htmlBody or textBody (or both), not empty" }] : []),
+    },
+  ],
+  waits: [{ what: "create: its `create_template` job", limit: "2 min" }],
+  adoption: "`adoptId` is the template's id. The create reads it (nothing is made); the next preview shows where it differs from the program. An unknown id fails the create with `NOT_FOUND`.",
+  interrupted:
+    "Without `name`, the template an interrupted create made has the default name, which only this resource uses: the next `up` finds it and takes it over, after waiting for its job. With an explicit `name`, a template of that name may be anyone's: the create stops with its id and the `adoptId` line to add.",
+  errors: {
+    TEMPLATE_LIMIT_REACHED: "The plan holds no more templates: delete unused ones or move to a larger plan (`EmailPlan`).",
+    NOT_FOUND: "On update or read: the template was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again.",
+    VALIDATION: "The API refused a value the check let through: the message names it.",
+  },
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(templateSchema.inputs);
 
 /** The `{{token}}` names a template uses, sorted and de-duplicated. */
 export function templateVariables(...texts: (string | null | undefined)[]): string[] {
@@ -91,13 +140,11 @@ async function settleCreateJobs(ctx: CallContext): Promise<void> {
   await Promise.allSettled(open.map((j) => waitForJob(ctx, j.jobId, "create_template")));
 }
 
-export const template: ResourceImpl = {
+export const template: SchemaResource = {
+  schema: templateSchema,
+
   async check(olds, news) {
-    const result = checkInputs(news, fields, (inputs) =>
-      inputs.htmlBody === undefined && inputs.textBody === undefined
-        ? [{ property: "htmlBody", reason: "a template needs htmlBody or textBody (or both), not empty" }]
-        : [],
-    );
+    const result = checkSchema(templateSchema, news);
     // Without `name`: the name already chosen, else the default name the sdk derived.
     if (news.name === undefined) {
       const name = olds.name ?? result.inputs.defaultName;
@@ -108,7 +155,7 @@ export const template: ResourceImpl = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["name"], update: ["subject", "htmlBody", "textBody"] });
+    return diffInputs(olds, news, changesOf(templateSchema));
   },
 
   async create(inputs, ctx) {

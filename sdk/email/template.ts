@@ -3,37 +3,31 @@ import { defaultName } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Template");
-import { commonInputs, type CommonArgs } from "../common";
+import { commonInputs } from "../common";
+import { templateOutputs, type TemplateArgs, type TemplateOutputs } from "../generated/Template";
 
-export interface TemplateArgs extends CommonArgs {
-  /** 1 to 63 letters, digits, `_` or `-`. Changing it replaces the template. Default: the resource name and a
-   * suffix derived from organization, project, stack and resource name (a repeated first create then finds the
-   * template an interrupted one made; an explicit name that already exists stops the create with an error). */
-  name?: pulumi.Input<string>;
-  /** At most 500 characters, one line. */
-  subject?: pulumi.Input<string>;
-  /** At most 200,000 characters. At least one of htmlBody and textBody. */
-  htmlBody?: pulumi.Input<string>;
-  /** At most 200,000 characters. */
-  textBody?: pulumi.Input<string>;
-  /** Manage an existing object instead of creating one: the id of an existing template. The create then only reads it (nothing is
-   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
-   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
-  adoptId?: pulumi.Input<string>;
-}
+export type { TemplateArgs };
 
-/** A stored message with `{{token}}` placeholders; subject and bodies update in place. */
+/**
+ * A stored message with `{{token}}` placeholders, for sends and broadcasts. Its subject and bodies update in place; a new name replaces it (the API has no rename).
+ *
+ * @example
+ * ```typescript
+ * import * as svc from "pulumi-svc";
+ *
+ * const welcome = new svc.Template("welcome", {
+ *   subject: "Welcome, {{firstName}}",
+ *   htmlBody: "<p>Hello {{firstName}}, your account is ready.</p>",
+ *   textBody: "Hello {{firstName}}, your account is ready.",
+ * });
+ *
+ * export const templateId = welcome.templateId;
+ * export const variables = welcome.variables; // ["firstName"]
+ * ```
+ *
+ * Reference: docs/Template.md (inputs, outputs, waits, adoption, errors).
+ */
 export class Template extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly subject: pulumi.Output<string | undefined>;
-  declare readonly htmlBody: pulumi.Output<string | undefined>;
-  declare readonly textBody: pulumi.Output<string | undefined>;
-  declare readonly templateId: pulumi.Output<string>;
-  /** The `{{token}}` names used in subject and bodies, sorted. */
-  declare readonly variables: pulumi.Output<string[]>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       provider,
@@ -41,10 +35,7 @@ export class Template extends pulumi.dynamic.Resource {
       // `defaultName`: the name a new template gets when `name` is not given (see ../naming.ts); not
       // sent beside a name given as a plain value (it would only take room in the state).
       {
-        templateId: undefined,
-        variables: undefined,
-        createdAt: undefined,
-        updatedAt: undefined,
+        ...templateOutputs.computed,
         ...args,
         ...commonInputs(opts),
         defaultName: typeof args.name === "string" ? undefined : defaultName("Template", name),
@@ -55,3 +46,5 @@ export class Template extends pulumi.dynamic.Resource {
     );
   }
 }
+// The outputs, with their TSDoc, from the schema (../generated/Template.ts).
+export interface Template extends TemplateOutputs {}

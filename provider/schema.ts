@@ -1,0 +1,126 @@
+/**
+ * One schema per resource, declared beside its CRUD: each input's zod rule, description, change kind
+ * and default, each output's type and description, the rules across inputs, and the reference text
+ * (waits, adoption, an interrupted `up`, API errors). Everything else derives from it:
+ *
+ * - the check: `checkSchema` parses the inputs with the zod rules and applies the cross rules;
+ * - the diff: `changesOf` lists what replaces and what updates, for `diffInputs`;
+ * - the sdk: `npm run docs` writes each type's args and outputs interfaces (sdk/generated/<Type>.ts)
+ *   and its class comment from it;
+ * - the reference: `npm run docs` writes docs/<Type>.md from it.
+ *
+ * So a rule or a description changed here changes the check, the sdk type and the page together
+ * (`npm run docs -- --check`, run by CI, fails while the written files are stale).
+ */
+import { z } from "zod";
+import type { ApiErrorCode } from "../contract/error-codes";
+import { checkInputs, type CheckFailure, type CheckResult, type Props, type ResourceImpl } from "./resource";
+
+/**
+ * How a change to an input applies:
+ * - `update`: in place;
+ * - `replace`: a new object replaces the old one;
+ * - `refused`: refused at preview, with the reason;
+ * - `state`: recorded in the state only, no call (settings of how the provider works);
+ * - `depends`: decided by the value (`changeText` says how), by the resource's own diff.
+ */
+export type ChangeKind = "update" | "replace" | "refused" | "state" | "depends";
+
+export interface InputSpec {
+  readonly schema: z.ZodType;
+  /** What it is, one or two sentences (the sdk's TSDoc and the page). */
+  readonly description: string;
+  readonly change: ChangeKind;
+  /** How a change applies when that is more than the kind says (required for `depends`). */
+  readonly changeText?: string;
+  /** The default when it is not given, in words or as a value. */
+  readonly default?: string;
+  /** A secret: never echoed in a check failure, a secret output. */
+  readonly secret?: boolean;
+  /** Set by the sdk class itself (a derived default name, an idempotency scope): not an argument. */
+  readonly internal?: boolean;
+  /** The sdk argument's type where the zod type does not say it (an object whose parts are inputs). */
+  readonly tsType?: string;
+}
+
+export interface OutputSpec {
+  readonly schema: z.ZodType;
+  readonly description: string;
+  readonly secret?: boolean;
+  readonly tsType?: string;
+}
+
+/** A rule across inputs: its words for the docs and its test. */
+export interface CrossRule {
+  readonly text: string;
+  readonly check: (inputs: Props) => CheckFailure[];
+}
+
+export interface WaitSpec {
+  /** What create/update/delete waits for. */
+  readonly what: string;
+  /** The default limit, in words ("20 min", "`timeoutSeconds`"). */
+  readonly limit: string;
+}
+
+export interface ResourceSchema {
+  /** The class name and the token's last part: `pulumi-nodejs:dynamic/svc:<type>`. */
+  readonly type: string;
+  /** Which API it calls (the key its profile must hold) and the page's group. */
+  readonly service: "email" | "platform";
+  /** The sdk class's summary: the first paragraph of its TSDoc and of its page. */
+  readonly summary: string;
+  /** The example program's file under docs/examples/ (type-checked with the tests). */
+  readonly example: string;
+  readonly inputs: Readonly<Record<string, InputSpec>>;
+  /**
+   * Outputs besides the inputs (every input but the internal ones is an output too, with the
+   * input's description).
+   */
+  readonly outputs: Readonly<Record<string, OutputSpec>>;
+  readonly rules?: readonly CrossRule[];
+  readonly waits?: readonly WaitSpec[];
+  /** How `adoptId` finds the object and what adoption does for this type; absent: no adoptId. */
+  readonly adoption?: string;
+  /** What an `up` run again after an interrupted one does for this type. */
+  readonly interrupted: string;
+  /** The API errors a user may meet from this type, each with what to do. */
+  readonly errors: Readonly<Partial<Record<ApiErrorCode, string>>>;
+  /** More on how it behaves (markdown), for the page. */
+  readonly notes?: string;
+}
+
+/** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */
+export interface SchemaResource extends ResourceImpl {
+  readonly schema: ResourceSchema;
+}
+
+/** The one `adoptId` input: what it names differs per type (`what`: "a template's id"). */
+export function adoptIdInput(what: string): InputSpec {
+  return {
+    schema: z.string().min(1, "must not be empty").optional(),
+    description: `Manage an existing object instead of creating one: ${what}.`,
+    change: "state",
+  };
+}
+
+/** The zod fields `checkInputs` parses, internal ones included. */
+export function fieldsOf(schema: ResourceSchema): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(schema.inputs).map(([name, input]) => [name, input.schema]));
+}
+
+/** The inputs whose change replaces, and those that update in place (for `diffInputs`). */
+export function changesOf(schema: ResourceSchema): { replace: string[]; update: string[] } {
+  const named = (kind: ChangeKind) => Object.entries(schema.inputs).filter(([, input]) => input.change === kind).map(([name]) => name);
+  return { replace: named("replace"), update: named("update") };
+}
+
+/** The secret inputs: their failures never carry the value (`sensitiveFailure`). */
+export function secretInputsOf(schema: ResourceSchema): string[] {
+  return Object.entries(schema.inputs).filter(([, input]) => input.secret).map(([name]) => name);
+}
+
+/** The check of the schema's rules: each input's, then the cross rules. */
+export function checkSchema(schema: ResourceSchema, news: Props): CheckResult {
+  return checkInputs(news, fieldsOf(schema), (inputs) => (schema.rules ?? []).flatMap((rule) => rule.check(inputs)), { sensitive: secretInputsOf(schema) });
+}

@@ -1,0 +1,284 @@
+/**
+ * `npm run docs`: writes, from each resource's schema (provider/schema.ts) and the data functions'
+ * TSDoc (sdk/data.ts),
+ *
+ * - sdk/generated/<Type>.ts: the resource's args and outputs interfaces with their TSDoc;
+ * - the TSDoc of each sdk class (summary and example), in place above `export class <Type>`;
+ * - docs/<Type>.md: one reference page per resource, docs/<function>.md one per data function, and
+ *   docs/README.md, their index.
+ *
+ * `npm run docs -- --check` writes nothing and fails, naming them, while any of these files differs
+ * from what the sources say (CI runs it).
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { resources } from "../../provider/index";
+import type { ResourceImpl } from "../../provider/resource";
+import type { InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
+import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
+import { defaultOf, isOptional, ruleOf, tsTypeOf } from "./schema-text";
+
+/** The checkout: the nearest folder above with a package.json (the tools run from build-tools/tools/docs). */
+function findRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+  return dir;
+}
+const ROOT = findRoot(__dirname);
+
+const GENERATED_NOTE = "Written by `npm run docs` from the schema in";
+
+/** Where each type's files are: its provider file and its sdk class file (found by the class they export). */
+interface TypeFiles {
+  provider: string;
+  sdk: string;
+}
+
+function sourceFiles(root: string, dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(root, path));
+    else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+function filesOf(schema: ResourceSchema, root: string): TypeFiles {
+  const find = (dir: string, pattern: RegExp) => {
+    const found = sourceFiles(root, dir).filter((f) => !f.includes("generated") && pattern.test(readFileSync(join(root, f), "utf8")));
+    if (found.length !== 1) throw new Error(`${schema.type}: expected one file in ${dir} matching ${pattern}, found ${found.length}`);
+    return found[0];
+  };
+  return {
+    provider: find("provider", new RegExp(`type: "${schema.type}",`)),
+    sdk: find("sdk", new RegExp(`export class ${schema.type} extends`)),
+  };
+}
+
+const lowerFirst = (s: string) => s[0].toLowerCase() + s.slice(1);
+
+/** A TSDoc block at `indent`. */
+function tsdoc(lines: string[], indent = ""): string {
+  const body = lines.flatMap((l) => l.split("\n"));
+  if (body.length === 1) return `${indent}/** ${body[0]} */`;
+  return [`${indent}/**`, ...body.map((l) => (l ? `${indent} * ${l}` : `${indent} *`)), `${indent} */`].join("\n");
+}
+
+function defaultText(input: InputSpec): string | undefined {
+  if (input.default !== undefined) return input.default;
+  const value = defaultOf(input.schema);
+  return value === undefined ? undefined : `\`${JSON.stringify(value)}\``;
+}
+
+const CHANGE_WORDS: Record<InputSpec["change"], string> = {
+  update: "updates in place",
+  replace: "replaces the object",
+  refused: "refused at preview",
+  state: "recorded in the state only (no call)",
+  depends: "depends on the value",
+};
+
+function changeText(input: InputSpec): string {
+  return input.changeText ?? CHANGE_WORDS[input.change];
+}
+
+/** The facts line under an input's description: rule, default, what a change does. */
+function inputFacts(input: InputSpec): string[] {
+  const rule = ruleOf(input.schema);
+  const facts = [rule && `Rule: ${rule}.`, defaultText(input) && `Default: ${defaultText(input)}.`, `A change: ${changeText(input)}.`, input.secret ? "Secret: stored encrypted, never printed." : ""];
+  return facts.filter(Boolean) as string[];
+}
+
+/** Inputs a program gives (not the ones the sdk class sets itself, nor the shared `adoptId`). */
+function ownInputs(schema: ResourceSchema): [string, InputSpec][] {
+  return Object.entries(schema.inputs).filter(([name, input]) => !input.internal && name !== "adoptId");
+}
+
+type AnyOutput = OutputSpec & { fromInput?: boolean; defaulted?: boolean };
+
+function outputsOf(schema: ResourceSchema): [string, AnyOutput][] {
+  const echoed = ownInputs(schema).map(([name, input]): [string, AnyOutput] => [name, { schema: input.schema, description: input.description, secret: input.secret, tsType: input.tsType, fromInput: true, defaulted: defaultText(input) !== undefined }]);
+  return [...echoed, ...Object.entries(schema.outputs)];
+}
+
+function outputType(output: AnyOutput): string {
+  const type = output.fromInput ? tsTypeOf(output.schema, false) : output.tsType ?? tsTypeOf(output.schema, false);
+  // An input the provider fills in when left out (a default) is always set as an output.
+  return output.fromInput && isOptional(output.schema) && output.defaulted !== true ? `${type} | undefined` : type;
+}
+
+// ---- sdk/generated/<Type>.ts
+
+function sdkTypes(schema: ResourceSchema, files: TypeFiles): string {
+  const base = "adoptId" in schema.inputs ? "AdoptableArgs" : "CommonArgs";
+  const args = ownInputs(schema).map(([name, input]) => {
+    const type = input.tsType ?? `pulumi.Input<${tsTypeOf(input.schema, true)}>`;
+    return `${tsdoc([input.description, "", ...inputFacts(input)], "  ")}\n  ${name}${isOptional(input.schema) ? "?" : ""}: ${type};`;
+  });
+  const outputs = outputsOf(schema).map(([name, output]) => `${tsdoc([output.description + (output.secret ? " A secret output." : "")], "  ")}\n  readonly ${name}: pulumi.Output<${outputType(output)}>;`);
+  const computed = Object.keys(schema.outputs);
+  const secret = outputsOf(schema).filter(([, o]) => o.secret).map(([name]) => name);
+  return [
+    `// ${GENERATED_NOTE} ${files.provider}: edit the schema there, then run it.`,
+    `import type * as pulumi from "@pulumi/pulumi";`,
+    `import type { ${base} } from "../common";`,
+    "",
+    tsdoc([`The arguments of {@link ${schema.type}}. Reference: docs/${schema.type}.md.`]),
+    `export interface ${schema.type}Args extends ${base} {`,
+    args.join("\n"),
+    "}",
+    "",
+    tsdoc([`The outputs of {@link ${schema.type}}: every argument as applied, and what the API makes.`]),
+    `export interface ${schema.type}Outputs {`,
+    outputs.join("\n"),
+    "}",
+    "",
+    tsdoc(["The outputs only the provider sets, passed as unset inputs so the class exposes them; and the secret ones."]),
+    `export const ${lowerFirst(schema.type)}Outputs = {`,
+    `  computed: { ${computed.map((n) => `${n}: undefined`).join(", ")} },`,
+    `  secret: [${secret.map((n) => JSON.stringify(n)).join(", ")}] as string[],`,
+    "};",
+    "",
+  ].join("\n");
+}
+
+// ---- the sdk class's TSDoc
+
+function exampleOf(schema: ResourceSchema, root: string): string {
+  return readFileSync(join(root, "docs", "examples", schema.example), "utf8").trimEnd();
+}
+
+function classDoc(schema: ResourceSchema, root: string): string {
+  return tsdoc([schema.summary, "", "@example", "```typescript", exampleOf(schema, root), "```", "", `Reference: docs/${schema.type}.md (inputs, outputs, waits, adoption, errors).`]);
+}
+
+/** The sdk class file with its class comment replaced by the generated one. */
+function withClassDoc(text: string, schema: ResourceSchema, file: string, root: string): string {
+  const at = text.indexOf(`export class ${schema.type} extends`);
+  if (at < 0) throw new Error(`${file}: no "export class ${schema.type} extends"`);
+  const before = text.slice(0, at).trimEnd();
+  const start = before.endsWith("*/") ? before.lastIndexOf("/**") : -1;
+  const head = start >= 0 ? before.slice(0, start) : `${before}\n\n`;
+  return `${head}${classDoc(schema, root)}\n${text.slice(at)}`;
+}
+
+// ---- docs/<Type>.md
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
+  const out: string[] = [];
+  out.push(`# ${schema.type}`, "", schema.summary, "");
+  out.push(`Token \`pulumi-nodejs:dynamic/svc:${schema.type}\` · calls the ${schema.service === "email" ? "email" : "platform"} API · behaviour: [\`${files.provider}\`](../${files.provider}) · class: [\`${files.sdk}\`](../${files.sdk})`, "");
+  out.push("## Example", "", "```typescript", exampleOf(schema, root), "```", "");
+  out.push("## Inputs", "");
+  for (const [name, input] of ownInputs(schema)) {
+    const type = input.tsType ?? tsTypeOf(input.schema, false);
+    out.push(`### \`${name}\` · \`${type}\`${isOptional(input.schema) ? " · optional" : " · required"}`, "", input.description, "");
+    const rule = ruleOf(input.schema);
+    if (rule) out.push(`- Rule: ${rule}`);
+    const def = defaultText(input);
+    if (def) out.push(`- Default: ${def}`);
+    out.push(`- A change: ${changeText(input)}`);
+    if (input.secret) out.push("- Secret: stored encrypted in the state, never printed, and reported by name only when refused");
+    out.push("");
+  }
+  if ("adoptId" in schema.inputs) out.push(`### \`adoptId\` · \`string\` · optional`, "", schema.inputs.adoptId.description, "", "- A change: recorded in the state only (no call). See [Adoption](#adoption).", "");
+  out.push(
+    "### `profile` · `string` · optional",
+    "",
+    "The named profile (a key of stack config `svc:profiles`) whose account the object lives in; default: the top-level settings. See the README, [Several accounts](../README.md#several-accounts).",
+    "",
+    `- A change: ${schema.type === "Domain" ? "refused at preview (a registration cannot move between accounts)" : "replaces the object (an object cannot move between accounts)"}`,
+    "",
+  );
+  if (schema.rules?.length) {
+    out.push("**Rules across inputs** (checked at preview, before any call):", "");
+    for (const rule of schema.rules) out.push(`- ${rule.text}`);
+    out.push("");
+  }
+  out.push("## Outputs", "", "Every input above is an output too, as applied. Besides:", "", "| output | type | description |", "|---|---|---|");
+  for (const [name, output] of Object.entries(schema.outputs)) {
+    out.push(`| \`${name}\` | \`${cell(outputType(output))}\` | ${cell(output.description)}${output.secret ? " **Secret output.**" : ""} |`);
+  }
+  out.push("");
+  out.push("## Waits and timeouts", "");
+  if (schema.waits?.length) {
+    out.push("| waits for | default limit |", "|---|---|");
+    for (const wait of schema.waits) out.push(`| ${cell(wait.what)} | ${cell(wait.limit)} |`);
+    out.push("", "The resource option `customTimeouts` (create / update / delete) bounds these waits instead; see the README, [Timeouts](../README.md#timeouts).", "");
+  } else out.push("Nothing to wait for: each operation is done when its call answers.", "");
+  out.push("## Adoption", "");
+  out.push(schema.adoption ? `${schema.adoption}\n\nSee the README, [Adopting existing objects](../README.md#adopting-existing-objects-adoptid).` : "This type makes no object of its own: it has no `adoptId`.", "");
+  out.push("## After an interrupted `up`", "", schema.interrupted, "");
+  out.push("## API errors", "", "Besides the errors every call may meet (see the README, [Errors](../README.md#errors-and-the-debug-log)):", "", "| code | what to do |", "|---|---|");
+  for (const [code, what] of Object.entries(schema.errors)) out.push(`| \`${code}\` | ${cell(what!)} |`);
+  out.push("");
+  if (schema.notes) out.push("## Notes", "", schema.notes.trim(), "");
+  return out.join("\n");
+}
+
+function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], functions: DataFunctionDoc[]): string {
+  const firstSentence = (text: string) => text.split(/(?<=\.)\s/)[0];
+  const out = ["# pulumi-svc reference", "", "One page per resource and data function, written by `npm run docs` from the resources' schemas and the data functions' TSDoc.", ""];
+  for (const service of ["platform", "email"] as const) {
+    out.push(`## Resources: ${service === "platform" ? "servers and domains (platform API)" : "email"}`, "", "| resource | what it is |", "|---|---|");
+    for (const { schema } of schemas.filter((s) => s.schema.service === service)) out.push(`| [${schema.type}](${schema.type}.md) | ${cell(firstSentence(schema.summary))} |`);
+    out.push("");
+  }
+  out.push("## Data functions", "", "| function | what it reads |", "|---|---|");
+  for (const fn of functions) out.push(`| [${fn.name}](${fn.name}.md) | ${cell(firstSentence(fn.summary))} |`);
+  out.push("");
+  return out.join("\n");
+}
+
+// ---- main
+
+/** Every file the sources say, by path from the checkout: what `npm run docs` writes. */
+export function generate(root = ROOT, list: readonly (ResourceImpl | SchemaResource)[] = Object.values(resources)): Map<string, string> {
+  const wanted = new Map<string, string>();
+  const schemas: { schema: ResourceSchema; files: TypeFiles }[] = [];
+  for (const impl of list) {
+    if (!("schema" in impl)) continue;
+    const schema = impl.schema;
+    const files = filesOf(schema, root);
+    schemas.push({ schema, files });
+    wanted.set(join("sdk", "generated", `${schema.type}.ts`), sdkTypes(schema, files));
+    wanted.set(files.sdk, withClassDoc(readFileSync(join(root, files.sdk), "utf8"), schema, files.sdk, root));
+    wanted.set(join("docs", `${schema.type}.md`), page(schema, files, root));
+  }
+  const functions = dataFunctionPages(root);
+  for (const fn of functions) wanted.set(join("docs", `${fn.name}.md`), fn.page);
+  wanted.set(join("docs", "README.md"), index(schemas, functions));
+  return wanted;
+}
+
+/** The files of `wanted` whose text on disk differs (written unless `check`). */
+export function stalePaths(wanted: Map<string, string>, root = ROOT, check = true): string[] {
+  const stale: string[] = [];
+  for (const [file, text] of wanted) {
+    const path = join(root, file);
+    const now = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+    if (now === text) continue;
+    stale.push(file);
+    if (!check) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    }
+  }
+  return stale;
+}
+
+function main(): void {
+  const check = process.argv.includes("--check");
+  const wanted = generate();
+  const stale = stalePaths(wanted, ROOT, check);
+  if (check && stale.length) {
+    console.error(`docs: ${stale.length} file(s) differ from their schema or TSDoc; run \`npm run docs\` and commit:\n${stale.map((f) => `  ${f}`).join("\n")}`);
+    process.exit(1);
+  }
+  console.log(check ? `docs: ${wanted.size} files up to date` : `docs: ${stale.length} of ${wanted.size} files written (${relative(process.cwd(), ROOT) || "."})`);
+}
+
+if (require.main === module) main();
