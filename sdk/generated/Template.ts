@@ -55,7 +55,7 @@ export interface TemplateOutputs {
   readonly updatedAt: pulumi.Output<string>;
 }
 
-/** The outputs only the provider sets, passed as unset inputs so the class exposes them; and the secret ones. */
+// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
 export const templateOutputs = {
   computed: { templateId: undefined, variables: undefined, createdAt: undefined, updatedAt: undefined },
   secret: [] as string[],
