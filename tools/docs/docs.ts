@@ -11,7 +11,7 @@
  * from what the sources say (CI runs it).
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/index";
 import type { ResourceImpl } from "../../provider/resource";
 import type { InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
@@ -254,7 +254,17 @@ function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   return out.join("\n");
 }
 
-function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], functions: DataFunctionDoc[]): string {
+/** The hand-written pages of docs/ (every .md there the generator does not write), with their titles. */
+function guides(root: string, generated: ReadonlySet<string>): { file: string; title: string }[] {
+  const dir = join(root, "docs");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".md") && !generated.has(f) && f !== "README.md")
+    .sort()
+    .map((file) => ({ file, title: /^# (.+)$/m.exec(readFileSync(join(dir, file), "utf8"))?.[1] ?? file }));
+}
+
+function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], functions: DataFunctionDoc[], written: { file: string; title: string }[]): string {
   const firstSentence = (text: string) => text.split(/(?<=\.)\s/)[0];
   const out = ["# pulumi-svc reference", "", "One page per resource and data function, written by `npm run docs` from the resources' schemas and the data functions' TSDoc.", ""];
   for (const service of ["platform", "email"] as const) {
@@ -265,6 +275,11 @@ function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], function
   out.push("## Data functions", "", "| function | what it reads |", "|---|---|");
   for (const fn of functions) out.push(`| [${fn.name}](${fn.name}.md) | ${cell(firstSentence(fn.summary))} |`);
   out.push("");
+  if (written.length) {
+    out.push("## Guides", "", "Written by hand, across resources:", "");
+    for (const { file, title } of written) out.push(`- [${title}](${file})`);
+    out.push("");
+  }
   return out.join("\n");
 }
 
@@ -287,7 +302,8 @@ export function generate(root = ROOT, list: readonly (ResourceImpl | SchemaResou
   if (shared) wanted.set(join("sdk", "generated", "shared.ts"), shared);
   const functions = dataFunctionPages(root);
   for (const fn of functions) wanted.set(join("docs", `${fn.name}.md`), fn.page);
-  wanted.set(join("docs", "README.md"), index(schemas, functions));
+  const generatedPages = new Set([...wanted.keys()].filter((f) => f.startsWith(`docs${sep}`)).map((f) => f.slice(5)));
+  wanted.set(join("docs", "README.md"), index(schemas, functions, guides(root, generatedPages)));
   return wanted;
 }
 
