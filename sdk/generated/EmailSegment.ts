@@ -17,7 +17,7 @@ export interface EmailSegmentArgs extends AdoptableArgs {
    * Rule: at least 1 rule; at most 20 rules; each: `field`: must not be empty; `operator`: one of `equals`, `not_equals`, `contains`, `exists`.
    * A change: updates in place.
    */
-  rules: pulumi.Input<{ field: pulumi.Input<string>; operator: pulumi.Input<"equals" | "not_equals" | "contains" | "exists">; value?: pulumi.Input<string> }[]>;
+  rules: pulumi.Input<pulumi.Input<{ field: pulumi.Input<string>; operator: pulumi.Input<"equals" | "not_equals" | "contains" | "exists">; value?: pulumi.Input<string> }>[]>;
 }
 
 /** The outputs of {@link EmailSegment}: every argument as applied, and what the API makes. */
