@@ -142,7 +142,7 @@ function rulesOf(schema: z.ZodType): string[] {
     case "enum":
       return [`one of ${Object.values(def.entries ?? {}).map((v) => `\`${String(v)}\``).join(", ")}`];
     case "literal":
-      return [`\`${String(def.values?.[0])}\``];
+      return [messageOf(def) ?? `\`${String(def.values?.[0])}\``];
     case "union": {
       const own = messageOf(def);
       return [own ?? (def.options ?? []).map((o) => ruleOf(o) || typeWord(o)).join(", or ")];
