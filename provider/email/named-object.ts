@@ -30,6 +30,16 @@ export interface NamedObjectSpec<T extends { id: string; name: string }> {
   hint(err: unknown): string | undefined;
 }
 
+/** The reference text of the shared lifecycle (adoption, a rerun after an interrupted `up`), for each type's schema. */
+export function namedObjectText(noun: string, listRoute: string): Pick<ResourceSchema, "adoption" | "interrupted"> {
+  return {
+    adoption: `\`adoptId\` is the ${noun}'s id (\`GET ${listRoute}\`). The create reads it (nothing is made); where it differs from the program, the next \`pulumi up\` updates it in place. An unknown id fails the create.`,
+    interrupted:
+      `Names may repeat at the API, so nothing tells whose a ${noun} is: a ${noun} of the same name found by the repeated create (an interrupted create's, or anyone's) stops it with the ${noun}'s id and the \`adoptId\` line to add. ` +
+      "A create whose answer was lost in the same run is settled the same way, by looking, never by sending again.",
+  };
+}
+
 export function namedObject<T extends { id: string; name: string }>(spec: NamedObjectSpec<T>): SchemaResource {
   const find = async (api: ApiClient, id: string): Promise<T | undefined> => {
     try {

@@ -8,7 +8,7 @@ import { isApiError } from "../client/errors";
 import { segmentOperators, type EmailSegment, type SegmentRule } from "../../contract/schemas";
 import { pick, stable, UUID } from "../resource";
 import { adoptIdInput, type ResourceSchema } from "../schema";
-import { namedObject } from "./named-object";
+import { namedObject, namedObjectText } from "./named-object";
 
 const rule = z
   .object({
@@ -46,10 +46,7 @@ export const emailSegmentSchema: ResourceSchema = {
     createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
     updatedAt: { schema: z.string(), description: "When it last changed at the API (ISO 8601)." },
   },
-  adoption:
-    "`adoptId` is the segment's id (`GET /segments`). The create reads it (nothing is made); where it differs from the program, the next `pulumi up` updates it in place. An unknown id fails the create.",
-  interrupted:
-    "Names may repeat at the API, so nothing tells whose a segment is: a segment of the same name found by the repeated create (an interrupted create's, or anyone's) stops it with the segment's id and the `adoptId` line to add. A create whose answer was lost in the same run is settled the same way, by looking, never by sending again.",
+  ...namedObjectText("segment", "/segments"),
   errors: {
     SEGMENT_LIMIT_REACHED: "402: the plan allows no more segments: choose a larger plan (`EmailPlan`, `getEmailPlans`) or remove segments.",
     SEGMENT_NOT_FOUND: "On update: the segment was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted.",

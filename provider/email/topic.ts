@@ -9,7 +9,7 @@ import { isApiError } from "../client/errors";
 import type { EmailTopic } from "../../contract/schemas";
 import { pick, UUID, type Props } from "../resource";
 import { adoptIdInput, type ResourceSchema } from "../schema";
-import { namedObject } from "./named-object";
+import { namedObject, namedObjectText } from "./named-object";
 
 export const emailTopicSchema: ResourceSchema = {
   type: "EmailTopic",
@@ -34,10 +34,7 @@ export const emailTopicSchema: ResourceSchema = {
     topicId: { schema: z.string(), description: "The topic's id at the API (also the Pulumi id)." },
     createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
   },
-  adoption:
-    "`adoptId` is the topic's id (`GET /topics`). The create reads it (nothing is made); where it differs from the program, the next `pulumi up` updates it in place. An unknown id fails the create.",
-  interrupted:
-    "Names may repeat at the API, so nothing tells whose a topic is: a topic of the same name found by the repeated create (an interrupted create's, or anyone's) stops it with the topic's id and the `adoptId` line to add. A create whose answer was lost in the same run is settled the same way, by looking, never by sending again.",
+  ...namedObjectText("topic", "/topics"),
   errors: {
     TOPIC_LIMIT_REACHED: "402: the plan allows no more topics: choose a larger plan (`EmailPlan`, `getEmailPlans`) or remove topics.",
     TOPIC_NOT_FOUND: "On update: the topic was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted.",
