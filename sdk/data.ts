@@ -69,41 +69,105 @@ async function lookup<K extends RouteId>(name: string, api: Api, id: K, options?
   }
 }
 
-/** Server plans (id, name, family, region, size, prices per billing period, OS templates). */
+/**
+ * The server plans on sale. Each plan's `id` (what `Vps` takes as `planId`), `name`, `family`,
+ * `region`, size (`cpu`, `memoryMb`, `diskGb`), `prices` per billing period, the `osTemplates` it
+ * can install, and its `snapshotLimit`. Plan ids differ between accounts: pick a plan by name.
+ *
+ * @example
+ * ```typescript
+ * // Pick a plan by name: ids differ between accounts (examples/quickstart does this).
+ * const planId = svc.getVpsPlansOutput().apply((plans) => plans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+ * ```
+ */
 export function getVpsPlans(opts: ProfileOption = {}): Promise<VpsPlan[]> {
   return lookup("getVpsPlans", "platform", "vps.plans.list", undefined, opts.profile);
 }
 
-/** Backup add-on plans; `retired` plans cannot be chosen for a new add-on. */
+/**
+ * The backup add-on plans a server's backup (`VpsBackup`) may use. Each plan's `code` (what
+ * `VpsBackup` takes as `planCode`), `name`, storage quota (`quotaGb`) and `price`. A retired plan
+ * cannot be chosen for a new add-on: the API refuses an unknown or retired code (`PLAN_NOT_FOUND`).
+ *
+ * @example
+ * ```typescript
+ * const smallest = svc.getBackupPlansOutput().apply((plans) => [...plans].sort((a, b) => a.quotaGb - b.quotaGb)[0].code);
+ * ```
+ */
 export function getBackupPlans(opts: ProfileOption = {}): Promise<BackupPlan[]> {
   return lookup("getBackupPlans", "platform", "backup.plans.list", undefined, opts.profile);
 }
 
-/** What renewing a server costs for each billing period. */
+/**
+ * What renewing one server costs, for each billing period it can be renewed for: `billingPeriod`
+ * (`monthly`, `3month`, `6month`, `yearly`), `price` and `currency`.
+ *
+ * @param vpsId The server's id (a `Vps`'s `id`); required.
+ * @example
+ * ```typescript
+ * // `web` is a `svc.Vps` of the program.
+ * const yearly = svc.getVpsRenewalOptionsOutput(web.id).apply((options) => options.find((o) => o.billingPeriod === "yearly")?.price);
+ * ```
+ */
 export function getVpsRenewalOptions(vpsId: string, opts: ProfileOption = {}): Promise<RenewalOption[]> {
   if (!vpsId) return Promise.reject(new Error("getVpsRenewalOptions: vpsId is required"));
   return lookup("getVpsRenewalOptions", "platform", "vps.renewalOptions", { params: { id: vpsId } }, opts.profile);
 }
 
-/** The email plan and its limits, and `platformPaused` (sending paused for every project). Works without a plan. */
+/**
+ * The email service's state for the key's project. Its `projectId` (what `EmailPlan` takes as
+ * `adoptId`), the current `plan` with its limits (emails per day and month, domains, templates,
+ * webhooks; null without a plan), `platformPaused` (sending paused for every project by the
+ * platform) and `sendingEnabled` (whether this project may send now). Works without a plan.
+ *
+ * @example
+ * ```typescript
+ * export const canSend = svc.getEmailStatusOutput().apply((status) => status.sendingEnabled && !status.platformPaused);
+ * ```
+ */
 export function getEmailStatus(opts: ProfileOption = {}): Promise<EmailStatus> {
   return lookup("getEmailStatus", "email", "email.status", undefined, opts.profile);
 }
 
-/** Sending analytics of the project, with `limits`: the bounce and complaint rates that suspend sending. */
+/**
+ * The project's sending analytics and the rates that suspend sending. Counts of messages `sent`, `delivered`, `bounced` and
+ * `complained`, the `bounceRate` and `complaintRate`, and `limits`: the bounce and complaint rates
+ * at which the platform suspends the project's sending.
+ *
+ * @example
+ * ```typescript
+ * const analytics = await svc.getEmailAnalytics();
+ * if (analytics.bounceRate > analytics.limits.bounceRate / 2) pulumi.log.warn("bounce rate is half-way to suspension");
+ * ```
+ */
 export function getEmailAnalytics(opts: ProfileOption = {}): Promise<EmailAnalytics> {
   return lookup("getEmailAnalytics", "email", "email.analytics", undefined, opts.profile);
 }
 
-/** Account notifications, newest first. */
+/**
+ * The account's notifications (billing, renewals, suspensions…), newest first. Each one's `type`,
+ * `title`, `message`, `link`, whether it was read (`isRead`, `readAt`), and the project and
+ * environment it is about, if any.
+ *
+ * @example
+ * ```typescript
+ * export const unread = svc.getNotificationsOutput({ unreadOnly: true }).apply((list) => list.map((n) => n.title));
+ * ```
+ */
 export function getNotifications(args: GetNotificationsArgs = {}): Promise<Notification[]> {
   const query = args.unreadOnly === undefined ? undefined : { unreadOnly: args.unreadOnly ? ("true" as const) : ("false" as const) };
   return lookup("getNotifications", "platform", "account.notifications.list", { query }, args.profile);
 }
 
 /**
- * The activity feed of a project, newest first. Without `projectId`, the configured project
- * (`svc:projectId` / `SVC_PROJECT_ID`).
+ * The activity feed of a project, newest first. What was done (`action`) to which object
+ * (`entityType`, `entityId`, `entityName`), by a user or the system (`actor`, `byKeyOwner`), and when.
+ *
+ * @param projectId The project; default: the configured project (`svc:projectId` / `SVC_PROJECT_ID`); neither is an error.
+ * @example
+ * ```typescript
+ * export const lastChanges = svc.getProjectActivityOutput().apply((entries) => entries.slice(0, 5).map((e) => `${e.action} ${e.entityName}`));
+ * ```
  */
 export function getProjectActivity(projectId?: string, opts: ProfileOption = {}): Promise<ActivityEntry[]> {
   const id = projectId || resolveSettings(programConfig, process.env, opts.profile).projectId;
@@ -111,12 +175,30 @@ export function getProjectActivity(projectId?: string, opts: ProfileOption = {})
   return lookup("getProjectActivity", "platform", "account.activity", { params: { projectId: id } }, opts.profile);
 }
 
-/** The AI models the key may use (`GET /v1/models` of the AI gateway). */
+/**
+ * The AI models the key may use at the AI gateway. Each model's `id` (what a request names),
+ * `owned_by` and `created` (Unix seconds).
+ *
+ * @returns The list's `data`: the models, not the list object around them.
+ * @example
+ * ```typescript
+ * export const models = svc.getAiModelsOutput().apply((list) => list.map((m) => m.id));
+ * ```
+ */
 export async function getAiModels(opts: ProfileOption = {}): Promise<AiModel[]> {
   return (await lookup("getAiModels", "ai", "ai.models", undefined, opts.profile)).data;
 }
 
-/** Inbox usage (receiving hosts, mailboxes, aliases, messages, storage) and the plan's inbox values (receiving, forwarding, mailboxes, aliases). */
+/**
+ * The project's inbox usage and what its plan allows. `usage` counts receiving hosts, mailboxes,
+ * aliases, messages and the storage they take (`storageBytes`); `plan` says whether the plan has
+ * `receiving` and `forwarding`, and how many `mailboxes` and `aliases` it allows.
+ *
+ * @example
+ * ```typescript
+ * export const mailboxesLeft = svc.getInboundStatsOutput().apply((s) => s.plan.mailboxes - s.usage.mailboxes);
+ * ```
+ */
 export function getInboundStats(opts: ProfileOption = {}): Promise<InboundStats> {
   return lookup("getInboundStats", "email", "email.inbound.stats", undefined, opts.profile);
 }
@@ -136,7 +218,18 @@ export interface InboundMessagesPage {
   nextCursor: string | null;
 }
 
-/** Messages received at the project's addresses, newest first, one page at a time; each is the `email.received` payload. */
+/**
+ * Messages received at the project's addresses, newest first, one page at a time. Each message is
+ * what an `email.received` webhook carries: sender, recipients, subject, a `snippet` and the
+ * `textBody`, its attachments (names, types, sizes), its `folder` and the spam and virus verdicts.
+ *
+ * @returns `{ messages, nextCursor }`: one page, and the cursor of the next (null on the last page).
+ * @example
+ * ```typescript
+ * const first = await svc.getInboundMessages({ folder: "inbox", limit: 20 });
+ * const second = first.nextCursor ? await svc.getInboundMessages({ folder: "inbox", limit: 20, cursor: first.nextCursor }) : undefined;
+ * ```
+ */
 export async function getInboundMessages(args: GetInboundMessagesArgs = {}): Promise<InboundMessagesPage> {
   const query = {
     ...(args.folder !== undefined ? { folder: args.folder } : {}),
@@ -147,13 +240,34 @@ export async function getInboundMessages(args: GetInboundMessagesArgs = {}): Pro
   return { messages: page.data, nextCursor: page.nextCursor };
 }
 
-/** The SSH keys on a server (fingerprint, type, label, public key). */
+/**
+ * The SSH keys on one server, whoever added them (a `VpsSshKey`, the dashboard). Each key's
+ * `fingerprint` (what `VpsSshKey` takes as `adoptId`), `type`, `label`, `publicKey` and `createdAt`.
+ *
+ * @param vpsId The server's id (a `Vps`'s `id`); required.
+ * @example
+ * ```typescript
+ * // `web` is a `svc.Vps` of the program.
+ * export const fingerprints = svc.getVpsSshKeysOutput(web.id).apply((keys) => keys.map((k) => k.fingerprint));
+ * ```
+ */
 export function getVpsSshKeys(vpsId: string, opts: ProfileOption = {}): Promise<VpsSshKeyInfo[]> {
   if (!vpsId) return Promise.reject(new Error("getVpsSshKeys: vpsId is required"));
   return lookup("getVpsSshKeys", "platform", "vps.sshKeys.list", { params: { id: vpsId } }, opts.profile);
 }
 
-/** The snapshots of a server (id, name, status, size). */
+/**
+ * The snapshots of one server, whoever made them (a `VpsSnapshot`, the dashboard). Each one's `id`
+ * (what `VpsSnapshot` takes as `adoptId`), `name`, `status` (`creating`, `ready`, `error`, with
+ * the `error`), `sizeGb` and `createdAt`.
+ *
+ * @param vpsId The server's id (a `Vps`'s `id`); required.
+ * @example
+ * ```typescript
+ * // `web` is a `svc.Vps` of the program.
+ * export const readySnapshots = svc.getVpsSnapshotsOutput(web.id).apply((list) => list.filter((s) => s.status === "ready").map((s) => s.name));
+ * ```
+ */
 export function getVpsSnapshots(vpsId: string, opts: ProfileOption = {}): Promise<VpsSnapshotInfo[]> {
   if (!vpsId) return Promise.reject(new Error("getVpsSnapshots: vpsId is required"));
   return lookup("getVpsSnapshots", "platform", "vps.snapshots.list", { params: { id: vpsId } }, opts.profile);
@@ -208,12 +322,33 @@ export function getInboundMessagesOutput(args: pulumi.Input<{ folder?: pulumi.In
 export type EmailPlanOffer = s.EmailPlanOffer;
 export type EmailSubscription = s.EmailSubscription;
 
-/** The email plans on sale: code, name, monthly price (IDR), limits, and whether each has broadcasts, receiving and forwarding. Works without a plan. */
+/**
+ * The email plans on sale, with their prices and limits. Each plan's `code` (what `EmailPlan` takes as `planCode`), `name`,
+ * `monthlyPrice` (IDR), its `limits` (emails per day and month, domains, templates, contacts,
+ * segments, topics, webhooks, mailboxes, aliases) and whether it has `broadcasts`, `receiving` and
+ * `forwarding`. Works without a plan.
+ *
+ * @example
+ * ```typescript
+ * // The cheapest plan that receives mail.
+ * const planCode = svc.getEmailPlansOutput().apply((plans) => plans.filter((p) => p.receiving).sort((a, b) => a.monthlyPrice - b.monthlyPrice)[0].code);
+ * ```
+ */
 export function getEmailPlans(opts: ProfileOption = {}): Promise<EmailPlanOffer[]> {
   return lookup("getEmailPlans", "email", "email.plans.list", undefined, opts.profile);
 }
 
-/** The project's plan: code, status (`active`, `ended` or `none`), expiry, auto-renew, add-ons and any scheduled smaller plan. Works without a plan. */
+/**
+ * The project's email plan as it is now. Its `planCode`, `status` (`active`, `ended`, or `none` before
+ * any plan), `startedAt` and `expiresAt`, `autoRenew`, `paygEnabled`, its inbox `addons` with their
+ * quantities, and `scheduledPlanCode`, a smaller plan that starts at the next renewal. Works without
+ * a plan. To change the plan, use the `EmailPlan` resource.
+ *
+ * @example
+ * ```typescript
+ * export const planExpires = svc.getEmailPlanOutput().apply((plan) => plan.expiresAt);
+ * ```
+ */
 export function getEmailPlan(opts: ProfileOption = {}): Promise<EmailSubscription> {
   return lookup("getEmailPlan", "email", "email.plan.get", undefined, opts.profile);
 }

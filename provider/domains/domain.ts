@@ -20,7 +20,6 @@ import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../../contract/schemas";
 import {
-  checkInputs,
   diffInputs,
   isNotFound,
   isUnknown,
@@ -30,8 +29,8 @@ import {
   pick,
   type CheckFailure,
   type Props,
-  type ResourceImpl,
 } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import { createOnce } from "../create-once";
 import { DNS_LABEL, TOP_LEVEL_LABEL } from "../validation";
 
@@ -55,24 +54,116 @@ export function domainNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-const fields = {
-  name: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .superRefine((value, ctx) => {
-      const problem = domainNameProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
-  period: z
-    .literal(1, { message: "only 1 is accepted: the API registers a domain for one year (PERIOD_NOT_SUPPORTED otherwise); autoRenew renews it yearly" })
-    .default(1),
-  whoisProtection: z.boolean().default(false),
-  autoRenew: z.boolean().default(true),
-  /** A registration of the account to manage instead of registering: the id of a Domain is its name. */
-  adoptId: z.string().trim().toLowerCase().optional(),
+const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .superRefine((value, ctx) => {
+    const problem = domainNameProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+export const domainSchema: ResourceSchema = {
+  type: "Domain",
+  service: "platform",
+  summary:
+    "A domain name registered to the account, paid from the wallet. Preview prices the name with a free dry run and refuses what cannot be registered or paid; `up` registers it once, never charging twice. Needs a whole-account API key. Destroying (or renaming) the resource does NOT delete the registration: it cannot be undone, so the domain stays in the account and only leaves the stack.",
+  example: "Domain.ts",
+  inputs: {
+    name: {
+      schema: domainName,
+      description:
+        "The registrable domain, for example `example.com`, not a subdomain: labels of 1 to 63 letters, digits or inner hyphens (an international name in its `xn--` form), at most 253 characters, ending in a domain extension. Trimmed and lower-cased. Whether the extension is sold, the name free and not premium is judged by the preview's dry run.",
+      change: "replace",
+      changeText: "replaces the object: registers (and pays for) the new name; the old one stays registered in the account",
+    },
+    period: {
+      schema: z
+        .literal(1, { message: "only 1 is accepted: the API registers a domain for one year (PERIOD_NOT_SUPPORTED otherwise); autoRenew renews it yearly" })
+        .default(1),
+      description: "Years to register for. The API registers for one year only; `autoRenew` renews it yearly.",
+      change: "update",
+      changeText: "none possible (only 1 is accepted)",
+    },
+    whoisProtection: {
+      schema: z.boolean().default(false),
+      description: "Buy WHOIS protection, which hides the owner's details in the public WHOIS. Paid; once bought it cannot be removed.",
+      change: "update",
+      changeText: "`false → true` buys it in place (paid); `true → false` is refused at preview (the API cannot remove it)",
+    },
+    autoRenew: {
+      schema: z.boolean().default(true),
+      description: "Renew the registration from the wallet before it expires. Turn it off to let the domain lapse.",
+      change: "update",
+      changeText: "toggles in place",
+    },
+    adoptId: {
+      ...adoptIdInput("the domain name, already registered in this account (it must equal `name`)"),
+      schema: z.string().trim().toLowerCase().optional(),
+    },
+  },
+  outputs: {
+    domainId: {
+      schema: z.number().optional(),
+      tsType: "number | undefined",
+      description: "The API's numeric id of the registration; undefined while `savePending` (the next refresh or `up` fills it). The Pulumi id is the name.",
+    },
+    status: { schema: z.number(), description: "The registration's status as the API's number; `statusLabel` says it in words." },
+    statusLabel: { schema: z.string(), description: "The registration's status in words, for example `active` or `pending`." },
+    expiresAt: { schema: z.string().optional(), tsType: "string | undefined", description: "When the registration expires (ISO 8601); undefined until the record is saved." },
+    billing: {
+      schema: z.object({ registration: z.number(), whoisProtection: z.number(), total: z.number(), depositCharged: z.number() }).optional(),
+      tsType: "{ registration: number; whoisProtection: number; total: number; depositCharged: number } | undefined",
+      description:
+        "What the registration cost, in the wallet's currency (Rupiah): `registration`, `whoisProtection`, their `total` and the part paid from the deposit (`depositCharged`). Undefined when the resource adopted an existing registration or the registration's answer was lost.",
+    },
+    savePending: {
+      schema: z.boolean(),
+      description: "True while the registry has registered the name but the platform has not saved its record (`DOMAIN_SAVE_PENDING`): `domainId` is filled by the next refresh or update, and a refresh keeps the resource meanwhile.",
+    },
+  },
+  rules: [
+    {
+      text: "`adoptId`, when given, equals `name`: the id of a Domain is its name",
+      check: (inputs) =>
+        inputs.adoptId !== undefined && !isUnknown(inputs.adoptId) && !isUnknown(inputs.name) && inputs.adoptId !== inputs.name
+          ? [{ property: "adoptId", reason: "the id of a Domain is its name: adoptId must equal name" }]
+          : [],
+    },
+  ],
+  adoption:
+    "`adoptId` is the domain **name**, already registered in this account, and must equal `name`: `adoptId: \"my-shop.com\"`. The create reads the account's record (nothing is registered or charged) and takes the registration as it is; where its WHOIS protection or auto-renew differs from the program, the next `pulumi up` updates it. A name not registered in this account (another account's, or not registered) fails the create: register it with this resource, without `adoptId`. The Pulumi id is the name too, but the `import` resource option does not work for dynamic providers (see the README).",
+  interrupted:
+    "The registration an interrupted create made is in the account, but a name in the account may also have been registered by hand or by another stack: the repeated create stops with the name and the line `adoptId: \"<name>\"` to add (nothing is charged again). A registration whose answer was lost in the same run is settled by reading the account's list, never by sending again: found, it is this create's (auto-renew is set to the program's); not found, the error says it was not sent again and how to check (a registration whose record is not saved yet, `DOMAIN_SAVE_PENDING`, is not listed either).",
+  errors: {
+    ACCOUNT_KEY_REQUIRED:
+      "Domain resources need a whole-account API key: this key is limited to one project. Create a key that covers the whole account with the Domain product (dashboard, project settings, API keys) and set it as `svc:apiKey` or `SVC_API_KEY`. Refused at preview.",
+    SCOPE_NOT_ALLOWED: "The key lacks the Domain product: enable it for the key in the dashboard, or use a key that has it.",
+    TLD_NOT_SUPPORTED: "The extension cannot be registered here: choose another extension. Refused at preview.",
+    PREMIUM_NOT_SUPPORTED: "A premium name, which cannot be registered online: choose another name. Refused at preview.",
+    PRICE_UNAVAILABLE: "There is no valid price for this extension right now: try again later. Refused at preview.",
+    PERIOD_NOT_SUPPORTED: "Only period 1 is accepted (the check refuses others already).",
+    DOMAIN_UNAVAILABLE: "The name belongs to another account: choose another name. Refused at preview.",
+    DOMAIN_ALREADY_IN_ACCOUNT: "The name is already registered in this account: add `adoptId: \"<name>\"` to manage it (nothing is registered or charged again). Refused at preview.",
+    REGISTRANT_INCOMPLETE:
+      "The account's owner (registrant) details are incomplete; the error lists the missing fields. Complete them in the dashboard or with `PATCH /domains/registrant`, then run again. Refused at preview.",
+    INSUFFICIENT_BALANCE: "The wallet cannot pay: top up, then run again. Preview refuses it already, with the price and the balance.",
+    REGISTRAR_REJECTED: "422: the registry refused; the charge, if any, was refunded and nothing was registered: the next `pulumi up` may try again.",
+    REGISTRAR_ERROR: "502: the registry was unreachable; refunded, nothing registered: the next `pulumi up` may try again.",
+    INTERNAL_ERROR: "500 from the domain API: refunded, nothing registered: the next `pulumi up` may try again. Buying WHOIS protection: not bought, the next `up` tries again.",
+    WHOIS_PROTECTION_ACTIVE: "Buying WHOIS protection that is already on: taken as done (the update reads the domain).",
+  },
+  notes: `**Preview** checks the inputs, then, for a name not yet in the state and not adopted, sends the free \`POST /domains?dryRun=true\` and refuses on \`name\`, with the reason, an unsupported extension, a premium name, no price now, a name of another account, a name already in the account (with the \`adoptId\` line to adopt it), incomplete owner details (which fields, and where to complete them), a key limited to one project, or a wallet that cannot pay (the price and the balance). A dry run that fails for any other reason (no answer, 5xx, a bad key) also stops the preview: a paid call never runs unpriced.
+
+**\`up\` pays once.** \`POST /domains\` is sent once. A lost answer is settled by \`GET /domains\`: the name is adopted if it is in the account. If it is not, the error says so and that it was not sent again: a registration whose record is not saved yet (\`DOMAIN_SAVE_PENDING\`) is not listed either, so look at the domains and wallet a minute later and adopt it (\`adoptId\`) if it appears. \`DOMAIN_SAVE_PENDING\` is a success (\`savePending: true\`, no \`domainId\` yet; the next refresh or \`up\` fills it, and a refresh keeps the resource meanwhile). 422, 500 and 502 answers are refunded by the API; the error says so, and the next \`up\` may try again. With \`autoRenew: false\` the new registration's auto-renew is turned off right after it (or by the next \`up\`, if the record was not saved yet). WHOIS protection bought later is paid too and sent once: a lost answer is settled by reading the domain.
+
+**Refresh** reads the account's list of domains once for every Domain of the refresh (by \`domainId\`, or by name while it is unknown). An expired or lapsed domain stays in the state with its status; one absent from the account is gone.
+
+**Destroy leaves the registration.** A registration cannot be undone (the DNSimple provider behaves the same), so deleting the resource (or renaming it) only removes it from the stack; the domain stays in the account, with its auto-renew and WHOIS protection settings, and the provider prints a message saying so. Turn \`autoRenew\` off first to let it lapse.
+
+**\`profile\`** cannot change: the replace would register the name again in the other account (paid) while the first registration stays, so it is refused at preview.`,
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(domainSchema.inputs);
 
 /** What a domain answer shows: the whole record, or only name and status while its save is pending. */
 type DomainView = Pick<RegisteredDomain, "status" | "status_label"> & Partial<RegisteredDomain>;
@@ -327,16 +418,15 @@ async function register(api: ApiClient, inputs: Props): Promise<Props> {
   return finishCreate(api, inputs, record, billing);
 }
 
-export const domain: ResourceImpl = {
+export const domain: SchemaResource = {
+  schema: domainSchema,
+
   async check(olds, news, ctx) {
-    const result = checkInputs(news, fields, (inputs) => [
-      ...(olds.whoisProtection === true && inputs.whoisProtection === false && olds.name === inputs.name
-        ? [{ property: "whoisProtection", reason: "WHOIS protection cannot be turned off: the API cannot remove it once bought. Keep whoisProtection: true" }]
-        : []),
-      ...(inputs.adoptId !== undefined && !isUnknown(inputs.adoptId) && !isUnknown(inputs.name) && inputs.adoptId !== inputs.name
-        ? [{ property: "adoptId", reason: "the id of a Domain is its name: adoptId must equal name" }]
-        : []),
-    ]);
+    const result = checkSchema(domainSchema, news);
+    // Against the state, so not a rule of the inputs alone: the API cannot remove WHOIS protection.
+    if (olds.whoisProtection === true && result.inputs.whoisProtection === false && olds.name === result.inputs.name) {
+      result.failures.unshift({ property: "whoisProtection", reason: "WHOIS protection cannot be turned off: the API cannot remove it once bought. Keep whoisProtection: true" });
+    }
     const name = result.inputs.name;
     // Price only a name not yet in the state and not adopted: a registered one is never registered again.
     if (result.failures.length || isUnknown(name) || olds.name === name || result.inputs.adoptId !== undefined) return result;
@@ -346,7 +436,7 @@ export const domain: ResourceImpl = {
   },
 
   async diff(_id, olds, news) {
-    const result = diffInputs(olds, news, { replace: ["name"], update: ["period", "whoisProtection", "autoRenew"] });
+    const result = diffInputs(olds, news, changesOf(domainSchema));
     // A registration whose record was not saved yet: the next update fills `domainId`.
     return awaitingSave(olds) && !result.changes ? { changes: true, replaces: [] } : result;
   },

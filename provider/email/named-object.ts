@@ -8,16 +8,15 @@
  * - read answers the object as the program would write it (drift shows as a diff);
  * - delete: already gone counts as deleted.
  */
-import type { z } from "zod";
 import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
-import { checkInputs, diffInputs, isNotFound, operationError, type Props, type ResourceImpl } from "../resource";
+import { diffInputs, isNotFound, operationError, type Props } from "../resource";
+import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 
 export interface NamedObjectSpec<T extends { id: string; name: string }> {
   noun: string;
-  fields: Record<string, z.ZodType>;
-  /** Inputs that change in place (every other is fixed by check). */
-  update: readonly string[];
+  /** Its inputs (every one but adoptId updates in place), outputs and reference text. */
+  schema: ResourceSchema;
   get(api: ApiClient, id: string): Promise<T>;
   list(api: ApiClient): Promise<T[]>;
   create(api: ApiClient, inputs: Props): Promise<T>;
@@ -31,7 +30,17 @@ export interface NamedObjectSpec<T extends { id: string; name: string }> {
   hint(err: unknown): string | undefined;
 }
 
-export function namedObject<T extends { id: string; name: string }>(spec: NamedObjectSpec<T>): ResourceImpl {
+/** The reference text of the shared lifecycle (adoption, a rerun after an interrupted `up`), for each type's schema. */
+export function namedObjectText(noun: string, listRoute: string): Pick<ResourceSchema, "adoption" | "interrupted"> {
+  return {
+    adoption: `\`adoptId\` is the ${noun}'s id (\`GET ${listRoute}\`). The create reads it (nothing is made); where it differs from the program, the next \`pulumi up\` updates it in place. An unknown id fails the create.`,
+    interrupted:
+      `Names may repeat at the API, so nothing tells whose a ${noun} is: a ${noun} of the same name found by the repeated create (an interrupted create's, or anyone's) stops it with the ${noun}'s id and the \`adoptId\` line to add. ` +
+      "A create whose answer was lost in the same run is settled the same way, by looking, never by sending again.",
+  };
+}
+
+export function namedObject<T extends { id: string; name: string }>(spec: NamedObjectSpec<T>): SchemaResource {
   const find = async (api: ApiClient, id: string): Promise<T | undefined> => {
     try {
       return await spec.get(api, id);
@@ -41,12 +50,14 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
     }
   };
   return {
+    schema: spec.schema,
+
     async check(_olds, news) {
-      return checkInputs(news, spec.fields);
+      return checkSchema(spec.schema, news);
     },
 
     async diff(_id, olds, news) {
-      return diffInputs(olds, news, { replace: [], update: spec.update });
+      return diffInputs(olds, news, changesOf(spec.schema));
     },
 
     async create(inputs, ctx) {

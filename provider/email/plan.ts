@@ -13,7 +13,7 @@
  *   live subscription it changes and the resource's count of changes made so far): a lost answer,
  *   the client's retry after a 5xx, a 429 or a dropped connection, and a rerun of an interrupted
  *   `up` all send the same key, and the API answers the first answer again instead of charging
- *   twice; a later, different change gets another key. (See README, "EmailPlan".)
+ *   twice; a later, different change gets another key. (See docs/EmailPlan.md.)
  * - a smaller plan stays scheduled until the next renewal: the program's `planCode` is then the
  *   live `scheduledPlanCode`, which is what refresh reads back, so there is no perpetual diff;
  * - create goes through createOnce: the project's plan is the one object this resource can be, so
@@ -30,20 +30,95 @@ import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { createOnce } from "../create-once";
 import { emailPlanCharged, emailPlanDryRun, type EmailSubscription } from "../../contract/schemas";
-import { checkInputs, diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 
-const fields = {
-  /** A plan code of `GET /plans` (free, starter, business… in the emulator). */
-  planCode: z.string().trim().min(1, "must not be empty"),
-  months: z.union([z.literal(1), z.literal(12)], { message: "1 or 12: the API sells a plan by the month or by the year" }).default(1),
-  /** Inbox add-ons by code, with their quantity (0 removes). */
-  addons: z.record(z.string().min(1), z.number().int("a whole number").min(0, "at least 0")).optional(),
-  /** The project's id (`getEmailStatus().projectId`): adopt the current plan as it is. */
-  adoptId: z.string().trim().min(1, "must not be empty").optional(),
-  /** Set by the sdk class from organization, project, stack and resource name: the stable part of every Idempotency-Key. */
-  idempotencyScope: z.string().regex(/^[a-f0-9]{8,64}$/, "set by the EmailPlan class").optional(),
+export const emailPlanSchema: ResourceSchema = {
+  type: "EmailPlan",
+  service: "email",
+  summary:
+    "The project's email plan, bought, changed and given its inbox add-ons from the account's wallet. Preview prices any change (a free dry run) and refuses one the wallet cannot pay; `up` sends each purchase once, with an Idempotency-Key derived from the stack, this resource and the change, so a retry or a rerun never charges twice. One per project; `pulumi destroy` leaves the plan active (cancelling is dashboard-only).",
+  example: "EmailPlan.ts",
+  inputs: {
+    planCode: {
+      schema: z.string().trim().min(1, "must not be empty"),
+      description: "A plan code from `getEmailPlans()` (the emulator sells `free`, `starter`, `business`…).",
+      change: "update",
+      changeText:
+        "updates in place: a larger plan applies at once, charged the prorated difference; a smaller one is scheduled for the next renewal (`scheduledPlanCode`), nothing charged",
+    },
+    months: {
+      schema: z.union([z.literal(1), z.literal(12)], { message: "1 or 12: the API sells a plan by the month or by the year" }).default(1),
+      description: "The period a purchase and each renewal buys, in months.",
+      change: "update",
+      changeText: "updates in place: the plan is bought again for the new period (`POST /plan`)",
+    },
+    addons: {
+      schema: z.record(z.string().min(1), z.number().int("a whole number").min(0, "at least 0")).optional(),
+      description:
+        "Inbox add-ons by code (`extra-mailboxes`, `extra-storage`) with their quantity, for example `{ \"extra-mailboxes\": 2 }`; needs a plan with receiving. 0 removes one; an add-on left out is left as it is.",
+      change: "update",
+      changeText: "updates in place: more units are charged pro rata; fewer (0 removes) are neither charged nor refunded",
+    },
+    adoptId: {
+      ...adoptIdInput("the project's id (`getEmailStatus().projectId`), to take over the current plan as it is, buying nothing"),
+      schema: z.string().trim().min(1, "must not be empty").optional(),
+    },
+    idempotencyScope: {
+      schema: z.string().regex(/^[a-f0-9]{8,64}$/, "set by the EmailPlan class").optional(),
+      description:
+        "The stable part of every Idempotency-Key this resource sends: the first 24 hex characters of SHA-256 of `organization/project/stack/EmailPlan/<resource name>`, set by the sdk class (the provider cannot see the URN).",
+      change: "state",
+      internal: true,
+    },
+  },
+  outputs: {
+    projectId: { schema: z.string(), description: "The project whose plan this is (also the Pulumi id)." },
+    activePlanCode: { schema: z.string(), description: "The plan in force now: differs from `planCode` while a smaller plan is scheduled." },
+    scheduledPlanCode: { schema: z.string().nullable(), description: "The smaller plan that starts at the next renewal, or null." },
+    status: { schema: z.enum(["active", "ended", "none"]), description: "`active`; `ended` once the plan ran out (the next `up` buys it again); `none` before any plan." },
+    startedAt: { schema: z.string().nullable(), description: "When the current period started (ISO 8601), or null." },
+    expiresAt: { schema: z.string().nullable(), description: "When the current period ends and the plan renews or ends (ISO 8601), or null." },
+    autoRenew: { schema: z.boolean(), description: "Whether the plan renews from the wallet at `expiresAt` (set in the dashboard)." },
+    changes: {
+      schema: z.number(),
+      description: "How many `up`s changed the plan through this resource: part of each Idempotency-Key, so a later, different change gets a new key.",
+    },
+    billing: {
+      schema: z.object({ total: z.number(), depositCharged: z.number() }).optional(),
+      tsType: "{ total: number; depositCharged: number } | undefined",
+      description: "What the last change charged: `total` and the part of it paid from the deposit (`depositCharged`), in the wallet's currency; undefined before any.",
+    },
+  },
+  adoption:
+    "`adoptId` is the project's id (`getEmailStatus().projectId`): the create reads the current plan and takes it as it is, buying nothing; where it differs from the program, the next `pulumi up` changes it (priced at preview). Another project's id, or a project with no plan, fails the create with the reason. Without `adoptId` the create also takes over the project's plan (there is always one, the free plan counts) and brings it to the program's.",
+  interrupted:
+    "The project's plan is the one object this resource can be: the repeated create takes it over and sends only what still differs from the program. A purchase the interrupted run made already shows in the live plan, so nothing is sent for it; one whose answer was lost is sent again with the same Idempotency-Key, and the API answers the first answer again instead of charging twice (replay window: 24 hours).",
+  errors: {
+    INSUFFICIENT_BALANCE: "Nothing was charged (and the key is released): top up the wallet, then run `pulumi up` again. Preview refuses it already, with the price and the balance.",
+    VALIDATION: "An unknown plan code or add-on, or months other than 1 or 12: use a plan code from `getEmailPlans()`; add-ons are `extra-mailboxes` and `extra-storage`. Preview refuses it already, on `planCode`.",
+    PLAN_REQUIRED: "Inbox add-ons need a plan with receiving: choose such a plan (`getEmailPlans()`: `receiving: true`).",
+    REQUEST_IN_PROGRESS: "The same purchase (same Idempotency-Key) is still running at the API: run `pulumi up` again in a moment; it is answered, not charged twice.",
+    KEY_NOT_ALLOWED: "Cancelling a plan is dashboard-only: the resource's delete never calls it (see Notes).",
+  },
+  notes: `**One per project.** A project always has one plan (the free plan counts), so an EmailPlan manages *the* plan of its profile's project. A second EmailPlan for the same profile fails the program at preview: the dynamic provider sees one resource at a time and cannot know of another, so the sdk class keeps, in the program's process, the profiles that already have one and refuses the second (two stacks on one project are not detected: don't).
+
+**Preview prices the change.** When \`planCode\`, \`months\` or \`addons\` differ from the state (or on create), check reads \`GET /plan\` and sends each change the API would get with \`?dryRun=true\` (charges nothing): the price shows as a message (\`EmailPlan: plan starter (1 month) costs IDR 150,000 now, …\`), and a change the wallet cannot pay is refused on \`planCode\` with the price and the balance (\`Top up at least …\`). An unknown plan or add-on is refused there too (the API's \`VALIDATION\`). A dry run that fails for another reason also stops the preview. Nothing changed: no call at all.
+
+**\`up\` pays once, with an Idempotency-Key.** \`up\` reads the live plan and sends only what differs: \`POST /plan\` (a purchase, an upgrade charged pro rata, or a downgrade the API schedules for the next renewal) and one \`PUT /plan/addons/{code}\` per add-on whose quantity differs. Each carries \`Idempotency-Key: svc-plan.<scope>.<hash>\` where
+
+- \`scope\` = the first 24 hex characters of SHA-256 of \`organization/project/stack/EmailPlan/<resource name>\`, computed by the sdk class in the program (the provider cannot see the URN) and passed as the internal input \`idempotencyScope\`;
+- \`hash\` = the first 32 hex characters of SHA-256 of the change: the operation and its target (\`{ kind: "plan", planCode, months }\` or \`{ kind: "addon", code, quantity }\`), the live subscription it changes (\`planCode\`, \`status\`, \`expiresAt\`, \`scheduledPlanCode\`, add-ons, as read just before) and the resource's count of changes made so far (output \`changes\`).
+
+So every attempt of one change sends the same key: the client's own retries after a dropped answer, a 5xx or a burst of 429s (the route is safe to repeat *because* of the key), a rerun of an interrupted \`up\` (the engine creates or updates again with the same state, and the live plan is unchanged unless the purchase already happened, in which case nothing is sent), and the API answers the first answer again instead of charging twice (replay window: 24 hours). A later, different change gets another key. A purchase refused (\`INSUFFICIENT_BALANCE\`) releases its key: after a top-up the same \`up\` buys with it. Should the API answer an earlier, different change again under the same key, the update fails saying nothing more was charged: run \`pulumi refresh\`, then \`pulumi up\`.
+
+**A smaller plan** stays \`activePlanCode\` until the next renewal; \`planCode\` (and a refresh) read the scheduled one, so there is no perpetual diff.
+
+**Refresh** reads \`GET /plan\`: a plan changed in the dashboard shows as drift; an ended plan is bought again by the next \`up\`; no plan at all (or another project's) is gone.
+
+**Destroy leaves the plan.** Cancelling is dashboard-only (\`DELETE /plan\` answers 403 \`KEY_NOT_ALLOWED\`): deleting the resource calls nothing and prints that the plan stays active (and renews if auto-renew is on). To stop it, turn auto-renew off or cancel it in the dashboard.`,
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(emailPlanSchema.inputs);
 
 const money = (amount: number, currency = "IDR") => `${currency} ${amount.toLocaleString("en-US")}`;
 
@@ -194,12 +269,14 @@ async function converge(api: ApiClient, inputs: Props, start: { live: EmailSubsc
   return outputs(inputs, live, start.projectId, changes + 1, billing);
 }
 
-export const emailPlan: ResourceImpl = {
+export const emailPlan: SchemaResource = {
+  schema: emailPlanSchema,
+
   async check(olds, news, ctx: CallContext) {
-    const result = checkInputs(news, fields);
+    const result = checkSchema(emailPlanSchema, news);
     const inputs = result.inputs;
     if (result.failures.length || inputs.adoptId !== undefined || INPUTS.some((n) => isUnknown(inputs[n]))) return result;
-    const changed = Object.keys(olds).length === 0 || diffInputs(olds, inputs, { replace: [], update: ["planCode", "months", "addons"] }).changes;
+    const changed = Object.keys(olds).length === 0 || diffInputs(olds, inputs, changesOf(emailPlanSchema)).changes;
     if (!changed) return result;
     const api = ctx.api.email;
     let steps: Step[];
@@ -218,7 +295,7 @@ export const emailPlan: ResourceImpl = {
   },
 
   async diff(_id, olds, news) {
-    const result = diffInputs(olds, news, { replace: [], update: ["planCode", "months", "addons"], defaults: { addons: {} } });
+    const result = diffInputs(olds, news, { ...changesOf(emailPlanSchema), defaults: { addons: {} } });
     // A plan that ended (read by refresh) is bought again by the next `up`.
     return olds.status === "ended" && !result.changes ? { changes: true, replaces: [] } : result;
   },

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { segmentOperators, type EmailSegment, type SegmentRule } from "../../contract/schemas";
 import { pick, stable, UUID } from "../resource";
-import { namedObject } from "./named-object";
+import { adoptIdInput, type ResourceSchema } from "../schema";
+import { namedObject, namedObjectText } from "./named-object";
 
 const rule = z
   .object({
@@ -20,21 +21,49 @@ const rule = z
     if (r.operator !== "exists" && (r.value === undefined || r.value === "")) ctx.addIssue({ code: "custom", path: ["value"], message: `required with operator ${r.operator}` });
   });
 
-const fields = {
-  name: z.string().trim().min(1, "must not be empty").max(100, "at most 100 characters"),
-  rules: z.array(rule).min(1, "at least 1 rule").max(20, "at most 20 rules"),
-  /** An existing segment (its id) to manage instead of creating one. */
-  adoptId: z.string().regex(UUID, "a segment id (UUID)").optional(),
+export const emailSegmentSchema: ResourceSchema = {
+  type: "EmailSegment",
+  service: "email",
+  summary:
+    "A saved filter over the project's contacts: a contact is in the segment when it matches all its rules; broadcasts may go to a segment. Its name and rules update in place; it counts against the plan's segment limit.",
+  example: "EmailSegment.ts",
+  inputs: {
+    name: {
+      schema: z.string().trim().min(1, "must not be empty").max(100, "at most 100 characters"),
+      description: "The segment's name, as the dashboard lists it (names may repeat at the API). Leading and trailing spaces are trimmed.",
+      change: "update",
+    },
+    rules: {
+      schema: z.array(rule).min(1, "at least 1 rule").max(20, "at most 20 rules"),
+      description:
+        "The rules a contact must all match. `field`: `email`, `topic` or a custom contact property's name; `operator`: how the field is compared; `value`: what it is compared with (required except with `exists`).",
+      change: "update",
+    },
+    adoptId: { ...adoptIdInput("the id of an existing segment (`GET /segments`)"), schema: z.string().regex(UUID, "a segment id (UUID)").optional() },
+  },
+  outputs: {
+    segmentId: { schema: z.string(), description: "The segment's id at the API (also the Pulumi id)." },
+    createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
+    updatedAt: { schema: z.string(), description: "When it last changed at the API (ISO 8601)." },
+  },
+  ...namedObjectText("segment", "/segments"),
+  errors: {
+    SEGMENT_LIMIT_REACHED: "402: the plan allows no more segments: choose a larger plan (`EmailPlan`, `getEmailPlans`) or remove segments.",
+    SEGMENT_NOT_FOUND: "On update: the segment was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted.",
+    VALIDATION: "The API refused a value the check let through: the message names it.",
+  },
+  notes:
+    "Create sends `POST /segments`; a change of name or rules sends one `PATCH /segments/{id}` (nothing when the segment already matches; rules compare as a whole, in order). " +
+    "Refresh reads `GET /segments/{id}`: a change made in the dashboard shows as drift; a segment deleted outside Pulumi is gone. Delete: already gone counts as deleted.",
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(emailSegmentSchema.inputs);
 
 /** A rule as the program writes it: `value` absent rather than undefined. */
 const ruleOf = (r: SegmentRule) => ({ field: r.field, operator: r.operator, ...(r.value !== undefined ? { value: r.value } : {}) });
 
 export const emailSegment = namedObject<EmailSegment>({
   noun: "segment",
-  fields,
-  update: ["name", "rules"],
+  schema: emailSegmentSchema,
   get: (api, id) => api.call("email.segments.get", { params: { segmentId: id } }),
   list: (api) => api.call("email.segments.list"),
   create: (api, inputs) => api.call("email.segments.create", { body: { name: inputs.name as string, rules: inputs.rules as SegmentRule[] } }),

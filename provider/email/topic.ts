@@ -8,20 +8,48 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import type { EmailTopic } from "../../contract/schemas";
 import { pick, UUID, type Props } from "../resource";
-import { namedObject } from "./named-object";
+import { adoptIdInput, type ResourceSchema } from "../schema";
+import { namedObject, namedObjectText } from "./named-object";
 
-const fields = {
-  name: z.string().trim().min(1, "must not be empty").max(100, "at most 100 characters"),
-  description: z.string().max(500, "at most 500 characters").optional(),
-  /** An existing topic (its id) to manage instead of creating one. */
-  adoptId: z.string().regex(UUID, "a topic id (UUID)").optional(),
+export const emailTopicSchema: ResourceSchema = {
+  type: "EmailTopic",
+  service: "email",
+  summary:
+    "A subscription topic of the project's audience: contacts opt in to it, and a broadcast may go to a topic's subscribers. Its name and description update in place; it counts against the plan's topic limit.",
+  example: "EmailTopic.ts",
+  inputs: {
+    name: {
+      schema: z.string().trim().min(1, "must not be empty").max(100, "at most 100 characters"),
+      description: "The topic's name, as contacts and the dashboard see it (names may repeat at the API). Leading and trailing spaces are trimmed.",
+      change: "update",
+    },
+    description: {
+      schema: z.string().max(500, "at most 500 characters").optional(),
+      description: "What subscribers get from this topic. Removing it clears it at the API.",
+      change: "update",
+    },
+    adoptId: { ...adoptIdInput("the id of an existing topic (`GET /topics`)"), schema: z.string().regex(UUID, "a topic id (UUID)").optional() },
+  },
+  outputs: {
+    topicId: { schema: z.string(), description: "The topic's id at the API (also the Pulumi id)." },
+    createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
+  },
+  ...namedObjectText("topic", "/topics"),
+  errors: {
+    TOPIC_LIMIT_REACHED: "402: the plan allows no more topics: choose a larger plan (`EmailPlan`, `getEmailPlans`) or remove topics.",
+    TOPIC_NOT_FOUND: "On update: the topic was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted.",
+    VALIDATION: "The API refused a value the check let through: the message names it.",
+  },
+  notes:
+    "Create sends `POST /topics`; a change of name or description sends one `PATCH /topics/{id}` (nothing when the topic already matches). " +
+    "Refresh reads `GET /topics/{id}`: a change made in the dashboard shows as drift; a topic deleted outside Pulumi is gone. Delete: already gone counts as deleted. " +
+    "The name's 1 to 100 characters and the description's 500 are the emulator's rules (assumed-routes.md states none).",
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(emailTopicSchema.inputs);
 
 export const emailTopic = namedObject<EmailTopic>({
   noun: "topic",
-  fields,
-  update: ["name", "description"],
+  schema: emailTopicSchema,
   get: (api, id) => api.call("email.topics.get", { params: { topicId: id } }),
   list: (api) => api.call("email.topics.list"),
   create: (api, inputs) =>

@@ -2,35 +2,39 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/EmailSegment");
-import { commonInputs, type CommonArgs } from "../common";
+import { commonInputs } from "../common";
+import { emailSegmentOutputs, type EmailSegmentArgs, type EmailSegmentOutputs } from "../generated/EmailSegment";
 
-export interface EmailSegmentRule {
-  /** `email`, `topic` or a custom contact property name. */
-  field: pulumi.Input<string>;
-  operator: pulumi.Input<"equals" | "not_equals" | "contains" | "exists">;
-  /** Required except with `exists`. */
-  value?: pulumi.Input<string>;
-}
+export type { EmailSegmentArgs };
 
-export interface EmailSegmentArgs extends CommonArgs {
-  /** 1 to 100 characters. Changes in place. */
-  name: pulumi.Input<string>;
-  /** 1 to 20 rules; a contact is in the segment when it matches them all. Changes in place. */
-  rules: pulumi.Input<pulumi.Input<EmailSegmentRule>[]>;
-  /** Manage an existing segment (its id, from `GET /segments`) instead of creating one; nothing is created. Where it
-   * differs from this program, the next `pulumi up` updates it. See the README, "Adopting existing objects". */
-  adoptId?: pulumi.Input<string>;
-}
+/** One of {@link EmailSegmentArgs.rules}: the plain object form of a rule. */
+export type EmailSegmentRule = Extract<Extract<EmailSegmentArgs["rules"], readonly unknown[]>[number], { operator: unknown }>;
 
-/** A saved filter over the project's contacts (counts against the plan's segment limit). */
+/**
+ * A saved filter over the project's contacts: a contact is in the segment when it matches all its rules; broadcasts may go to a segment. Its name and rules update in place; it counts against the plan's segment limit.
+ *
+ * @example
+ * ```typescript
+ * import * as svc from "pulumi-svc";
+ *
+ * // Contacts of acme.dev who opted in to the product news.
+ * const acme = new svc.EmailSegment("acme", {
+ *   name: "Acme customers",
+ *   rules: [
+ *     { field: "email", operator: "contains", value: "@acme.dev" },
+ *     { field: "topic", operator: "equals", value: "Product news" },
+ *   ],
+ * });
+ *
+ * export const segmentId = acme.segmentId;
+ * ```
+ *
+ * Reference: docs/EmailSegment.md (inputs, outputs, waits, adoption, errors).
+ */
 export class EmailSegment extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly rules: pulumi.Output<{ field: string; operator: string; value?: string }[]>;
-  declare readonly segmentId: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-
   constructor(name: string, args: EmailSegmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { segmentId: undefined, createdAt: undefined, updatedAt: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "EmailSegment");
+    super(provider, name, { ...emailSegmentOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "EmailSegment");
   }
 }
+// The outputs, with their TSDoc, from the schema (../generated/EmailSegment.ts).
+export interface EmailSegment extends EmailSegmentOutputs {}

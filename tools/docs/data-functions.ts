@@ -28,6 +28,28 @@ function docOf(node: ts.Node, source: ts.SourceFile): string {
     .trim();
 }
 
+/** A TSDoc split into its text and its tags: `@param name text`, `@returns text`, `@example` (a code block). */
+interface ParsedDoc {
+  text: string;
+  params: Map<string, string>;
+  returns?: string;
+  examples: string[];
+}
+
+function parseDoc(doc: string): ParsedDoc {
+  const parsed: ParsedDoc = { text: "", params: new Map(), examples: [] };
+  // Each tag runs to the next line that starts with a tag.
+  const [text, ...tags] = doc.split(/\n(?=@(?:param|returns|example)\b)/);
+  parsed.text = text.startsWith("@") ? "" : text.trim();
+  for (const tag of text.startsWith("@") ? [text, ...tags] : tags) {
+    const param = /^@param\s+(\w+)\s+(?:-\s+)?([\s\S]*)$/.exec(tag);
+    if (param) parsed.params.set(param[1], param[2].trim().replace(/\n/g, " "));
+    else if (tag.startsWith("@returns")) parsed.returns = tag.slice("@returns".length).trim();
+    else if (tag.startsWith("@example")) parsed.examples.push(tag.slice("@example".length).trim());
+  }
+  return parsed;
+}
+
 function signatureOf(fn: ts.FunctionDeclaration, source: ts.SourceFile): string {
   const params = fn.parameters.map((p) => p.getText(source)).join(", ");
   return `${fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) ? "" : ""}${fn.name!.text}(${params}): ${fn.type?.getText(source) ?? "unknown"}`;
@@ -47,7 +69,8 @@ export function dataFunctionPages(root: string): DataFunctionDoc[] {
   const docs: DataFunctionDoc[] = [];
   for (const [name, fn] of functions) {
     if (name.endsWith("Output")) continue;
-    const summary = docOf(fn, source);
+    const doc = parseDoc(docOf(fn, source));
+    const summary = doc.text;
     if (!summary) throw new Error(`sdk/data.ts: ${name} has no TSDoc`);
     const body = fn.body?.getText(source) ?? "";
     const routeId = /lookup\(\s*"[^"]+",\s*"[^"]+",\s*"([^"]+)"/.exec(body)?.[1] as RouteId | undefined;
@@ -57,22 +80,29 @@ export function dataFunctionPages(root: string): DataFunctionDoc[] {
     if (output) out.push(`function ${signatureOf(output, source)}`);
     out.push("```", "");
     out.push(
-      `\`${name}\` runs in the program (also during \`pulumi preview\`) and answers a promise; ${output ? `\`${name}Output\` takes Pulumi inputs and answers an \`Output\`, unknown during a preview while an input is.` : "it has no `Output` form."} ` +
-        "Both take `profile`, the named profile whose account they read (default: the top-level settings), and use the resources' client: its rate limit, retries and errors (`" +
+      `\`${name}\` runs in the program (also during \`pulumi preview\`) and answers a promise; ${output ? `\`${name}Output\` takes Pulumi inputs and answers an \`Output\`: while an input is unknown (a resource not created yet, in a preview) it answers an unknown value and calls nothing, as Pulumi's own invoke outputs do.` : "it has no `Output` form."} ` +
+        "Both read the settings the resources read (stack config `svc:*`, then the `SVC_*` environment variables) of the named `profile` (default: the top-level settings), and use the resources' client: its rate limit, retries and errors, with the API's `code` on the error (`" +
         `${name} failed: <method> <path> <status> <CODE> — …\`).`,
       "",
     );
+    for (const example of doc.examples) out.push("## Example", "", example, "");
     const argsType = fn.parameters.map((p) => p.type?.getText(source)).find((t) => t && interfaces.has(t) && t !== "ProfileOption");
-    if (argsType) {
+    const positional = fn.parameters.filter((p) => doc.params.has(p.name.getText(source)));
+    if (argsType || positional.length) {
       out.push("## Arguments", "", "| argument | type | description |", "|---|---|---|");
-      for (const member of interfaces.get(argsType)!.members) {
+      for (const p of positional) {
+        const type = (p.type?.getText(source) ?? "") + (p.questionToken ? " (optional)" : "");
+        out.push(`| \`${p.name.getText(source)}\` | \`${type}\` | ${doc.params.get(p.name.getText(source))} |`);
+      }
+      for (const member of argsType ? interfaces.get(argsType)!.members : []) {
         if (!ts.isPropertySignature(member)) continue;
         out.push(`| \`${member.name.getText(source)}\` | \`${member.type?.getText(source) ?? ""}\` | ${docOf(member, source).replace(/\n/g, " ")} |`);
       }
       out.push("| `profile` | `string` | The named profile whose account it reads. |", "");
     }
+    if (doc.returns) out.push("## What it answers", "", doc.returns, "");
     if (route) {
-      out.push("## What it calls", "", `\`${route.method} ${route.path}\` of the ${route.service} API, once per call. The answer, as the route table checks it:`, "", "```typescript", tsTypeOf(route.response, false), "```", "");
+      out.push("## What it calls", "", `\`${route.method} ${route.path}\` of the ${route.service} API, once per call. The API's answer, as the route table checks it:`, "", "```typescript", tsTypeOf(route.response, false), "```", "");
     }
     docs.push({ name, summary: summary.split("\n\n")[0].replace(/\n/g, " "), page: out.join("\n") });
   }

@@ -272,7 +272,17 @@ function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], function
     for (const { schema } of schemas.filter((s) => s.schema.service === service)) out.push(`| [${schema.type}](${schema.type}.md) | ${cell(firstSentence(schema.summary))} |`);
     out.push("");
   }
-  out.push("## Data functions", "", "| function | what it reads |", "|---|---|");
+  out.push(
+    "## Data functions",
+    "",
+    "Read-only lookups for programs, each a plain async function and an `...Output` form that takes Pulumi inputs. They run in the program's process (during `preview` too), " +
+      "with the same settings (stack config, then `SVC_*`), the same client (rate limit, retries, timeouts) and the same errors as the resources: " +
+      "`getVpsPlans failed: GET /vps/plans 401 INVALID_API_KEY — Invalid API key`, with the API's `code` on the error. An `...Output` form whose input is unknown " +
+      "(a server not created yet, in a preview) answers an unknown value and calls nothing, as Pulumi's own invoke outputs do. Each page names the route it calls.",
+    "",
+    "| function | what it reads |",
+    "|---|---|",
+  );
   for (const fn of functions) out.push(`| [${fn.name}](${fn.name}.md) | ${cell(firstSentence(fn.summary))} |`);
   out.push("");
   if (written.length) {

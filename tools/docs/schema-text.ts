@@ -29,21 +29,22 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
  * (an argument); otherwise a plain value (inside an `Output`).
  */
 export function tsTypeOf(schema: z.ZodType, input: boolean): string {
-  return tsText(jsonSchemaOf(schema), input, true);
+  return tsText(jsonSchemaOf(schema), input);
 }
 
 function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function tsText(s: JsonSchema, input: boolean, top: boolean): string {
-  const wrap = (text: string) => (input && !top ? `pulumi.Input<${text}>` : text);
+function tsText(s: JsonSchema, input: boolean): string {
+  // The parts of an argument (items, properties, values) are each a `pulumi.Input` too; the whole is wrapped by its caller.
+  const wrap = (text: string) => (input ? `pulumi.Input<${text}>` : text);
   if (s.const !== undefined) return literal(s.const);
   if (s.enum) return s.enum.map(literal).join(" | ");
   const union = s.anyOf ?? s.oneOf;
-  if (union) return union.map((part) => tsText(part, input, top)).join(" | ");
+  if (union) return union.map((part) => tsText(part, input)).join(" | ");
   const type = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
-  if (type.length > 1) return type.map((t) => tsText({ ...s, type: t }, input, top)).join(" | ");
+  if (type.length > 1) return type.map((t) => tsText({ ...s, type: t }, input)).join(" | ");
   switch (type[0]) {
     case "string":
       return "string";
@@ -55,14 +56,14 @@ function tsText(s: JsonSchema, input: boolean, top: boolean): string {
     case "null":
       return "null";
     case "array":
-      return `${wrap(tsText(s.items ?? {}, input, false))}[]`;
+      return `${wrap(tsText(s.items ?? {}, input))}[]`;
     case "object": {
       if (s.properties) {
         const required = new Set(s.required ?? []);
-        const parts = Object.entries(s.properties).map(([name, part]) => `${name}${required.has(name) ? "" : "?"}: ${wrap(tsText(part, input, false))}`);
+        const parts = Object.entries(s.properties).map(([name, part]) => `${name}${required.has(name) ? "" : "?"}: ${wrap(tsText(part, input))}`);
         return `{ ${parts.join("; ")} }`;
       }
-      if (s.additionalProperties && typeof s.additionalProperties === "object") return `Record<string, ${wrap(tsText(s.additionalProperties, input, false))}>`;
+      if (s.additionalProperties && typeof s.additionalProperties === "object") return `Record<string, ${wrap(tsText(s.additionalProperties, input))}>`;
       return "Record<string, unknown>";
     }
     default:
@@ -80,6 +81,7 @@ interface Def {
   innerType?: z.ZodType;
   in?: z.ZodType;
   element?: z.ZodType;
+  valueType?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   options?: z.ZodType[];
   entries?: Record<string, unknown>;
@@ -140,9 +142,15 @@ function rulesOf(schema: z.ZodType): string[] {
     case "enum":
       return [`one of ${Object.values(def.entries ?? {}).map((v) => `\`${String(v)}\``).join(", ")}`];
     case "literal":
-      return [`\`${String(def.values?.[0])}\``];
-    case "union":
-      return [(def.options ?? []).map((o) => ruleOf(o) || typeWord(o)).join(", or ")];
+      return [messageOf(def) ?? `\`${String(def.values?.[0])}\``];
+    case "union": {
+      const own = messageOf(def);
+      return [own ?? (def.options ?? []).map((o) => ruleOf(o) || typeWord(o)).join(", or ")];
+    }
+    case "record": {
+      const each = def.valueType ? ruleOf(def.valueType) : "";
+      return each ? [`each value: ${each}`] : [];
+    }
     case "array": {
       const own = checksText(def);
       const each = def.element ? ruleOf(def.element) : "";
