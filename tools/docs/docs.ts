@@ -97,8 +97,9 @@ function ownInputs(schema: ResourceSchema): [string, InputSpec][] {
 
 type AnyOutput = OutputSpec & { fromInput?: boolean; defaulted?: boolean };
 
+/** The inputs echoed as outputs, then the schema's own outputs (one named like an input replaces its echo: the value the API settled on). */
 function outputsOf(schema: ResourceSchema): [string, AnyOutput][] {
-  const echoed = ownInputs(schema).map(([name, input]): [string, AnyOutput] => [name, { schema: input.schema, description: input.description, secret: input.secret, tsType: input.tsType, fromInput: true, defaulted: defaultText(input) !== undefined }]);
+  const echoed = ownInputs(schema).filter(([name]) => !(name in schema.outputs)).map(([name, input]): [string, AnyOutput] => [name, { schema: input.schema, description: input.description, secret: input.secret, tsType: input.tsType, fromInput: true, defaulted: defaultText(input) !== undefined }]);
   return [...echoed, ...Object.entries(schema.outputs)];
 }
 
