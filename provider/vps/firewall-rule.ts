@@ -11,6 +11,7 @@ import { createOnce } from "../create-once";
 import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
 import { diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy } from "./server-waits";
 
 const port = z
@@ -72,14 +73,14 @@ export const vpsFirewallRuleSchema: ResourceSchema = {
       },
     },
   ],
-  waits: [{ what: "create and delete: a busy server (`VPS_BUSY`) to be free, then the call again", limit: "20 min" }],
+  waits: [busyServerWait("create and delete")],
   adoption: "`adoptId` is the rule's id (the API's `GET /vps/{id}/firewall` lists a server's rules); the rule must be on the server `vpsId` names. The create reads it (nothing is added) and takes it as the API has it: where it differs from the program, the next preview replaces it.",
   interrupted:
     "The API refuses a second rule with the same values on a server, and the server is this stack's: an identical rule already there (an interrupted create, or a lost answer, made it) is this resource's, and the next `up` adopts it.",
   errors: {
     INVALID_FIREWALL_RULE: "The API refused a value the check let through (protocol, action, port, range, address or CIDR): the message names it.",
     INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key: check the id (a rule whose server is gone counts as deleted).",
-    VPS_BUSY: "Waited out: the call is sent again once the server is free (up to the timeout).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
     REQUEST_ERROR: "Another rule of the API refused it (the message says which); a terminated server refuses firewall changes.",
   },
   notes: "Delete removes the rule by id; a rule already gone, or whose server is terminated, counts as deleted. A refresh reads each server's firewall once for all its rules.",

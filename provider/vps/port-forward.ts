@@ -19,7 +19,7 @@ import { isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, t
 import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { retryWhileBusy } from "./server-waits";
-import { createsObject, serverAccessHint, serverAccessRules } from "./server-access";
+import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
 
 const port = z.number().int("a whole number").min(1, "1 to 65535").max(65535, "1 to 65535");
 const FIXED_PORT: Record<string, number> = { http: 80, https: 443 };
@@ -76,12 +76,7 @@ export const vpsPortForwardSchema: ResourceSchema = {
       change: "replace",
     },
     adoptId: adoptIdInput("the id of a port forward already on the server"),
-    declaredServer: {
-      schema: z.looseObject({}).optional(),
-      description: "What the program declares about the server (its plan and power state), set by the sdk class (sdk/vps/server-links.ts).",
-      change: "state",
-      internal: true,
-    },
+    declaredServer: declaredServerInput,
   },
   outputs: {
     publicPort: { schema: z.number(), description: "The public port: the one given, or the one the platform assigned." },
@@ -99,7 +94,7 @@ export const vpsPortForwardSchema: ResourceSchema = {
       check: portRules,
     },
   ],
-  waits: [{ what: "create: a busy server (`VPS_BUSY`) to be free, then the call again", limit: "20 min" }],
+  waits: [busyServerWait("create")],
   adoption:
     "`adoptId` is the forward's id (`forwardId`). The create finds it on the server (nothing is added) and takes it as it is: where it differs from the program, the next preview replaces it.",
   interrupted:
@@ -111,7 +106,7 @@ export const vpsPortForwardSchema: ResourceSchema = {
     FEATURE_NOT_AVAILABLE: "The server has a public address of its own: forwards need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`).",
     INSTANCE_NOT_RUNNING: "Forwards are applied on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again.",
     INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the forward counts as deleted).",
-    VPS_BUSY: "Waited out: the call is sent again once the server is free (up to the timeout).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
   },
   notes:
     "A replace that keeps the same public port or domain removes the old forward first: the shared address holds each once (`PORT_TAKEN`), across every server behind it. The server rules (shared address, running) are checked at preview as for [VpsSshKey](VpsSshKey.md). Delete removes the forward by id; one already gone (or whose server is terminated) counts as deleted.",

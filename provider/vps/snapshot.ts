@@ -21,7 +21,7 @@ import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, typ
 import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { busyUntil, retryWhileBusy, serverTimeoutMs } from "./server-waits";
-import { createsObject, serverAccessHint, serverAccessRules } from "./server-access";
+import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
 
 export const vpsSnapshotSchema: ResourceSchema = {
   type: "VpsSnapshot",
@@ -43,12 +43,7 @@ export const vpsSnapshotSchema: ResourceSchema = {
         "replaces the snapshot: the new one is made before the old one is deleted, so on a plan whose `snapshotLimit` is reached set the resource option `deleteBeforeReplace: true`",
     },
     adoptId: { ...adoptIdInput("the id of a snapshot already on the server"), schema: z.string().regex(UUID, "a snapshot id (UUID)").optional() },
-    declaredServer: {
-      schema: z.looseObject({}).optional(),
-      description: "What the program declares about the server (its plan), set by the sdk class (sdk/vps/server-links.ts).",
-      change: "state",
-      internal: true,
-    },
+    declaredServer: declaredServerInput,
   },
   outputs: {
     status: { schema: snapshotStatus, description: "`ready` once `up` is done, or `error` (then `error` says why, and the next preview shows a replace)." },
@@ -58,7 +53,7 @@ export const vpsSnapshotSchema: ResourceSchema = {
   },
   waits: [
     { what: "create: the snapshot to be `ready` (read 0.5 s after the call, then every 0.75 s growing to 2 s)", limit: "20 min" },
-    { what: "create: a busy server (`VPS_BUSY`) to be free, then the call again", limit: "20 min" },
+    busyServerWait("create"),
   ],
   adoption:
     "`adoptId` is the snapshot's id. The create finds it on the server (nothing is taken), waits while it is being made, and takes its name: where that differs from the program, the next preview replaces it.",
@@ -69,7 +64,7 @@ export const vpsSnapshotSchema: ResourceSchema = {
       "The plan refuses another snapshot (its `snapshotLimit` reached, or snapshots unavailable on it: see `getVpsPlans`): delete one, or, for a replace, set the resource option `deleteBeforeReplace: true`.",
     INVALID_SNAPSHOT_NAME: "The name breaks the API's rule: the check refuses these at preview.",
     INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the snapshot counts as deleted).",
-    VPS_BUSY: "Waited out: the call is sent again once the server is free (up to the timeout).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
   },
   notes:
     "While a snapshot is made the server is busy (`VPS_BUSY` for its power, firewall, keys, forwards and backups): the server's other resources in the same `up` wait for it, they do not fail; a refusal that comes anyway (a snapshot made elsewhere) is waited out. A plan with `snapshotLimit` 0 is refused at preview (known at preview as for [VpsSshKey](VpsSshKey.md)). A snapshot whose job fails stays in the state with `status: \"error\"` and its `error` (the `up` reports it); a failed snapshot holds nothing to restore and does not count against the plan's limit. Delete removes it; one already gone (or whose server is terminated) counts as deleted.",

@@ -18,7 +18,7 @@ import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
 import { isNotFound, isUnknown, operationError, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import { retryWhileBusy } from "./server-waits";
-import { createsObject, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT } from "./server-access";
+import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT, VPS_BUSY_ADVICE } from "./server-access";
 
 /** The parsed key of the inputs, or undefined while it is unknown or not a string. */
 const parsedKey = (inputs: Props) => (typeof inputs.publicKey === "string" && !isUnknown(inputs.publicKey) ? parseSshPublicKey(inputs.publicKey) : undefined);
@@ -47,12 +47,7 @@ export const vpsSshKeySchema: ResourceSchema = {
       ...adoptIdInput("the fingerprint (`SHA256:…`) of a key already on the server"),
       schema: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, "a key fingerprint as OpenSSH prints it: SHA256: and 43 base64 characters").optional(),
     },
-    declaredServer: {
-      schema: z.looseObject({}).optional(),
-      description: "What the program declares about the server (its plan and power state, the keys it declares for it), set by the sdk class (sdk/vps/server-links.ts).",
-      change: "state",
-      internal: true,
-    },
+    declaredServer: declaredServerInput,
   },
   outputs: {
     fingerprint: { schema: z.string(), description: "`SHA256:<unpadded base64>`, as `ssh-keygen -lf` prints it: the resource's id and its `adoptId`." },
@@ -76,7 +71,7 @@ export const vpsSshKeySchema: ResourceSchema = {
       },
     },
   ],
-  waits: [{ what: "create: a busy server (`VPS_BUSY`) to be free, then the call again", limit: "20 min" }],
+  waits: [busyServerWait("create")],
   adoption:
     "`adoptId` is the key's fingerprint, and must be the fingerprint of `publicKey`. The create finds the key on the server (nothing is added) and takes it as it is: a different label shows as a replace in the next preview.",
   interrupted:
@@ -88,7 +83,7 @@ export const vpsSshKeySchema: ResourceSchema = {
     FEATURE_NOT_AVAILABLE: "The server has a public address of its own: keys need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`).",
     INSTANCE_NOT_RUNNING: "Keys are installed on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again.",
     INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the key counts as deleted).",
-    VPS_BUSY: "Waited out: the call is sent again once the server is free (up to the timeout).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
   },
   notes: `Refused at preview, before any call:
 

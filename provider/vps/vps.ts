@@ -18,6 +18,7 @@ import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, Par
 import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
+import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
 
 // The failure says which part of the rule the name breaks; the rule in words is both (the docs read it without an input).
@@ -121,17 +122,17 @@ export const vpsSchema: ResourceSchema = {
   waits: [
     { what: "create, upgrade, reinstall, power, terminate: the server to settle (a create is read 0.5 s after the call, then when it usually has ended, about 8 s)", limit: "20 min" },
     { what: "a password reset: the credentials to answer the new password", limit: "20 min" },
-    { what: "any action refused with `VPS_BUSY`: the server to settle, then the action again", limit: "20 min" },
+    busyServerWait("any action"),
   ],
   adoption:
     "`adoptId` is the server's id; the server must be of the project (`projectId`) and not terminated. The create reads it (nothing is made or charged), waits while it is being provisioned, and takes it as it is: its root password from its credentials, so a different program password shows as an update that resets it. The next preview shows where it differs from the program.",
   interrupted:
-    "The create is paid and sent once (`POST /vps`), and only when the project has no live server of that name. Without `name`, a server with the resource's default name (derived from organization, project, stack and resource name: no other stack has it) is this resource's: the next `up` adopts it and finishes its steps (auto-renew, power). With an explicit `name`, a server of that name may be anyone's: the create stops with its id and the `adoptId` line to add. A create whose answer is lost in the same run is settled the same way, by listing the project's servers, never by sending it again.",
+    "The create is paid and sent once (`POST /vps`), and only when the project has no live server of that name. Without `name`, a server with the resource's default name (derived from organization, project, stack and resource name: no other stack has it) is this resource's: the next `up` adopts it and finishes its steps (auto-renew, power). With an explicit `name`, a server of that name may be anyone's: the create stops with its id and the `adoptId` line to add. A create whose answer is lost in the same run is settled the same way, by listing the project's servers and adopting the one with this name made since the attempt, never by sending it again; only if none exists is the create reported failed (nothing charged).",
   errors: {
     INSUFFICIENT_BALANCE: "The wallet cannot cover the create, upgrade or renewal (the message gives both amounts): top up the wallet, then run `pulumi up` again. Nothing was charged.",
     REQUEST_ERROR: "Another rule refused it (the message says which): the account's server limit, an image the plan lacks, an upgrade that is not one, a status that does not accept the action. Nothing was charged.",
     INSTANCE_NOT_RUNNING: "The change is applied on a running server: set `powerState: \"running\"` first.",
-    VPS_BUSY: "Waited out: the action is sent again once the server settles (up to the timeout).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
     PROJECT_NOT_FOUND: "`projectId` is not a project of this key's account: correct it, or the stack config `svc:projectId`.",
     INSTANCE_NOT_FOUND: "On `adoptId`: no server with this id in reach of this key. On update or read: the server is gone; `pulumi refresh` drops it and the next `up` makes it again.",
   },
