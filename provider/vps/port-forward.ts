@@ -40,6 +40,8 @@ function portRules(inputs: Props): CheckFailure[] {
   return failures;
 }
 
+const SLOT_REPLACED = "replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once)";
+
 export const vpsPortForwardSchema: ResourceSchema = {
   type: "VpsPortForward",
   service: "platform",
@@ -63,6 +65,7 @@ export const vpsPortForwardSchema: ResourceSchema = {
       description: "tcp/udp: the public port of the shared address, 1024 to 65535; http/https: 80/443, may be left out.",
       change: "replace",
       default: "tcp/udp: a free port the platform assigns (output `publicPort`); http: 80; https: 443",
+      changeText: SLOT_REPLACED,
     },
     domain: {
       schema: z
@@ -74,6 +77,7 @@ export const vpsPortForwardSchema: ResourceSchema = {
         .optional(),
       description: "http/https: the public fully-qualified name the platform routes (and, for https, holds the certificate for) to the server. Lower-cased.",
       change: "replace",
+      changeText: SLOT_REPLACED,
     },
     adoptId: adoptIdInput("the id of a port forward already on the server"),
     declaredServer: declaredServerInput,

@@ -23,6 +23,8 @@ import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, s
 /** The parsed key of the inputs, or undefined while it is unknown or not a string. */
 const parsedKey = (inputs: Props) => (typeof inputs.publicKey === "string" && !isUnknown(inputs.publicKey) ? parseSshPublicKey(inputs.publicKey) : undefined);
 
+const KEY_REPLACED = "replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first";
+
 export const vpsSshKeySchema: ResourceSchema = {
   type: "VpsSshKey",
   service: "platform",
@@ -41,8 +43,9 @@ export const vpsSshKeySchema: ResourceSchema = {
       description:
         "A single-line OpenSSH public key: the contents of `~/.ssh/id_ed25519.pub`. A private key given by mistake is refused at preview, its text never shown, stored or sent.",
       change: "replace",
+      changeText: KEY_REPLACED,
     },
-    label: { schema: z.string().optional(), description: "A label shown beside the key.", change: "replace" },
+    label: { schema: z.string().optional(), description: "A label shown beside the key.", change: "replace", changeText: KEY_REPLACED },
     adoptId: {
       ...adoptIdInput("the fingerprint (`SHA256:…`) of a key already on the server"),
       schema: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, "a key fingerprint as OpenSSH prints it: SHA256: and 43 base64 characters").optional(),

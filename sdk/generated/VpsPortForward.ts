@@ -30,14 +30,14 @@ export interface VpsPortForwardArgs extends AdoptableArgs {
    *
    * Rule: a whole number; 1 to 65535.
    * Default: tcp/udp: a free port the platform assigns (output `publicPort`); http: 80; https: 443.
-   * A change: replaces the object.
+   * A change: replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once).
    */
   publicPort?: pulumi.Input<number>;
   /**
    * http/https: the public fully-qualified name the platform routes (and, for https, holds the certificate for) to the server. Lower-cased.
    *
    * Rule: a public fully-qualified domain name, e.g. app.example.com; under a public top-level domain.
-   * A change: replaces the object.
+   * A change: replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once).
    */
   domain?: pulumi.Input<string>;
 }

@@ -14,13 +14,13 @@ export interface VpsSshKeyArgs extends AdoptableArgs {
   /**
    * A single-line OpenSSH public key: the contents of `~/.ssh/id_ed25519.pub`. A private key given by mistake is refused at preview, its text never shown, stored or sent.
    *
-   * A change: replaces the object.
+   * A change: replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first.
    */
   publicKey: pulumi.Input<string>;
   /**
    * A label shown beside the key.
    *
-   * A change: replaces the object.
+   * A change: replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first.
    */
   label?: pulumi.Input<string>;
 }
