@@ -13,23 +13,72 @@ import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
-import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { backupPlanCodes } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
 
-const fields = {
-  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
-  planCode: z.string().min(1, "must not be empty"),
-  /** The add-on already on the server to manage: the id of a VpsBackup is its server's id. */
-  adoptId: z.string().regex(UUID, "a server id (UUID)").optional(),
+export const vpsBackupSchema: ResourceSchema = {
+  type: "VpsBackup",
+  service: "platform",
+  summary:
+    "The backup add-on of a server (one per server; the resource's id is the server's id). Activation is paid and never sent twice; a new plan applies in place. Destroy cancels it.",
+  example: "VpsBackup.ts",
+  inputs: {
+    vpsId: {
+      schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
+      description: "The server the add-on backs up: a `Vps`'s `id`. One add-on per server.",
+      change: "replace",
+    },
+    planCode: {
+      schema: z.string().min(1, "must not be empty"),
+      description:
+        "A backup plan code from `getBackupPlans` (`GET /backup/plans`). Checked at preview when it changes: unknown and retired codes are refused (an add-on already on a plan retired since keeps it).",
+      change: "update",
+      changeText: "updates in place (`PATCH`); a larger plan is charged prorated, a smaller one must hold the server's current backups (`OVER_NEW_QUOTA`)",
+    },
+    adoptId: { ...adoptIdInput("the id of the server whose existing backup add-on to manage"), schema: z.string().regex(UUID, "a server id (UUID)").optional() },
+  },
+  outputs: {
+    status: { schema: z.string(), description: "The add-on's status at the API: `active` once `up` is done." },
+    quotaGb: { schema: z.number(), description: "The backup space the plan gives, in GB." },
+    usedGb: { schema: z.number(), description: "The backup space in use, in GB." },
+    expiresAt: { schema: z.string(), description: "When the add-on's current period ends (ISO 8601)." },
+  },
+  rules: [
+    {
+      text: "`adoptId`, when given, equals `vpsId` (the id of a VpsBackup is its server's id)",
+      check: (inputs) => {
+        if (inputs.adoptId === undefined || isUnknown(inputs.adoptId) || isUnknown(inputs.vpsId) || inputs.adoptId === inputs.vpsId) return [];
+        return [{ property: "adoptId", reason: "the id of a VpsBackup is its server's id: adoptId must equal vpsId" }];
+      },
+    },
+  ],
+  waits: [
+    { what: "create and plan change: the add-on to be active (a setup is read 0.5 s after the call, then when it usually has ended, about 10 s)", limit: "20 min" },
+    { what: "`NODE_NOT_READY`, `AGENT_OFFLINE` and `VPS_BUSY` refusals: waited out, then the call again", limit: "20 min" },
+  ],
+  adoption:
+    "`adoptId` is the server's id (the id of a VpsBackup is its server's id: it must equal `vpsId`). The create reads the add-on (nothing is bought) and takes it on its own plan: the next preview shows the plan change, if the program asks for another. A server without an add-on fails the create.",
+  interrupted:
+    "A server holds one add-on, and the server is this stack's: an add-on already on it (an interrupted create bought it) is this resource's, and the next `up` adopts it as it is, its plan included (the `up` after changes the plan if the program asks for another). An activation whose answer is lost is settled by reading the add-on, never by a second call.",
+  errors: {
+    INSUFFICIENT_BALANCE: "The wallet cannot cover the activation or the larger plan: top up the wallet, then run `pulumi up` again.",
+    ALREADY_SUBSCRIBED: "The server already has an add-on (bought outside this resource): to manage it here, add `adoptId` with the server's id.",
+    OVER_NEW_QUOTA: "The smaller plan cannot hold the server's current backups: keep the larger plan, or delete backups first.",
+    VPS_NOT_RUNNING: "Backups need a running server: set the Vps's `powerState` to `running`.",
+    NOT_ELIGIBLE: "Backups need a provisioned Linux server (not terminated).",
+    PLAN_NOT_FOUND: "The plan code is unknown or retired (the check refuses these when it can read the catalogue): choose one of `getBackupPlans`.",
+    NODE_NOT_READY: "Waited out (the backup node will be ready soon), up to the timeout.",
+    AGENT_OFFLINE: "Waited out up to the timeout; if it lasts, the server's management agent does not answer: restart the server (`powerState` stopped, then running).",
+    BACKUP_NOT_CONFIGURED: "Backups are temporarily unavailable at the platform: run `pulumi up` again later.",
+  },
+  notes:
+    "If the add-on's setup fails, the platform removes it and refunds the charge: the create fails with the server's last job error, and `pulumi up` may try again. Delete cancels the add-on; `NOT_SUBSCRIBED` (already cancelled) counts as deleted. A refresh reads the add-on once per resource (it has no list).",
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(vpsBackupSchema.inputs);
 
-function adoptIdRule(inputs: Props): CheckFailure[] {
-  if (inputs.adoptId === undefined || isUnknown(inputs.adoptId) || isUnknown(inputs.vpsId) || inputs.adoptId === inputs.vpsId) return [];
-  return [{ property: "adoptId", reason: "the id of a VpsBackup is its server's id: adoptId must equal vpsId" }];
-}
 /** Refusals that say "not yet": the node or its agent will be ready soon. */
 const NOT_YET = new Set<ErrorCode>(["NODE_NOT_READY", "AGENT_OFFLINE"]);
 
@@ -127,15 +176,17 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return undefined;
 }
 
-export const vpsBackup: ResourceImpl = {
+export const vpsBackup: SchemaResource = {
+  schema: vpsBackupSchema,
+
   async check(olds, news, ctx) {
-    const result = checkInputs(news, fields, adoptIdRule);
+    const result = checkSchema(vpsBackupSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx, result.inputs, olds)));
     return result;
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["vpsId"], update: ["planCode"] });
+    return diffInputs(olds, news, changesOf(vpsBackupSchema));
   },
 
   async create(inputs, ctx) {

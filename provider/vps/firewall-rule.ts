@@ -8,8 +8,10 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { FirewallRule } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
+import { diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy } from "./server-waits";
 
 const port = z
@@ -30,25 +32,61 @@ export function isAddressOrCidr(value: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
-const fields = {
-  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
-  protocol: z.enum(["tcp", "udp", "icmp"]),
-  action: z.enum(["allow", "deny"]),
-  port: port.optional(),
-  source: z.string().refine(isAddressOrCidr, "an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24"),
-  /** An existing rule of the server (its id) to manage instead of adding one. */
-  adoptId: z.string().min(1, "must not be empty").optional(),
+export const vpsFirewallRuleSchema: ResourceSchema = {
+  type: "VpsFirewallRule",
+  service: "platform",
+  summary:
+    "One rule of a server's firewall. Any change replaces the rule (the API has no rule update). One rule per resource; many rules of one server may be created at once.",
+  example: "VpsFirewallRule.ts",
+  inputs: {
+    vpsId: {
+      schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
+      description: "The server whose firewall holds the rule: a `Vps`'s `id`.",
+      change: "replace",
+    },
+    protocol: { schema: firewallProtocol, description: "The protocol the rule matches.", change: "replace" },
+    action: { schema: firewallAction, description: "What the rule does with the traffic it matches.", change: "replace" },
+    port: {
+      schema: port.optional(),
+      description: "The port or port range the rule matches, as a string: `\"22\"` or `\"8000-8100\"`. Required for tcp and udp, absent for icmp.",
+      change: "replace",
+    },
+    source: {
+      schema: z.string().refine(isAddressOrCidr, "an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24"),
+      description: "Where the traffic comes from: an IPv4 or IPv6 address or CIDR (`0.0.0.0/0`: anywhere).",
+      change: "replace",
+    },
+    adoptId: adoptIdInput("the id of a rule already on the server"),
+  },
+  outputs: {
+    ruleId: { schema: z.string(), description: "The rule's id at the API (also the resource's id)." },
+  },
+  rules: [
+    {
+      text: "`port` is required for tcp and udp, and absent for icmp",
+      check: (inputs) => {
+        if (inputs.protocol === "icmp" && inputs.port !== undefined) return [{ property: "port", reason: "icmp has no ports: remove port" }];
+        if (inputs.protocol !== "icmp" && inputs.protocol !== undefined && inputs.port === undefined) {
+          return [{ property: "port", reason: `${inputs.protocol} needs a port "22" or a range "8000-8100"` }];
+        }
+        return [];
+      },
+    },
+  ],
+  waits: [busyServerWait("create and delete")],
+  adoption: "`adoptId` is the rule's id (the API's `GET /vps/{id}/firewall` lists a server's rules); the rule must be on the server `vpsId` names. The create reads it (nothing is added) and takes it as the API has it: where it differs from the program, the next preview replaces it.",
+  interrupted:
+    "The API refuses a second rule with the same values on a server, and the server is this stack's: an identical rule already there (an interrupted create, or a lost answer, made it) is this resource's, and the next `up` adopts it.",
+  errors: {
+    INVALID_FIREWALL_RULE: "The API refused a value the check let through (protocol, action, port, range, address or CIDR): the message names it.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key: check the id (a rule whose server is gone counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
+    REQUEST_ERROR: "Another rule of the API refused it (the message says which); a terminated server refuses firewall changes.",
+  },
+  notes: "Delete removes the rule by id; a rule already gone, or whose server is terminated, counts as deleted. A refresh reads each server's firewall once for all its rules.",
 };
 /** The rule's own values: any change replaces it. */
-const RULE_INPUTS = ["vpsId", "protocol", "action", "port", "source"];
-
-function portRule(inputs: Props): CheckFailure[] {
-  if (inputs.protocol === "icmp" && inputs.port !== undefined) return [{ property: "port", reason: "icmp has no ports: remove port" }];
-  if (inputs.protocol !== "icmp" && inputs.protocol !== undefined && inputs.port === undefined) {
-    return [{ property: "port", reason: `${inputs.protocol} needs a port "22" or a range "8000-8100"` }];
-  }
-  return [];
-}
+const RULE_INPUTS = changesOf(vpsFirewallRuleSchema).replace;
 
 const sameRule = (r: FirewallRule, inputs: Props) =>
   r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
@@ -62,9 +100,11 @@ export function firewallRuleProperties(rule: FirewallRule, kept: Props): { input
   return { inputs, outputs: { ...inputs, ruleId: rule.id } };
 }
 
-export const vpsFirewallRule: ResourceImpl = {
+export const vpsFirewallRule: SchemaResource = {
+  schema: vpsFirewallRuleSchema,
+
   async check(_olds, news) {
-    return checkInputs(news, fields, portRule);
+    return checkSchema(vpsFirewallRuleSchema, news);
   },
 
   async diff(_id, olds, news) {

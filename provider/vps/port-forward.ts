@@ -15,32 +15,13 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import { portForwardProtocols, type PortForward, type Vps } from "../../contract/schemas";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
-import { checkInputs, isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { retryWhileBusy } from "./server-waits";
-import { createsObject, serverAccessHint, serverAccessRules } from "./server-access";
+import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
 
 const port = z.number().int("a whole number").min(1, "1 to 65535").max(65535, "1 to 65535");
-const fields = {
-  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
-  protocol: z.enum(portForwardProtocols),
-  privatePort: port,
-  publicPort: port.optional(),
-  domain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine(isFullyQualified, "a public fully-qualified domain name, e.g. app.example.com")
-    .refine((name) => !nonPublicTldProblem(name), { error: (issue) => nonPublicTldProblem(String(issue.input)) ?? "not a public domain name" })
-    .optional(),
-  /** A forward already on the server to manage: its id. */
-  adoptId: z.string().min(1, "must not be empty").optional(),
-  /** What the program declares about the server (set by the sdk class, see server-access.ts). */
-  declaredServer: z.looseObject({}).optional(),
-};
-/** The forward's own values: any change replaces it. */
-const FORWARD_INPUTS = ["vpsId", "protocol", "privatePort", "publicPort", "domain"];
-const OUTPUT_INPUTS = ["vpsId", "protocol", "privatePort", "domain", "adoptId"];
 const FIXED_PORT: Record<string, number> = { http: 80, https: 443 };
 
 function portRules(inputs: Props): CheckFailure[] {
@@ -59,6 +40,84 @@ function portRules(inputs: Props): CheckFailure[] {
   return failures;
 }
 
+const SLOT_REPLACED = "replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once)";
+
+export const vpsPortForwardSchema: ResourceSchema = {
+  type: "VpsPortForward",
+  service: "platform",
+  summary:
+    "A port forward of a server that shares a public address: a public port (tcp, udp) or a domain (http, https) of the shared address, forwarded to a port of the server. Any change replaces it (the API has no update).",
+  example: "VpsPortForward.ts",
+  inputs: {
+    vpsId: {
+      schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
+      description: "The server the traffic goes to: a `Vps`'s `id`. Its plan must share a public address (`sharedAddress`, see `getVpsPlans`) and it must be running.",
+      change: "replace",
+    },
+    protocol: {
+      schema: z.enum(portForwardProtocols),
+      description: "`tcp` and `udp` forward a public port; `http` (public port 80) and `https` (public port 443, needs `domain`) route by domain.",
+      change: "replace",
+    },
+    privatePort: { schema: port, description: "The server's port the traffic goes to.", change: "replace" },
+    publicPort: {
+      schema: port.optional(),
+      description: "tcp/udp: the public port of the shared address, 1024 to 65535; http/https: 80/443, may be left out.",
+      change: "replace",
+      default: "tcp/udp: a free port the platform assigns (output `publicPort`); http: 80; https: 443",
+      changeText: SLOT_REPLACED,
+    },
+    domain: {
+      schema: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .refine(isFullyQualified, "a public fully-qualified domain name, e.g. app.example.com")
+        .refine((name) => !nonPublicTldProblem(name), { error: (issue) => (issue.input === undefined ? "under a public top-level domain" : nonPublicTldProblem(String(issue.input)) ?? "not a public domain name") })
+        .optional(),
+      description: "http/https: the public fully-qualified name the platform routes (and, for https, holds the certificate for) to the server. Lower-cased.",
+      change: "replace",
+      changeText: SLOT_REPLACED,
+    },
+    adoptId: adoptIdInput("the id of a port forward already on the server"),
+    declaredServer: declaredServerInput,
+  },
+  outputs: {
+    publicPort: { schema: z.number(), description: "The public port: the one given, or the one the platform assigned." },
+    requestedPublicPort: {
+      schema: z.number().optional(),
+      tsType: "number | undefined",
+      description: "The public port the program asked for (`publicPort` as given; absent when left out): what a change of the program is compared with.",
+    },
+    address: { schema: z.string(), description: "Where the forward is reached: `<server address>:<publicPort>`, or `https://<domain>` (`http://<domain>`)." },
+    forwardId: { schema: z.string(), description: "The forward's id at the API: the resource's id and its `adoptId`." },
+  },
+  rules: [
+    {
+      text: "tcp and udp forward a public port of 1024 to 65535 and take no `domain`; http uses public port 80 and https 443, and https needs a `domain`",
+      check: portRules,
+    },
+  ],
+  waits: [busyServerWait("create")],
+  adoption:
+    "`adoptId` is the forward's id (`forwardId`). The create finds it on the server (nothing is added) and takes it as it is: where it differs from the program, the next preview replaces it.",
+  interrupted:
+    "The server is this stack's: a forward already on it with the same protocol, private port, public port (when given) and domain is this resource's (an interrupted create added it), and the next `up` adopts it.",
+  errors: {
+    PORT_TAKEN:
+      "The public port or domain is already forwarded on the shared address (by this or another server behind it): choose another port (or leave `publicPort` out to get a free one) or another domain.",
+    INVALID_PORT: "A port outside its range, the wrong port for http/https, or a missing or invalid domain: the check refuses these at preview; the message says which.",
+    FEATURE_NOT_AVAILABLE: "The server has a public address of its own: forwards need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`).",
+    INSTANCE_NOT_RUNNING: "Forwards are applied on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the forward counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
+  },
+  notes:
+    "A replace that keeps the same public port or domain removes the old forward first: the shared address holds each once (`PORT_TAKEN`), across every server behind it. The server rules (shared address, running) are checked at preview as for [VpsSshKey](VpsSshKey.md). Delete removes the forward by id; one already gone (or whose server is terminated) counts as deleted.",
+};
+/** The forward's own values: any change replaces it. */
+const FORWARD_INPUTS = changesOf(vpsPortForwardSchema).replace;
+const OUTPUT_INPUTS = ["vpsId", "protocol", "privatePort", "domain", "adoptId"];
 /** What a forward holds on the shared address: a protocol's domain, a port asked for, or http's port 80; undefined: a port the platform assigns (always a free one). */
 function slotOf(props: Props): string | undefined {
   if (props.domain !== undefined) return `${String(props.protocol)} ${String(props.domain)}`;
@@ -107,9 +166,11 @@ function hintFor(err: unknown, vpsId: string, inputs: Props): string | undefined
   return serverAccessHint(err, vpsId, "port forwards");
 }
 
-export const vpsPortForward: ResourceImpl = {
+export const vpsPortForward: SchemaResource = {
+  schema: vpsPortForwardSchema,
+
   async check(olds, news, ctx) {
-    const result = checkInputs(news, fields, portRules);
+    const result = checkSchema(vpsPortForwardSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "port forwards", createsObject(olds, result.inputs, FORWARD_INPUTS))));
     return result;
   },

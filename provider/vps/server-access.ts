@@ -14,10 +14,12 @@
  * Only what a create would meet is checked: an object already made (olds, same server and values)
  * is not refused on every preview because its server was stopped since.
  */
+import { z } from "zod";
 import { isApiError } from "../client/errors";
 import type { Vps, VpsPlan } from "../../contract/schemas";
 import { isNotFound, isUnknown, operationError, type CheckFailure, type Props } from "../resource";
 import type { CallContext } from "../context";
+import type { InputSpec, WaitSpec } from "../schema";
 import { vpsPlans } from "./catalogue";
 
 export const SSH_KEY_LIMIT = 10;
@@ -110,3 +112,17 @@ export function createsObject(olds: Props, inputs: Props, replacing: readonly st
   if (Object.keys(olds).length === 0) return true;
   return replacing.some((name) => JSON.stringify(olds[name]) !== JSON.stringify(inputs[name]));
 }
+
+/** What every server resource's page says about `VPS_BUSY` (retryWhileBusy, ./server-waits.ts): its wait and its advice. */
+export function busyServerWait(operations: string): WaitSpec {
+  return { what: `${operations}: a busy server (\`VPS_BUSY\`) to be free, then the call again`, limit: "20 min" };
+}
+export const VPS_BUSY_ADVICE = "Waited out: the call is sent again once the server is free (up to the timeout).";
+
+/** The `declaredServer` input of the server-access resources: set by their sdk classes, never by a program. */
+export const declaredServerInput: InputSpec = {
+  schema: z.looseObject({}).optional(),
+  description: "What the program declares about the server (its plan and power state; past a limit, how many such objects it declares for it), set by the sdk class (sdk/vps/server-links.ts).",
+  change: "state",
+  internal: true,
+};

@@ -15,24 +15,62 @@
 import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { Snapshot } from "../../contract/schemas";
+import { snapshotStatus, type Snapshot } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
-import { checkInputs, diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { busyUntil, retryWhileBusy, serverTimeoutMs } from "./server-waits";
-import { createsObject, serverAccessHint, serverAccessRules } from "./server-access";
+import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
 
-const fields = {
-  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,59}$/, "1 to 60 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit"),
-  /** A snapshot already on the server to manage: its id. */
-  adoptId: z.string().regex(UUID, "a snapshot id (UUID)").optional(),
-  /** What the program declares about the server (set by the sdk class, see server-access.ts). */
-  declaredServer: z.looseObject({}).optional(),
+export const vpsSnapshotSchema: ResourceSchema = {
+  type: "VpsSnapshot",
+  service: "platform",
+  summary:
+    "A snapshot of a server: a restore point. `up` waits until it is ready (the server is busy meanwhile: its other resources in the same `up` wait). One that ends in `error` stays in the state with its `error`, and the next `up` replaces it. Destroy deletes it. Free of charge.",
+  example: "VpsSnapshot.ts",
+  inputs: {
+    vpsId: {
+      schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
+      description: "The server to take the snapshot of: a `Vps`'s `id`. Its plan must hold snapshots (`snapshotLimit` above 0, see `getVpsPlans`).",
+      change: "replace",
+    },
+    name: {
+      schema: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,59}$/, "1 to 60 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit"),
+      description: "The snapshot's name on the server (names may repeat on a server: give each resource its own).",
+      change: "replace",
+      changeText:
+        "replaces the snapshot: the new one is made before the old one is deleted, so on a plan whose `snapshotLimit` is reached set the resource option `deleteBeforeReplace: true`",
+    },
+    adoptId: { ...adoptIdInput("the id of a snapshot already on the server"), schema: z.string().regex(UUID, "a snapshot id (UUID)").optional() },
+    declaredServer: declaredServerInput,
+  },
+  outputs: {
+    status: { schema: snapshotStatus, description: "`ready` once `up` is done, or `error` (then `error` says why, and the next preview shows a replace)." },
+    sizeGb: { schema: z.number(), description: "The snapshot's size, in GB." },
+    createdAt: { schema: z.string(), description: "When the snapshot was taken (ISO 8601)." },
+    error: { schema: z.string().nullable(), description: "Why the snapshot failed (its own error, else the server's last job error), or null." },
+  },
+  waits: [
+    { what: "create: the snapshot to be `ready` (read 0.5 s after the call, then every 0.75 s growing to 2 s)", limit: "20 min" },
+    busyServerWait("create"),
+  ],
+  adoption:
+    "`adoptId` is the snapshot's id. The create finds it on the server (nothing is taken), waits while it is being made, and takes its name: where that differs from the program, the next preview replaces it.",
+  interrupted:
+    "A snapshot of the same name on this stack's server, not failed, is this resource's (an interrupted create took it): the next `up` adopts it and waits until it is ready.",
+  errors: {
+    REQUEST_ERROR:
+      "The plan refuses another snapshot (its `snapshotLimit` reached, or snapshots unavailable on it: see `getVpsPlans`): delete one, or, for a replace, set the resource option `deleteBeforeReplace: true`.",
+    INVALID_SNAPSHOT_NAME: "The name breaks the API's rule: the check refuses these at preview.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the snapshot counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
+  },
+  notes:
+    "While a snapshot is made the server is busy (`VPS_BUSY` for its power, firewall, keys, forwards and backups): the server's other resources in the same `up` wait for it, they do not fail; a refusal that comes anyway (a snapshot made elsewhere) is waited out. A plan with `snapshotLimit` 0 is refused at preview (known at preview as for [VpsSshKey](VpsSshKey.md)). A snapshot whose job fails stays in the state with `status: \"error\"` and its `error` (the `up` reports it); a failed snapshot holds nothing to restore and does not count against the plan's limit. Delete removes it; one already gone (or whose server is terminated) counts as deleted.",
 };
-const SNAPSHOT_INPUTS = ["vpsId", "name"];
+/** The snapshot's own values: any change replaces it. */
+const SNAPSHOT_INPUTS = changesOf(vpsSnapshotSchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "name", "adoptId"];
 
 function outputs(inputs: Props, snapshot: Snapshot, error: string | null): Props {
@@ -69,9 +107,11 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "snapshots");
 }
 
-export const vpsSnapshot: ResourceImpl = {
+export const vpsSnapshot: SchemaResource = {
+  schema: vpsSnapshotSchema,
+
   async check(olds, news, ctx) {
-    const result = checkInputs(news, fields);
+    const result = checkSchema(vpsSnapshotSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "snapshots", createsObject(olds, result.inputs, SNAPSHOT_INPUTS))));
     return result;
   },
@@ -79,7 +119,7 @@ export const vpsSnapshot: ResourceImpl = {
   async diff(_id, olds, news): Promise<DiffResult> {
     // A snapshot that failed holds nothing to restore: the next `up` takes it again.
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
-    return diffInputs(olds, news, { replace: SNAPSHOT_INPUTS, update: [] });
+    return diffInputs(olds, news, changesOf(vpsSnapshotSchema));
   },
 
   async create(inputs, ctx) {

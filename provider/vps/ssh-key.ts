@@ -15,36 +15,94 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { SshKey } from "../../contract/schemas";
 import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
-import { checkInputs, isNotFound, isUnknown, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { isNotFound, isUnknown, operationError, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import { retryWhileBusy } from "./server-waits";
-import { createsObject, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT } from "./server-access";
+import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT, VPS_BUSY_ADVICE } from "./server-access";
 
-const fields = {
-  vpsId: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
-  /** Checked by publicKeyRule (never by a schema whose message could quote it). */
-  publicKey: z.string(),
-  label: z.string().optional(),
-  /** A key already on the server to manage: its fingerprint. */
-  adoptId: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, "a key fingerprint as OpenSSH prints it: SHA256: and 43 base64 characters").optional(),
-  /** What the program declares about the server (set by the sdk class, see server-access.ts). */
-  declaredServer: z.looseObject({}).optional(),
+/** The parsed key of the inputs, or undefined while it is unknown or not a string. */
+const parsedKey = (inputs: Props) => (typeof inputs.publicKey === "string" && !isUnknown(inputs.publicKey) ? parseSshPublicKey(inputs.publicKey) : undefined);
+
+const KEY_REPLACED = "replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first";
+
+export const vpsSshKeySchema: ResourceSchema = {
+  type: "VpsSshKey",
+  service: "platform",
+  summary:
+    "An SSH public key on a server. The resource's id is the key's fingerprint (OpenSSH's `SHA256:…`). Any change replaces it (the old key is removed first when the key itself stays). At most 10 per server: an 11th declared in the program is refused at preview.",
+  example: "VpsSshKey.ts",
+  inputs: {
+    vpsId: {
+      schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),
+      description: "The server the key is installed on: a `Vps`'s `id`. Its plan must share a public address (`sharedAddress`, see `getVpsPlans`) and it must be running.",
+      change: "replace",
+    },
+    publicKey: {
+      // Checked by the cross rule below (never by a schema whose message could quote it).
+      schema: z.string(),
+      description:
+        "A single-line OpenSSH public key: the contents of `~/.ssh/id_ed25519.pub`. A private key given by mistake is refused at preview, its text never shown, stored or sent.",
+      change: "replace",
+      changeText: KEY_REPLACED,
+    },
+    label: { schema: z.string().optional(), description: "A label shown beside the key.", change: "replace", changeText: KEY_REPLACED },
+    adoptId: {
+      ...adoptIdInput("the fingerprint (`SHA256:…`) of a key already on the server"),
+      schema: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, "a key fingerprint as OpenSSH prints it: SHA256: and 43 base64 characters").optional(),
+    },
+    declaredServer: declaredServerInput,
+  },
+  outputs: {
+    fingerprint: { schema: z.string(), description: "`SHA256:<unpadded base64>`, as `ssh-keygen -lf` prints it: the resource's id and its `adoptId`." },
+    type: { schema: z.string(), description: "The key type: `ssh-ed25519`, `ecdsa-sha2-nistp256`/`384`/`521` or `ssh-rsa`." },
+  },
+  rules: [
+    {
+      text: "`publicKey` is a single-line OpenSSH public key: `ssh-ed25519`, `ecdsa-sha2-nistp256/384/521`, or `ssh-rsa` of at least 2048 bits",
+      check: (inputs) => {
+        const parsed = parsedKey(inputs);
+        if (!parsed || !("problem" in parsed)) return [];
+        return [{ property: "publicKey", reason: `${parsed.problem}; e.g. "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA… you@laptop" (the contents of ~/.ssh/id_ed25519.pub)` }];
+      },
+    },
+    {
+      text: "`adoptId`, when given, is the fingerprint of `publicKey`",
+      check: (inputs) => {
+        const parsed = parsedKey(inputs);
+        if (!parsed || "problem" in parsed || inputs.adoptId === undefined || isUnknown(inputs.adoptId) || inputs.adoptId === parsed.fingerprint) return [];
+        return [{ property: "adoptId", reason: `the fingerprint of publicKey is ${parsed.fingerprint}: adoptId must be that key's fingerprint` }];
+      },
+    },
+  ],
+  waits: [busyServerWait("create")],
+  adoption:
+    "`adoptId` is the key's fingerprint, and must be the fingerprint of `publicKey`. The create finds the key on the server (nothing is added) and takes it as it is: a different label shows as a replace in the next preview.",
+  interrupted:
+    "The fingerprint tells the key, and the server is this stack's: the same key already on it (an interrupted create added it) is this resource's, and the next `up` adopts it. The API's `SSH_KEY_EXISTS` is that refusal, so nothing is read first.",
+  errors: {
+    INVALID_SSH_KEY: "Not a single-line OpenSSH public key of a supported type: the check refuses these at preview; the message says what is wrong.",
+    PRIVATE_KEY_REJECTED: "A private key was sent (refused at preview before it could be): give the public key, the `.pub` file.",
+    SSH_KEY_LIMIT: "The server already holds 10 keys: remove one (from the program or the server) first.",
+    FEATURE_NOT_AVAILABLE: "The server has a public address of its own: keys need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`).",
+    INSTANCE_NOT_RUNNING: "Keys are installed on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the key counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
+  },
+  notes: `Refused at preview, before any call:
+
+- a \`publicKey\` that is not such a public key (naming \`publicKey\`);
+- **a private key** (\`-----BEGIN … PRIVATE KEY-----\`): the failure names no property, so the CLI does not print the value; its reason starts with \`publicKey:\`, and the text is not kept, stored or sent;
+- an 11th key the program declares for one server (at most 10, \`SSH_KEY_LIMIT\`);
+- a server whose plan gives it an address of its own (\`FEATURE_NOT_AVAILABLE\`: keys and forwards need a plan with \`sharedAddress\`, see \`getVpsPlans\`);
+- a server the program declares with \`powerState: "stopped"\` (\`INSTANCE_NOT_RUNNING\`: keys are installed on the running server).
+
+The server's facts are known at preview when \`vpsId\` is the \`id\` output of a \`Vps\` in the same program (the class passes that server's \`planId\` and \`powerState\` along as \`declaredServer\`) or a plain id (the server is read once); an id derived otherwise (\`server.id.apply(...)\`) meets the API's refusal at \`up\`, with the same advice. Only a key a create would add is checked against its server: a key already made is not refused on every preview because its server was stopped since.
+
+The same key on the same server (a new label or comment) is removed before it is added again, since a server holds a key once (\`SSH_KEY_EXISTS\`). Delete removes the key by fingerprint; a key already gone (or whose server is terminated) counts as deleted.`,
 };
 /** The key's own values: any change replaces it. */
-const KEY_INPUTS = ["vpsId", "publicKey", "label"];
+const KEY_INPUTS = changesOf(vpsSshKeySchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "publicKey", "label", "adoptId"];
-
-function publicKeyRule(inputs: Props): CheckFailure[] {
-  const text = inputs.publicKey;
-  if (typeof text !== "string" || isUnknown(text)) return [];
-  const parsed = parseSshPublicKey(text);
-  if (!("problem" in parsed)) {
-    if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId) && inputs.adoptId !== parsed.fingerprint) {
-      return [{ property: "adoptId", reason: `the fingerprint of publicKey is ${parsed.fingerprint}: adoptId must be that key's fingerprint` }];
-    }
-    return [];
-  }
-  return [{ property: "publicKey", reason: `${parsed.problem}; e.g. "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA… you@laptop" (the contents of ~/.ssh/id_ed25519.pub)` }];
-}
 
 /** The fingerprint of the inputs' key (checked: a valid key). */
 function fingerprintOf(inputs: Props): string {
@@ -67,7 +125,9 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "SSH keys");
 }
 
-export const vpsSshKey: ResourceImpl = {
+export const vpsSshKey: SchemaResource = {
+  schema: vpsSshKeySchema,
+
   async check(olds, news, ctx) {
     // A private key never reaches a schema, a message or the checked inputs.
     if (typeof news.publicKey === "string" && holdsPrivateKey(news.publicKey)) {
@@ -77,7 +137,7 @@ export const vpsSshKey: ResourceImpl = {
         failures: [sensitiveFailure("publicKey", "this is a private key (-----BEGIN … PRIVATE KEY-----). Give the public key instead: the contents of the .pub file, e.g. ~/.ssh/id_ed25519.pub. The text given is not shown, stored or sent")],
       };
     }
-    const result = checkInputs(news, fields, publicKeyRule);
+    const result = checkSchema(vpsSshKeySchema, news);
     if (typeof result.inputs.publicKey === "string" && !isUnknown(result.inputs.publicKey)) result.inputs.publicKey = result.inputs.publicKey.trim();
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "SSH keys", createsObject(olds, result.inputs, KEY_INPUTS))));
     return result;

@@ -12,38 +12,139 @@ import { z } from "zod";
 import { isApiError, OutcomeUnknownError, redact } from "../client/errors";
 import { adoptIdOf, createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
-import { billingPeriods, serverNameProblem, type Vps, type VpsPlan } from "../../contract/schemas";
+import { billingPeriods, serverNameProblem, vpsStatus, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
-import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
+import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
+import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
 
-const fields = {
-  projectId: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),
-  planId: z.string().min(1, "must not be empty"),
-  name: z
-    .string()
-    .trim()
-    .superRefine((value, ctx) => {
-      const problem = serverNameProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .optional(),
-  /** The name a new server gets when `name` is not given, set by the sdk class (sdk/naming.ts). */
-  defaultName: z.string().min(3).optional(),
-  /** An existing server to manage instead of creating one. */
-  adoptId: z.string().regex(UUID, "a server id (UUID)").optional(),
-  osType: z.string().min(1, "must not be empty"),
-  osVersion: z.string().min(1, "must not be empty"),
-  rootPassword: z.string().regex(/^[A-Za-z0-9!@#$%^*]{12,30}$/, "12 to 30 characters: letters, digits and ! @ # $ % ^ *"),
-  billingPeriod: z.enum(billingPeriods).default("monthly"),
-  autoRenew: z.boolean().default(true),
-  powerState: z.enum(["running", "stopped"]).default("running"),
+// The failure says which part of the rule the name breaks; the rule in words is both (the docs read it without an input).
+const serverName = z
+  .string()
+  .trim()
+  .refine((value) => !serverNameProblem(value), {
+    error: (issue) => (issue.input === undefined ? "at least 3 characters, no control characters (line breaks, tabs, NUL); spaces and any other character allowed" : serverNameProblem(String(issue.input))),
+  });
+
+export const vpsSchema: ResourceSchema = {
+  type: "Vps",
+  service: "platform",
+  summary:
+    "A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.",
+  example: "Vps.ts",
+  inputs: {
+    projectId: {
+      schema: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),
+      description: "The project the server belongs to.",
+      change: "replace",
+      default: "the stack config `svc:projectId` (environment `SVC_PROJECT_ID`); one of the two is required",
+    },
+    planId: {
+      schema: z.string().min(1, "must not be empty"),
+      description: "A plan id from `getVpsPlans` (`GET /vps/plans`): the server's size, region and price. Checked at preview against the plan catalogue.",
+      change: "depends",
+      changeText:
+        "a larger plan of the same family and region **updates in place** (an upgrade, charged prorated); a smaller plan, or one of another family or region, is **refused at preview** (give the server a new name to replace it instead); with a new `name` or `projectId` any plan goes, the server being replaced",
+    },
+    name: {
+      schema: serverName.optional(),
+      description: "The server's name in the project.",
+      change: "replace",
+      default:
+        "the resource name and a 7-hex suffix derived from organization, project, stack and resource name, the same on every try (so a repeated first create finds the server an interrupted one made); a state of 0.1.0 keeps its random suffix",
+    },
+    osType: {
+      schema: z.string().min(1, "must not be empty"),
+      description: "The operating system: with `osVersion`, one of the plan's `osTemplates` (checked at preview).",
+      change: "update",
+      changeText: "**reinstalls in place: the disk is wiped**, the server and its address are kept",
+    },
+    osVersion: {
+      schema: z.string().min(1, "must not be empty"),
+      description: "The operating system's version: with `osType`, one of the plan's `osTemplates`.",
+      change: "update",
+      changeText: "**reinstalls in place: the disk is wiped**, the server and its address are kept",
+    },
+    rootPassword: {
+      schema: z.string().regex(/^[A-Za-z0-9!@#$%^*]{12,30}$/, "12 to 30 characters: letters, digits and ! @ # $ % ^ *"),
+      description: "The root password the server is installed with.",
+      change: "update",
+      changeText: "updates in place: the password is reset (done when the server answers the new one)",
+      secret: true,
+    },
+    billingPeriod: {
+      schema: z.enum(billingPeriods).default("monthly"),
+      description: "The period of the purchase, and of the renewals.",
+      change: "update",
+      changeText:
+        "recorded in the state only, with no call: the API has no call to change a server's renewal period (renew by hand with `POST /vps/{id}/renew` to use another period); a refresh keeps the program's value",
+    },
+    autoRenew: {
+      schema: z.boolean().default(true),
+      description: "Renew from the wallet before the server expires.",
+      change: "update",
+    },
+    powerState: {
+      schema: z.enum(["running", "stopped"]).default("running"),
+      description: "Whether the server runs.",
+      change: "update",
+      changeText: "updates in place: starts or stops the server",
+    },
+    defaultName: {
+      schema: z.string().min(3).optional(),
+      description: "The name a new server gets when `name` is not given, set by the sdk class (sdk/naming.ts).",
+      change: "state",
+      internal: true,
+    },
+    adoptId: { ...adoptIdInput("the id of an existing server (not terminated) of the project"), schema: z.string().regex(UUID, "a server id (UUID)").optional() },
+  },
+  outputs: {
+    status: {
+      schema: vpsStatus,
+      description: "The server's state at the API: `running` or `stopped` once `up` is done; `error` when a job failed it (the next preview then shows a replace).",
+    },
+    publicIp: { schema: z.string().nullable(), description: "The server's public IPv4 address (on a plan that shares one, the shared address); null until it has one." },
+    expiresAt: { schema: z.string(), description: "When the current billing period ends (ISO 8601): the server is renewed then when `autoRenew`, else it expires." },
+    lastJobStatus: { schema: z.string().nullable(), description: "The status of the server's last background job (create, upgrade, reinstall, power…) as the API reports it: `error` when one failed (then `lastJobError` says why); null when none ran." },
+    lastJobError: {
+      schema: z.string().nullable(),
+      description: "Why the last job failed, as the API says it (cleaned of root passwords), or null.",
+    },
+    username: {
+      schema: z.string().optional(),
+      tsType: "string | undefined",
+      description: "The login user, from the server's credentials (absent when they could not be read).",
+    },
+  },
+  waits: [
+    { what: "create, upgrade, reinstall, power, terminate: the server to settle (a create is read 0.5 s after the call, then when it usually has ended, about 8 s)", limit: "20 min" },
+    { what: "a password reset: the credentials to answer the new password", limit: "20 min" },
+    busyServerWait("any action"),
+  ],
+  adoption:
+    "`adoptId` is the server's id; the server must be of the project (`projectId`) and not terminated. The create reads it (nothing is made or charged), waits while it is being provisioned, and takes it as it is: its root password from its credentials, so a different program password shows as an update that resets it. The next preview shows where it differs from the program.",
+  interrupted:
+    "The create is paid and sent once (`POST /vps`), and only when the project has no live server of that name. Without `name`, a server with the resource's default name (derived from organization, project, stack and resource name: no other stack has it) is this resource's: the next `up` adopts it and finishes its steps (auto-renew, power). With an explicit `name`, a server of that name may be anyone's: the create stops with its id and the `adoptId` line to add. A create whose answer is lost in the same run is settled the same way, by listing the project's servers and adopting the one with this name made since the attempt, never by sending it again; only if none exists is the create reported failed (nothing charged).",
+  errors: {
+    INSUFFICIENT_BALANCE: "The wallet cannot cover the create, upgrade or renewal (the message gives both amounts): top up the wallet, then run `pulumi up` again. Nothing was charged.",
+    REQUEST_ERROR: "Another rule refused it (the message says which): the account's server limit, an image the plan lacks, an upgrade that is not one, a status that does not accept the action. Nothing was charged.",
+    INSTANCE_NOT_RUNNING: "The change is applied on a running server: set `powerState: \"running\"` first.",
+    VPS_BUSY: VPS_BUSY_ADVICE,
+    PROJECT_NOT_FOUND: "`projectId` is not a project of this key's account: correct it, or the stack config `svc:projectId`.",
+    INSTANCE_NOT_FOUND: "On `adoptId`: no server with this id in reach of this key. On update or read: the server is gone; `pulumi refresh` drops it and the next `up` makes it again.",
+  },
+  notes: `A server that ends in \`error\` (its create or another job failed) stays in the state with its \`lastJobError\`, and the next preview shows a replace.
+
+Every action refused with \`VPS_BUSY\` waits for the server to settle and is tried again. Paid and destructive calls are never resent: if an upgrade's answer is lost, the server's plan tells whether it went through; if a reinstall's is, its system. An update compares the program with the live server, not the old state, so an update that failed half-way (upgraded, then the reinstall failed) is finished by the next one without paying or wiping twice. A changed \`osType\`/\`osVersion\` reinstalls with the program's \`rootPassword\`; a changed password alone resets it.
+
+Refresh brings the live plan, system, power state and auto-renew back as inputs, so drift shows in the next preview. Delete terminates the server and waits until it is \`terminated\`; one already gone counts as deleted.
+
+The SSH keys, port forwards and snapshots of a server declared in the same program (\`vpsId: server.id\`) learn its plan and power state at preview, so their rules are checked before the server exists (see [VpsSshKey](VpsSshKey.md)).`,
 };
-const INPUTS = Object.keys(fields);
-/** Changed in place; the others of SERVER_INPUTS replace the server. */
-const UPDATED_INPUTS = ["planId", "osType", "osVersion", "rootPassword", "billingPeriod", "autoRenew", "powerState"];
+const INPUTS = Object.keys(vpsSchema.inputs);
 
 /** Fails with the message cleaned of the root password (an API message could echo a value). */
 function fail(operation: string, err: unknown, inputs: Props, hint?: string): Error {
@@ -291,10 +392,12 @@ async function reinstall(ctx: CallContext, vpsId: string, inputs: Props): Promis
   }
 }
 
-export const vps: ResourceImpl = {
+export const vps: SchemaResource = {
+  schema: vpsSchema,
+
   async check(olds, news, ctx) {
-    // The CLI would print a refused rootPassword beside its reason: it is reported without its value.
-    const result = checkInputs(news, fields, undefined, { sensitive: ["rootPassword"] });
+    // The CLI would print a refused rootPassword beside its reason: it is reported without its value (a secret input).
+    const result = checkSchema(vpsSchema, news);
     const inputs = result.inputs;
     if (news.projectId === undefined) {
       const configured = ctx.api.settings.projectId;
@@ -319,7 +422,9 @@ export const vps: ResourceImpl = {
   async diff(_id, olds, news): Promise<DiffResult> {
     // A server that ended in `error` cannot be updated into shape: replace it.
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
-    return diffInputs(olds, news, { replace: ["name", "projectId"], update: UPDATED_INPUTS });
+    // planId (`depends`) diffs as an update: check refuses a plan change that is not an upgrade.
+    const { replace, update } = changesOf(vpsSchema);
+    return diffInputs(olds, news, { replace, update: [...update, "planId"] });
   },
 
   async create(inputs, ctx) {

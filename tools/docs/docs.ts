@@ -97,8 +97,9 @@ function ownInputs(schema: ResourceSchema): [string, InputSpec][] {
 
 type AnyOutput = OutputSpec & { fromInput?: boolean; defaulted?: boolean };
 
+/** The inputs echoed as outputs, then the schema's own outputs (one named like an input replaces its echo: the value the API settled on). */
 function outputsOf(schema: ResourceSchema): [string, AnyOutput][] {
-  const echoed = ownInputs(schema).map(([name, input]): [string, AnyOutput] => [name, echoedOutput(input)]);
+  const echoed = ownInputs(schema).filter(([name]) => !(name in schema.outputs)).map(([name, input]): [string, AnyOutput] => [name, echoedOutput(input)]);
   return [...echoed, ...Object.entries(schema.outputs)];
 }
 

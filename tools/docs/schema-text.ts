@@ -125,7 +125,8 @@ export function defaultOf(schema: z.ZodType): unknown {
 
 /** The rule a schema checks, in words: its checks' messages (or what they check), its choices. */
 export function ruleOf(schema: z.ZodType): string {
-  return rulesOf(schema).join("; ");
+  // Each once: a min and a max may share one message ("1 to 65535").
+  return [...new Set(rulesOf(schema))].join("; ");
 }
 
 function rulesOf(schema: z.ZodType): string[] {

@@ -1,0 +1,15 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+const planId = svc.getVpsPlansOutput().apply((plans) => plans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+
+const web = new svc.Vps("web", {
+  planId,
+  osType: "ubuntu",
+  osVersion: "24.04",
+  rootPassword: config.requireSecret("rootPassword"),
+});
+
+export const publicIp = web.publicIp;
+export const status = web.status; // "running"

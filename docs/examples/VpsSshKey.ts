@@ -1,0 +1,14 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+// Keys need a plan whose servers share a public address (getVpsPlans: sharedAddress).
+const server = new svc.Vps("app", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword") });
+
+const admin = new svc.VpsSshKey("admin-key", {
+  vpsId: server.id,
+  publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBd8Cr8K1wM1bGv1N0rZ1L3vC9u2mJ8xkq2W1rGm3Pq admin@laptop",
+  label: "admin",
+});
+
+export const adminFingerprint = admin.fingerprint; // "SHA256:…"
