@@ -6,30 +6,26 @@ import type { AdoptableArgs } from "../common";
 export interface DomainArgs extends AdoptableArgs {
   /**
    * The registrable domain, for example `example.com`, not a subdomain: labels of 1 to 63 letters, digits or inner hyphens (an international name in its `xn--` form), at most 253 characters, ending in a domain extension. Trimmed and lower-cased. Whether the extension is sold, the name free and not premium is judged by the preview's dry run.
-   *
-   * A change: replaces the object: registers (and pays for) the new name; the old one stays registered in the account.
+   * - A change: replaces the object: registers (and pays for) the new name; the old one stays registered in the account.
    */
   name: pulumi.Input<string>;
   /**
    * Years to register for. The API registers for one year only; `autoRenew` renews it yearly.
-   *
-   * Rule: only 1 is accepted: the API registers a domain for one year (PERIOD_NOT_SUPPORTED otherwise); autoRenew renews it yearly.
-   * Default: `1`.
-   * A change: none possible (only 1 is accepted).
+   * - Rule: only 1 is accepted: the API registers a domain for one year (PERIOD_NOT_SUPPORTED otherwise); autoRenew renews it yearly.
+   * - Default: `1`.
+   * - A change: none possible (only 1 is accepted).
    */
   period?: pulumi.Input<1>;
   /**
    * Buy WHOIS protection, which hides the owner's details in the public WHOIS. Paid; once bought it cannot be removed.
-   *
-   * Default: `false`.
-   * A change: `false → true` buys it in place (paid); `true → false` is refused at preview (the API cannot remove it).
+   * - Default: `false`.
+   * - A change: `false → true` buys it in place (paid); `true → false` is refused at preview (the API cannot remove it).
    */
   whoisProtection?: pulumi.Input<boolean>;
   /**
    * Renew the registration from the wallet before it expires. Turn it off to let the domain lapse.
-   *
-   * Default: `true`.
-   * A change: toggles in place.
+   * - Default: `true`.
+   * - A change: toggles in place.
    */
   autoRenew?: pulumi.Input<boolean>;
 }

@@ -6,24 +6,21 @@ import type { AdoptableArgs } from "../common";
 export interface EmailPlanArgs extends AdoptableArgs {
   /**
    * A plan code from `getEmailPlans()` (the emulator sells `free`, `starter`, `business`…).
-   *
-   * Rule: must not be empty.
-   * A change: updates in place: a larger plan applies at once, charged the prorated difference; a smaller one is scheduled for the next renewal (`scheduledPlanCode`), nothing charged.
+   * - Rule: must not be empty.
+   * - A change: updates in place: a larger plan applies at once, charged the prorated difference; a smaller one is scheduled for the next renewal (`scheduledPlanCode`), nothing charged.
    */
   planCode: pulumi.Input<string>;
   /**
    * The period a purchase and each renewal buys, in months.
-   *
-   * Rule: 1 or 12: the API sells a plan by the month or by the year.
-   * Default: `1`.
-   * A change: updates in place: the plan is bought again for the new period (`POST /plan`).
+   * - Rule: 1 or 12: the API sells a plan by the month or by the year.
+   * - Default: `1`.
+   * - A change: updates in place: the plan is bought again for the new period (`POST /plan`).
    */
   months?: pulumi.Input<1 | 12>;
   /**
    * Inbox add-ons by code (`extra-mailboxes`, `extra-storage`) with their quantity, for example `{ "extra-mailboxes": 2 }`; needs a plan with receiving. 0 removes one; an add-on left out is left as it is.
-   *
-   * Rule: each value: a whole number; at least 0.
-   * A change: updates in place: more units are charged pro rata; fewer (0 removes) are neither charged nor refunded.
+   * - Rule: each value: a whole number; at least 0.
+   * - A change: updates in place: more units are charged pro rata; fewer (0 removes) are neither charged nor refunded.
    */
   addons?: pulumi.Input<Record<string, pulumi.Input<number>>>;
 }

@@ -6,16 +6,14 @@ import type { AdoptableArgs } from "../common";
 export interface EmailSegmentArgs extends AdoptableArgs {
   /**
    * The segment's name, as the dashboard lists it (names may repeat at the API). Leading and trailing spaces are trimmed.
-   *
-   * Rule: must not be empty; at most 100 characters.
-   * A change: updates in place.
+   * - Rule: must not be empty; at most 100 characters.
+   * - A change: updates in place.
    */
   name: pulumi.Input<string>;
   /**
    * The rules a contact must all match. `field`: `email`, `topic` or a custom contact property's name; `operator`: how the field is compared; `value`: what it is compared with (required except with `exists`).
-   *
-   * Rule: at least 1 rule; at most 20 rules; each: `field`: must not be empty; `operator`: one of `equals`, `not_equals`, `contains`, `exists`.
-   * A change: updates in place.
+   * - Rule: at least 1 rule; at most 20 rules; each: `field`: must not be empty; `operator`: one of `equals`, `not_equals`, `contains`, `exists`.
+   * - A change: updates in place.
    */
   rules: pulumi.Input<pulumi.Input<{ field: pulumi.Input<string>; operator: pulumi.Input<"equals" | "not_equals" | "contains" | "exists">; value?: pulumi.Input<string> }>[]>;
 }

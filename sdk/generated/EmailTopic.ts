@@ -6,16 +6,14 @@ import type { AdoptableArgs } from "../common";
 export interface EmailTopicArgs extends AdoptableArgs {
   /**
    * The topic's name, as contacts and the dashboard see it (names may repeat at the API). Leading and trailing spaces are trimmed.
-   *
-   * Rule: must not be empty; at most 100 characters.
-   * A change: updates in place.
+   * - Rule: must not be empty; at most 100 characters.
+   * - A change: updates in place.
    */
   name: pulumi.Input<string>;
   /**
    * What subscribers get from this topic. Removing it clears it at the API.
-   *
-   * Rule: at most 500 characters.
-   * A change: updates in place.
+   * - Rule: at most 500 characters.
+   * - A change: updates in place.
    */
   description?: pulumi.Input<string>;
 }

@@ -6,31 +6,27 @@ import type { AdoptableArgs } from "../common";
 export interface TemplateArgs extends AdoptableArgs {
   /**
    * The template's name at the API (names may repeat there).
-   *
-   * Rule: 1 to 63 characters: letters, digits, underscore, hyphen.
-   * Default: the resource name and a suffix derived from organization, project, stack and resource name, the same on every try (so a repeated first create finds the template an interrupted one made).
-   * A change: replaces the object.
+   * - Rule: 1 to 63 characters: letters, digits, underscore, hyphen.
+   * - Default: the resource name and a suffix derived from organization, project, stack and resource name, the same on every try (so a repeated first create finds the template an interrupted one made).
+   * - A change: replaces the object.
    */
   name?: pulumi.Input<string>;
   /**
    * The subject of messages sent with it; may hold `{{token}}`s. Empty counts as none.
-   *
-   * Rule: at most 500 characters; must not contain line breaks.
-   * A change: updates in place.
+   * - Rule: at most 500 characters; must not contain line breaks.
+   * - A change: updates in place.
    */
   subject?: pulumi.Input<string>;
   /**
    * The HTML body; may hold `{{token}}`s. Empty counts as none.
-   *
-   * Rule: at most 200,000 characters.
-   * A change: updates in place.
+   * - Rule: at most 200,000 characters.
+   * - A change: updates in place.
    */
   htmlBody?: pulumi.Input<string>;
   /**
    * The plain-text body; may hold `{{token}}`s. Empty counts as none.
-   *
-   * Rule: at most 200,000 characters.
-   * A change: updates in place.
+   * - Rule: at most 200,000 characters.
+   * - A change: updates in place.
    */
   textBody?: pulumi.Input<string>;
 }

@@ -6,70 +6,61 @@ import type { AdoptableArgs } from "../common";
 export interface VpsArgs extends AdoptableArgs {
   /**
    * The project the server belongs to.
-   *
-   * Rule: must not be empty; a project id (UUID).
-   * Default: the stack config `svc:projectId` (environment `SVC_PROJECT_ID`); one of the two is required.
-   * A change: replaces the object.
+   * - Rule: must not be empty; a project id (UUID).
+   * - Default: the stack config `svc:projectId` (environment `SVC_PROJECT_ID`); one of the two is required.
+   * - A change: replaces the object.
    */
   projectId?: pulumi.Input<string>;
   /**
    * A plan id from `getVpsPlans` (`GET /vps/plans`): the server's size, region and price. Checked at preview against the plan catalogue.
-   *
-   * Rule: must not be empty.
-   * A change: a larger plan of the same family and region **updates in place** (an upgrade, charged prorated); a smaller plan, or one of another family or region, is **refused at preview** (give the server a new name to replace it instead); with a new `name` or `projectId` any plan goes, the server being replaced.
+   * - Rule: must not be empty.
+   * - A change: a larger plan of the same family and region **updates in place** (an upgrade, charged prorated); a smaller plan, or one of another family or region, is **refused at preview** (give the server a new name to replace it instead); with a new `name` or `projectId` any plan goes, the server being replaced.
    */
   planId: pulumi.Input<string>;
   /**
    * The server's name in the project.
-   *
-   * Rule: at least 3 characters, no control characters (line breaks, tabs, NUL); spaces and any other character allowed.
-   * Default: the resource name and a 7-hex suffix derived from organization, project, stack and resource name, the same on every try (so a repeated first create finds the server an interrupted one made); a state of 0.1.0 keeps its random suffix.
-   * A change: replaces the object.
+   * - Rule: at least 3 characters, no control characters (line breaks, tabs, NUL); spaces and any other character allowed.
+   * - Default: the resource name and a 7-hex suffix derived from organization, project, stack and resource name, the same on every try (so a repeated first create finds the server an interrupted one made); a state of 0.1.0 keeps its random suffix.
+   * - A change: replaces the object.
    */
   name?: pulumi.Input<string>;
   /**
    * The operating system: with `osVersion`, one of the plan's `osTemplates` (checked at preview).
-   *
-   * Rule: must not be empty.
-   * A change: **reinstalls in place: the disk is wiped**, the server and its address are kept.
+   * - Rule: must not be empty.
+   * - A change: **reinstalls in place: the disk is wiped**, the server and its address are kept.
    */
   osType: pulumi.Input<string>;
   /**
    * The operating system's version: with `osType`, one of the plan's `osTemplates`.
-   *
-   * Rule: must not be empty.
-   * A change: **reinstalls in place: the disk is wiped**, the server and its address are kept.
+   * - Rule: must not be empty.
+   * - A change: **reinstalls in place: the disk is wiped**, the server and its address are kept.
    */
   osVersion: pulumi.Input<string>;
   /**
    * The root password the server is installed with.
-   *
-   * Rule: 12 to 30 characters: letters, digits and ! @ # $ % ^ *.
-   * A change: updates in place: the password is reset (done when the server answers the new one).
-   * Secret: stored encrypted, never printed.
+   * - Rule: 12 to 30 characters: letters, digits and ! @ # $ % ^ *.
+   * - A change: updates in place: the password is reset (done when the server answers the new one).
+   * - Secret: stored encrypted, never printed.
    */
   rootPassword: pulumi.Input<string>;
   /**
    * The period of the purchase, and of the renewals.
-   *
-   * Rule: one of `monthly`, `3month`, `6month`, `yearly`.
-   * Default: `"monthly"`.
-   * A change: recorded in the state only, with no call: the API has no call to change a server's renewal period (renew by hand with `POST /vps/{id}/renew` to use another period); a refresh keeps the program's value.
+   * - Rule: one of `monthly`, `3month`, `6month`, `yearly`.
+   * - Default: `"monthly"`.
+   * - A change: recorded in the state only, with no call: the API has no call to change a server's renewal period (renew by hand with `POST /vps/{id}/renew` to use another period); a refresh keeps the program's value.
    */
   billingPeriod?: pulumi.Input<"monthly" | "3month" | "6month" | "yearly">;
   /**
    * Renew from the wallet before the server expires.
-   *
-   * Default: `true`.
-   * A change: updates in place.
+   * - Default: `true`.
+   * - A change: updates in place.
    */
   autoRenew?: pulumi.Input<boolean>;
   /**
    * Whether the server runs.
-   *
-   * Rule: one of `running`, `stopped`.
-   * Default: `"running"`.
-   * A change: updates in place: starts or stops the server.
+   * - Rule: one of `running`, `stopped`.
+   * - Default: `"running"`.
+   * - A change: updates in place: starts or stops the server.
    */
   powerState?: pulumi.Input<"running" | "stopped">;
 }

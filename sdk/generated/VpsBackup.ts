@@ -6,16 +6,14 @@ import type { AdoptableArgs } from "../common";
 export interface VpsBackupArgs extends AdoptableArgs {
   /**
    * The server the add-on backs up: a `Vps`'s `id`. One add-on per server.
-   *
-   * Rule: must not be empty; a server id (UUID): the Vps's id.
-   * A change: replaces the object.
+   * - Rule: must not be empty; a server id (UUID): the Vps's id.
+   * - A change: replaces the object.
    */
   vpsId: pulumi.Input<string>;
   /**
    * A backup plan code from `getBackupPlans` (`GET /backup/plans`). Checked at preview when it changes: unknown and retired codes are refused (an add-on already on a plan retired since keeps it).
-   *
-   * Rule: must not be empty.
-   * A change: updates in place (`PATCH`); a larger plan is charged prorated, a smaller one must hold the server's current backups (`OVER_NEW_QUOTA`).
+   * - Rule: must not be empty.
+   * - A change: updates in place (`PATCH`); a larger plan is charged prorated, a smaller one must hold the server's current backups (`OVER_NEW_QUOTA`).
    */
   planCode: pulumi.Input<string>;
 }

@@ -6,37 +6,32 @@ import type { AdoptableArgs } from "../common";
 export interface VpsFirewallRuleArgs extends AdoptableArgs {
   /**
    * The server whose firewall holds the rule: a `Vps`'s `id`.
-   *
-   * Rule: must not be empty; a server id (UUID): the Vps's id.
-   * A change: replaces the object.
+   * - Rule: must not be empty; a server id (UUID): the Vps's id.
+   * - A change: replaces the object.
    */
   vpsId: pulumi.Input<string>;
   /**
    * The protocol the rule matches.
-   *
-   * Rule: one of `tcp`, `udp`, `icmp`.
-   * A change: replaces the object.
+   * - Rule: one of `tcp`, `udp`, `icmp`.
+   * - A change: replaces the object.
    */
   protocol: pulumi.Input<"tcp" | "udp" | "icmp">;
   /**
    * What the rule does with the traffic it matches.
-   *
-   * Rule: one of `allow`, `deny`.
-   * A change: replaces the object.
+   * - Rule: one of `allow`, `deny`.
+   * - A change: replaces the object.
    */
   action: pulumi.Input<"allow" | "deny">;
   /**
    * The port or port range the rule matches, as a string: `"22"` or `"8000-8100"`. Required for tcp and udp, absent for icmp.
-   *
-   * Rule: a port "22" or a range "8000-8100"; ports are 1 to 65535; a range must not be reversed.
-   * A change: replaces the object.
+   * - Rule: a port "22" or a range "8000-8100"; ports are 1 to 65535; a range must not be reversed.
+   * - A change: replaces the object.
    */
   port?: pulumi.Input<string>;
   /**
    * Where the traffic comes from: an IPv4 or IPv6 address or CIDR (`0.0.0.0/0`: anywhere).
-   *
-   * Rule: an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24.
-   * A change: replaces the object.
+   * - Rule: an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24.
+   * - A change: replaces the object.
    */
   source: pulumi.Input<string>;
 }

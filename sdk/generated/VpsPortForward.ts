@@ -6,38 +6,33 @@ import type { AdoptableArgs } from "../common";
 export interface VpsPortForwardArgs extends AdoptableArgs {
   /**
    * The server the traffic goes to: a `Vps`'s `id`. Its plan must share a public address (`sharedAddress`, see `getVpsPlans`) and it must be running.
-   *
-   * Rule: must not be empty; a server id (UUID): the Vps's id.
-   * A change: replaces the object.
+   * - Rule: must not be empty; a server id (UUID): the Vps's id.
+   * - A change: replaces the object.
    */
   vpsId: pulumi.Input<string>;
   /**
    * `tcp` and `udp` forward a public port; `http` (public port 80) and `https` (public port 443, needs `domain`) route by domain.
-   *
-   * Rule: one of `tcp`, `udp`, `http`, `https`.
-   * A change: replaces the object.
+   * - Rule: one of `tcp`, `udp`, `http`, `https`.
+   * - A change: replaces the object.
    */
   protocol: pulumi.Input<"tcp" | "udp" | "http" | "https">;
   /**
    * The server's port the traffic goes to.
-   *
-   * Rule: a whole number; 1 to 65535.
-   * A change: replaces the object.
+   * - Rule: a whole number; 1 to 65535.
+   * - A change: replaces the object.
    */
   privatePort: pulumi.Input<number>;
   /**
    * tcp/udp: the public port of the shared address, 1024 to 65535; http/https: 80/443, may be left out.
-   *
-   * Rule: a whole number; 1 to 65535.
-   * Default: tcp/udp: a free port the platform assigns (output `publicPort`); http: 80; https: 443.
-   * A change: replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once).
+   * - Rule: a whole number; 1 to 65535.
+   * - Default: tcp/udp: a free port the platform assigns (output `publicPort`); http: 80; https: 443.
+   * - A change: replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once).
    */
   publicPort?: pulumi.Input<number>;
   /**
    * http/https: the public fully-qualified name the platform routes (and, for https, holds the certificate for) to the server. Lower-cased.
-   *
-   * Rule: a public fully-qualified domain name, e.g. app.example.com; under a public top-level domain.
-   * A change: replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once).
+   * - Rule: a public fully-qualified domain name, e.g. app.example.com; under a public top-level domain.
+   * - A change: replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once).
    */
   domain?: pulumi.Input<string>;
 }

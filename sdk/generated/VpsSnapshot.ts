@@ -6,16 +6,14 @@ import type { AdoptableArgs } from "../common";
 export interface VpsSnapshotArgs extends AdoptableArgs {
   /**
    * The server to take the snapshot of: a `Vps`'s `id`. Its plan must hold snapshots (`snapshotLimit` above 0, see `getVpsPlans`).
-   *
-   * Rule: must not be empty; a server id (UUID): the Vps's id.
-   * A change: replaces the object.
+   * - Rule: must not be empty; a server id (UUID): the Vps's id.
+   * - A change: replaces the object.
    */
   vpsId: pulumi.Input<string>;
   /**
    * The snapshot's name on the server (names may repeat on a server: give each resource its own).
-   *
-   * Rule: 1 to 60 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit.
-   * A change: replaces the snapshot: the new one is made before the old one is deleted, so on a plan whose `snapshotLimit` is reached set the resource option `deleteBeforeReplace: true`.
+   * - Rule: 1 to 60 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit.
+   * - A change: replaces the snapshot: the new one is made before the old one is deleted, so on a plan whose `snapshotLimit` is reached set the resource option `deleteBeforeReplace: true`.
    */
   name: pulumi.Input<string>;
 }

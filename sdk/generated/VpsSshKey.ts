@@ -6,21 +6,18 @@ import type { AdoptableArgs } from "../common";
 export interface VpsSshKeyArgs extends AdoptableArgs {
   /**
    * The server the key is installed on: a `Vps`'s `id`. Its plan must share a public address (`sharedAddress`, see `getVpsPlans`) and it must be running.
-   *
-   * Rule: must not be empty; a server id (UUID): the Vps's id.
-   * A change: replaces the object.
+   * - Rule: must not be empty; a server id (UUID): the Vps's id.
+   * - A change: replaces the object.
    */
   vpsId: pulumi.Input<string>;
   /**
    * A single-line OpenSSH public key: the contents of `~/.ssh/id_ed25519.pub`. A private key given by mistake is refused at preview, its text never shown, stored or sent.
-   *
-   * A change: replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first.
+   * - A change: replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first.
    */
   publicKey: pulumi.Input<string>;
   /**
    * A label shown beside the key.
-   *
-   * A change: replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first.
+   * - A change: replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first.
    */
   label?: pulumi.Input<string>;
 }

@@ -83,11 +83,11 @@ function changeText(input: InputSpec): string {
   return input.changeText ?? CHANGE_WORDS[input.change];
 }
 
-/** The facts line under an input's description: rule, default, what a change does. */
+/** The facts under an input's description, as a list that goes with it: rule, default, what a change does. */
 function inputFacts(input: InputSpec): string[] {
   const rule = ruleOf(input.schema);
   const facts = [rule && `Rule: ${rule}.`, defaultText(input) && `Default: ${defaultText(input)}.`, `A change: ${changeText(input)}.`, input.secret ? "Secret: stored encrypted, never printed." : ""];
-  return facts.filter(Boolean) as string[];
+  return (facts.filter(Boolean) as string[]).map((fact) => `- ${fact}`);
 }
 
 /** Inputs a program gives (not the ones the sdk class sets itself, nor the shared `adoptId`). */
@@ -113,7 +113,7 @@ function outputType(output: AnyOutput): string {
 
 function argMember(name: string, input: InputSpec): string {
   const type = input.tsType ?? `pulumi.Input<${tsTypeOf(input.schema, true)}>`;
-  return `${tsdoc([input.description, "", ...inputFacts(input)], "  ")}\n  ${name}${isOptional(input.schema) ? "?" : ""}: ${type};`;
+  return `${tsdoc([input.description, ...inputFacts(input)], "  ")}\n  ${name}${isOptional(input.schema) ? "?" : ""}: ${type};`;
 }
 
 function outputMember(name: string, output: AnyOutput): string {
