@@ -29,21 +29,33 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
  * (an argument); otherwise a plain value (inside an `Output`).
  */
 export function tsTypeOf(schema: z.ZodType, input: boolean): string {
-  return tsText(jsonSchemaOf(schema), input, true);
+  return tsText(jsonSchemaOf(schema), input);
 }
 
 function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function tsText(s: JsonSchema, input: boolean, top: boolean): string {
-  const wrap = (text: string) => (input && !top ? `pulumi.Input<${text}>` : text);
+/** Whether a type's text is a union outside any brackets (`A | B`, not `{ a: A | B }`): it needs parentheses before `[]`. */
+function unionAtTop(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if ("{<([".includes(text[i])) depth++;
+    else if ("}>)]".includes(text[i])) depth--;
+    else if (depth === 0 && text.startsWith(" | ", i)) return true;
+  }
+  return false;
+}
+
+function tsText(s: JsonSchema, input: boolean): string {
+  // Each part of an argument may be an Output too (`events: [someOutput]`), as in Pulumi's own sdks.
+  const wrap = (text: string) => (input ? `pulumi.Input<${text}>` : text);
   if (s.const !== undefined) return literal(s.const);
   if (s.enum) return s.enum.map(literal).join(" | ");
   const union = s.anyOf ?? s.oneOf;
-  if (union) return union.map((part) => tsText(part, input, top)).join(" | ");
+  if (union) return union.map((part) => tsText(part, input)).join(" | ");
   const type = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
-  if (type.length > 1) return type.map((t) => tsText({ ...s, type: t }, input, top)).join(" | ");
+  if (type.length > 1) return type.map((t) => tsText({ ...s, type: t }, input)).join(" | ");
   switch (type[0]) {
     case "string":
       return "string";
@@ -55,14 +67,17 @@ function tsText(s: JsonSchema, input: boolean, top: boolean): string {
     case "null":
       return "null";
     case "array":
-      return `${wrap(tsText(s.items ?? {}, input, false))}[]`;
+    {
+      const item = wrap(tsText(s.items ?? {}, input));
+      return `${unionAtTop(item) ? `(${item})` : item}[]`;
+    }
     case "object": {
       if (s.properties) {
         const required = new Set(s.required ?? []);
-        const parts = Object.entries(s.properties).map(([name, part]) => `${name}${required.has(name) ? "" : "?"}: ${wrap(tsText(part, input, false))}`);
+        const parts = Object.entries(s.properties).map(([name, part]) => `${name}${required.has(name) ? "" : "?"}: ${wrap(tsText(part, input))}`);
         return `{ ${parts.join("; ")} }`;
       }
-      if (s.additionalProperties && typeof s.additionalProperties === "object") return `Record<string, ${wrap(tsText(s.additionalProperties, input, false))}>`;
+      if (s.additionalProperties && typeof s.additionalProperties === "object") return `Record<string, ${wrap(tsText(s.additionalProperties, input))}>`;
       return "Record<string, unknown>";
     }
     default:
