@@ -77,7 +77,7 @@ const REQUIRED = /is required/;
 const unknown = (name: string) => new RegExp(`unknown property "${name}"`);
 
 // ---- SendingDomain: a public fully-qualified domain name (INVALID_DOMAIN); the wait settings ----
-const FQDN = /not a valid fully-qualified domain name/;
+const FQDN = /must be a fully-qualified domain name/;
 const sendingDomain: Row[] = [
   row("SendingDomain", "domain empty", { domain: "" }, "domain", FQDN),
   row("SendingDomain", "domain only spaces", { domain: "   " }, "domain", FQDN),
