@@ -13,8 +13,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
 import { diffInputs, isNotFound, operationError, pick, UUID, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
-import { localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
+import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
 
 export const mailAliasSchema: ResourceSchema = {
   type: "MailAlias",
@@ -33,16 +33,13 @@ export const mailAliasSchema: ResourceSchema = {
       description: "The part before the `@`, on the mailbox's domain; stored lower-case.",
       change: "replace",
     },
-    adoptId: {
-      ...adoptIdInput("the id of an alias already on the mailbox (from `GET /inbound/addresses`)"),
-      schema: z.string().regex(UUID, "an address id (UUID)").optional(),
-    },
+    adoptId: addressAdoptId("the id of an alias already on the mailbox (from `GET /inbound/addresses`)"),
   },
   outputs: {
-    address: { schema: z.string(), description: "The whole address, `localPart@host`." },
+    address: { schema: z.string(), description: "The alias's whole address: `localPart@` the mailbox's host." },
     domainId: { schema: z.string(), description: "The mailbox's domain, which the alias is on." },
     aliasId: { schema: z.string(), description: "The alias's id at the API (the resource's id too)." },
-    createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
+    createdAt: { schema: z.string(), description: "When the API made the alias (ISO 8601)." },
   },
   adoption:
     "`adoptId` is the alias's id (from `GET /inbound/addresses`); it must be the alias `localPart@` of this mailbox, or the create fails naming what it is. The create reads it (nothing is made).",

@@ -19,7 +19,7 @@ import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, type InputSpec, type ResourceSchema, type SchemaResource } from "../schema";
 import { isFullyQualified } from "../validation";
 
 export const MAX_FORWARD_ADDRESSES = 5;
@@ -59,6 +59,9 @@ export function withoutPassword(news: Props, reason: string): { rest: Props; fai
   }
   return { rest, failures };
 }
+
+/** `adoptId` of a receiving address (a mailbox or an alias): the address's id. */
+export const addressAdoptId = (what: string): InputSpec => ({ ...adoptIdInput(what), schema: z.string().regex(UUID, "an address id (UUID)").optional() });
 
 export const mailboxSchema: ResourceSchema = {
   type: "Mailbox",
@@ -101,15 +104,12 @@ export const mailboxSchema: ResourceSchema = {
       change: "update",
       default: "`false`",
     },
-    adoptId: {
-      ...adoptIdInput("the id of a mailbox already on the domain (from `GET /inbound/addresses`)"),
-      schema: z.string().regex(UUID, "an address id (UUID)").optional(),
-    },
+    adoptId: addressAdoptId("the id of a mailbox already on the domain (from `GET /inbound/addresses`)"),
   },
   outputs: {
-    address: { schema: z.string(), description: "The whole address, `localPart@host`." },
+    address: { schema: z.string(), description: "The mailbox's whole address, `localPart@host`." },
     mailboxId: { schema: z.string(), description: "The mailbox's id at the API (the resource's id too): what `MailAlias` takes." },
-    createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
+    createdAt: { schema: z.string(), description: "When the API made the mailbox (ISO 8601)." },
   },
   adoption:
     "`adoptId` is the mailbox's id (from `GET /inbound/addresses`); it must be the mailbox `localPart@` on `domainId`, or the create fails naming what it is. The create reads it (nothing is made) and takes it as it is: the next `up` applies this program's settings.",

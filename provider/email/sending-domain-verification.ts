@@ -19,7 +19,7 @@ export const sendingDomainVerificationSchema: ResourceSchema = {
   type: "SendingDomainVerification",
   service: "email",
   summary:
-    "Waits until a sending domain is verified, for programs that publish the domain's DNS records themselves (from `SendingDomain.dnsRecords`, with `waitForVerification: false`): make it depend on those records. Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.",
+    "Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.",
   example: "SendingDomainVerification.ts",
   inputs: {
     domainId: {
@@ -29,7 +29,7 @@ export const sendingDomainVerificationSchema: ResourceSchema = {
     },
     timeoutSeconds: {
       schema: z.number().int().min(1).max(86_400).optional(),
-      description: "How long, in seconds, to wait for verification. Where `customTimeouts` is shorter, it wins.",
+      description: "The limit of the wait, in seconds; the shorter of it and `customTimeouts` applies.",
       change: "update",
       changeText: "updates in place (a setting of how the provider waits: the state keeps it only when set, and a default written out diffs as one left out); a domain not verified yet is waited for again",
       default: "`600`",

@@ -64,7 +64,7 @@ export const sendingDomainSchema: ResourceSchema = {
     },
     verificationTimeoutSeconds: {
       schema: z.number().int().min(1).max(86_400).optional(),
-      description: "How long, in seconds, to wait for verification. Where `customTimeouts` is shorter, it wins.",
+      description: "How long, in seconds, `up` waits for the domain to be verified (when `waitForVerification`). Where `customTimeouts` is shorter, it wins.",
       change: "update",
       changeText: "updates in place without changing the domain (it says how the provider waits)",
       default: "`600`",

@@ -63,7 +63,7 @@ export const webhookSchema: ResourceSchema = {
     },
     enabled: { schema: z.boolean(), description: "Whether the API delivers to it (it may disable an endpoint that keeps failing)." },
     failCount: { schema: z.number(), description: "Deliveries that failed in a row, as the API counts them." },
-    createdAt: { schema: z.string(), description: "When the API made it (ISO 8601)." },
+    createdAt: { schema: z.string(), description: "When the API made the webhook (ISO 8601)." },
   },
   adoption:
     "`adoptId` is the webhook's id (from `GET /webhooks`). The API answers a webhook's secret only when it creates it, so an adopted webhook is made anew: the provider deletes it and creates one with the program's `url` and `events` (webhooks are free), and the stack holds the new secret. Events sent in between are not delivered. An unknown id fails the create.",

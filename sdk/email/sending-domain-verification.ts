@@ -8,7 +8,7 @@ import { sendingDomainVerificationOutputs, type SendingDomainVerificationArgs, t
 export type { SendingDomainVerificationArgs };
 
 /**
- * Waits until a sending domain is verified, for programs that publish the domain's DNS records themselves (from `SendingDomain.dnsRecords`, with `waitForVerification: false`): make it depend on those records. Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.
+ * Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.
  *
  * @example
  * ```typescript

@@ -26,13 +26,13 @@ export interface MailAliasOutputs {
   readonly mailboxId: pulumi.Output<string>;
   /** The part before the `@`, on the mailbox's domain; stored lower-case. */
   readonly localPart: pulumi.Output<string>;
-  /** The whole address, `localPart@host`. */
+  /** The alias's whole address: `localPart@` the mailbox's host. */
   readonly address: pulumi.Output<string>;
   /** The mailbox's domain, which the alias is on. */
   readonly domainId: pulumi.Output<string>;
   /** The alias's id at the API (the resource's id too). */
   readonly aliasId: pulumi.Output<string>;
-  /** When the API made it (ISO 8601). */
+  /** When the API made the alias (ISO 8601). */
   readonly createdAt: pulumi.Output<string>;
 }
 

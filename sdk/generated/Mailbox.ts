@@ -54,11 +54,11 @@ export interface MailboxOutputs {
   readonly forwardTo: pulumi.Output<string[]>;
   /** Notify the account when mail arrives. */
   readonly notifications: pulumi.Output<boolean>;
-  /** The whole address, `localPart@host`. */
+  /** The mailbox's whole address, `localPart@host`. */
   readonly address: pulumi.Output<string>;
   /** The mailbox's id at the API (the resource's id too): what `MailAlias` takes. */
   readonly mailboxId: pulumi.Output<string>;
-  /** When the API made it (ISO 8601). */
+  /** When the API made the mailbox (ISO 8601). */
   readonly createdAt: pulumi.Output<string>;
 }
 

@@ -19,7 +19,7 @@ export interface SendingDomainArgs extends AdoptableArgs {
    */
   waitForVerification?: pulumi.Input<boolean>;
   /**
-   * How long, in seconds, to wait for verification. Where `customTimeouts` is shorter, it wins.
+   * How long, in seconds, `up` waits for the domain to be verified (when `waitForVerification`). Where `customTimeouts` is shorter, it wins.
    *
    * Rule: a whole number; at least 1; at most 86400.
    * Default: `600`.
@@ -34,7 +34,7 @@ export interface SendingDomainOutputs {
   readonly domain: pulumi.Output<string>;
   /** Wait in `up` until the domain is verified. Set it to false when the same program publishes the DNS records (from `dnsRecords`); then add a `SendingDomainVerification` that depends on them. */
   readonly waitForVerification: pulumi.Output<boolean>;
-  /** How long, in seconds, to wait for verification. Where `customTimeouts` is shorter, it wins. */
+  /** How long, in seconds, `up` waits for the domain to be verified (when `waitForVerification`). Where `customTimeouts` is shorter, it wins. */
   readonly verificationTimeoutSeconds: pulumi.Output<number>;
   /** The domain's id at the API (the resource's id too): what `SendingDomainVerification` and `ReceivingDomain` take. */
   readonly domainId: pulumi.Output<string>;

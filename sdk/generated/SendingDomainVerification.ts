@@ -12,7 +12,7 @@ export interface SendingDomainVerificationArgs extends CommonArgs {
    */
   domainId: pulumi.Input<string>;
   /**
-   * How long, in seconds, to wait for verification. Where `customTimeouts` is shorter, it wins.
+   * The limit of the wait, in seconds; the shorter of it and `customTimeouts` applies.
    *
    * Rule: a whole number; at least 1; at most 86400.
    * Default: `600`.
@@ -25,7 +25,7 @@ export interface SendingDomainVerificationArgs extends CommonArgs {
 export interface SendingDomainVerificationOutputs {
   /** The sending domain to wait for: `SendingDomain.domainId`. It is this resource's id too. */
   readonly domainId: pulumi.Output<string>;
-  /** How long, in seconds, to wait for verification. Where `customTimeouts` is shorter, it wins. */
+  /** The limit of the wait, in seconds; the shorter of it and `customTimeouts` applies. */
   readonly timeoutSeconds: pulumi.Output<number>;
   /** The sending domain's name. */
   readonly domain: pulumi.Output<string>;

@@ -34,7 +34,7 @@ export interface WebhookOutputs {
   readonly enabled: pulumi.Output<boolean>;
   /** Deliveries that failed in a row, as the API counts them. */
   readonly failCount: pulumi.Output<number>;
-  /** When the API made it (ISO 8601). */
+  /** When the API made the webhook (ISO 8601). */
   readonly createdAt: pulumi.Output<string>;
 }
 
