@@ -120,9 +120,13 @@ export function changesOf(schema: ResourceSchema): { replace: string[]; update: 
   return { replace: named("replace"), update: named("update") };
 }
 
-/** The secret inputs: their failures never carry the value (`sensitiveFailure`). */
+/**
+ * The secret inputs: their failures never carry the value (`sensitiveFailure`). A secret output
+ * pasted into the program as an input (a webhook's `secret`) is refused the same way.
+ */
 export function secretInputsOf(schema: ResourceSchema): string[] {
-  return Object.entries(schema.inputs).filter(([, input]) => input.secret).map(([name]) => name);
+  const secret = (specs: Readonly<Record<string, { secret?: boolean }>>) => Object.entries(specs).filter(([, spec]) => spec.secret).map(([name]) => name);
+  return [...secret(schema.inputs), ...secret(schema.outputs)];
 }
 
 /** The check of the schema's rules: each input's, then the cross rules. */

@@ -12,16 +12,52 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, pick, UUID, type Props, type ResourceImpl } from "../resource";
-import { localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
+import { diffInputs, isNotFound, operationError, pick, UUID, type Props } from "../resource";
+import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
 
-const fields = {
-  mailboxId: z.string().regex(UUID, "a mailbox id (UUID): the Mailbox's id"),
-  localPart,
-  /** An alias already on the mailbox (its id) to manage instead of creating one. */
-  adoptId: z.string().regex(UUID, "an address id (UUID)").optional(),
+export const mailAliasSchema: ResourceSchema = {
+  type: "MailAlias",
+  service: "email",
+  summary:
+    "Another address of a mailbox, on the mailbox's domain: its mail lands in the mailbox and follows the mailbox's forwarding. Both inputs replace (the API has nothing to update on an alias).",
+  example: "MailAlias.ts",
+  inputs: {
+    mailboxId: {
+      schema: z.string().regex(UUID, "a mailbox id (UUID): the Mailbox's id"),
+      description: "The mailbox: `Mailbox.id` (or `Mailbox.mailboxId`). The alias is on the mailbox's domain (create reads the mailbox for it: one `GET`).",
+      change: "replace",
+    },
+    localPart: {
+      schema: localPart,
+      description: "The part before the `@`, on the mailbox's domain; stored lower-case.",
+      change: "replace",
+    },
+    adoptId: addressAdoptId("the id of an alias already on the mailbox (from `GET /inbound/addresses`)"),
+  },
+  outputs: {
+    address: { schema: z.string(), description: "The alias's whole address: `localPart@` the mailbox's host." },
+    domainId: { schema: z.string(), description: "The mailbox's domain, which the alias is on." },
+    aliasId: { schema: z.string(), description: "The alias's id at the API (the resource's id too)." },
+    createdAt: { schema: z.string(), description: "When the API made the alias (ISO 8601)." },
+  },
+  adoption:
+    "`adoptId` is the alias's id (from `GET /inbound/addresses`); it must be the alias `localPart@` of this mailbox, or the create fails naming what it is. The create reads it (nothing is made).",
+  interrupted:
+    "The API refuses a second address with the same local part on the domain (`ADDRESS_EXISTS`), and an alias of that local part already on the mailbox may be anyone's: the create stops with its id and the `adoptId` line to add.",
+  errors: {
+    ALIAS_LIMIT: "The mailbox has as many aliases as the plan allows: remove one, or move to a larger plan. During a replace, set the resource option `deleteBeforeReplace: true`.",
+    MAILBOX_NOT_FOUND: "No mailbox with this `mailboxId` in the project of this key: pass a `Mailbox`'s id (`mailbox.id`).",
+    ADDRESS_EXISTS: "A mailbox or alias already uses this address on the domain: choose another `localPart`.",
+    DOMAIN_NOT_RECEIVING: "Receiving is off on the mailbox's domain (its `ReceivingDomain` is gone): run `pulumi up` for the whole program.",
+    INVALID_ADDRESS: "`localPart` must be a valid local part of an address.",
+    ALIAS_SETTINGS: "`name`, `forwardTo`, `notifications` and a password are the mailbox's settings: the check refuses them on an alias at preview; set them on the `Mailbox`.",
+    ADDRESS_NOT_FOUND: "On delete it counts as deleted (deleting its mailbox deletes it too).",
+  },
+  notes:
+    "`name`, `forwardTo`, `notifications` (and a password) are the mailbox's settings: given on an alias they are refused at preview, naming the property and where it goes (the API's `ALIAS_SETTINGS`). Aliases are free: nothing is charged.",
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(mailAliasSchema.inputs);
 
 function outputs(inputs: Props, alias: InboundAddress): Props {
   return { ...pick(inputs, INPUTS), address: alias.address, domainId: alias.domainId, aliasId: alias.id, createdAt: alias.createdAt };
@@ -44,7 +80,9 @@ function hintFor(err: unknown, mailboxId: string): string | undefined {
   return undefined;
 }
 
-export const mailAlias: ResourceImpl = {
+export const mailAlias: SchemaResource = {
+  schema: mailAliasSchema,
+
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "an alias has no password (the mailbox's webmail password is set in the dashboard only): remove it");
     for (const name of MAILBOX_SETTINGS) {
@@ -52,12 +90,12 @@ export const mailAlias: ResourceImpl = {
       delete rest[name];
       failures.push({ property: name, reason: `${name} is a mailbox setting: an alias delivers to its mailbox and follows its settings (the API refuses it with ALIAS_SETTINGS). Set ${name} on the Mailbox` });
     }
-    const result = checkInputs(rest, fields);
+    const result = checkSchema(mailAliasSchema, rest);
     return { ...result, failures: [...failures, ...result.failures] };
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["mailboxId", "localPart"], update: [] });
+    return diffInputs(olds, news, changesOf(mailAliasSchema));
   },
 
   async create(inputs, ctx) {

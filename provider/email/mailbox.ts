@@ -18,7 +18,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { InboundAddress } from "../../contract/schemas";
-import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props, type ResourceImpl } from "../resource";
+import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type InputSpec, type ResourceSchema, type SchemaResource } from "../schema";
 import { isFullyQualified } from "../validation";
 
 export const MAX_FORWARD_ADDRESSES = 5;
@@ -39,10 +40,9 @@ const emailAddress = z
   .refine((text) => {
     const at = text.lastIndexOf("@");
     return at > 0 && at <= 64 && /^[^\s@<>"(),;:\\[\]]+$/.test(text.slice(0, at)) && isFullyQualified(text.slice(at + 1));
-  }, "not an email address (user@example.org)");
+  }, "must be an email address (user@example.org)");
 
-/** Mailbox-only settings (the API's ALIAS_SETTINGS for an alias); `password` is dashboard-only. */
-export const MAILBOX_SETTINGS = ["name", "forwardTo", "notifications"] as const;
+/** Webmail passwords: dashboard-only, refused as inputs (and never echoed). */
 export const PASSWORD_PROPERTIES = ["password", "webmailPassword"];
 
 /**
@@ -60,21 +60,82 @@ export function withoutPassword(news: Props, reason: string): { rest: Props; fai
   return { rest, failures };
 }
 
-const fields = {
-  domainId: z.string().min(1, "must not be empty"),
-  localPart,
-  name: z.string().max(200, "at most 200 characters").regex(/^[^\r\n]*$/, "must not contain line breaks").optional(),
-  forwardTo: z
-    .array(emailAddress)
-    .max(MAX_FORWARD_ADDRESSES, `at most ${MAX_FORWARD_ADDRESSES} forwarding addresses per mailbox`)
-    // Order and repeats carry no meaning: normalized, so they never show as a diff.
-    .transform((list) => [...new Set(list)].sort())
-    .optional(),
-  notifications: z.boolean().optional(),
-  /** A mailbox already on the domain (its id) to manage instead of creating one. */
-  adoptId: z.string().regex(UUID, "an address id (UUID)").optional(),
+/** `adoptId` of a receiving address (a mailbox or an alias): the address's id. */
+export const addressAdoptId = (what: string): InputSpec => ({ ...adoptIdInput(what), schema: z.string().regex(UUID, "an address id (UUID)").optional() });
+
+export const mailboxSchema: ResourceSchema = {
+  type: "Mailbox",
+  service: "email",
+  summary:
+    "A receiving address that keeps the mail it gets, on a domain with receiving on (a `ReceivingDomain`). Its display name, forwarding and notifications update in place; its webmail password is set in the dashboard only (the API refuses it to a key), so it is no input here. Deleting a mailbox deletes its aliases too.",
+  example: "Mailbox.ts",
+  inputs: {
+    domainId: {
+      schema: z.string().min(1, "must not be empty"),
+      description:
+        "The domain: **`ReceivingDomain.domainId`**, so the mailbox is made after receiving is on (the API answers `DOMAIN_NOT_RECEIVING` otherwise).",
+      change: "replace",
+    },
+    localPart: {
+      schema: localPart,
+      description: "The part before the `@`; stored lower-case.",
+      change: "replace",
+    },
+    name: {
+      schema: z.string().max(200, "at most 200 characters").regex(/^[^\r\n]*$/, "must not contain line breaks").optional(),
+      description: "The display name.",
+      change: "update",
+    },
+    forwardTo: {
+      schema: z
+        .array(emailAddress)
+        .max(MAX_FORWARD_ADDRESSES, `at most ${MAX_FORWARD_ADDRESSES} forwarding addresses per mailbox`)
+        // Order and repeats carry no meaning: normalized, so they never show as a diff.
+        .transform((list) => [...new Set(list)].sort())
+        .optional(),
+      description:
+        "Addresses every message is forwarded to; order and repeats do not matter. Needs a plan with forwarding: otherwise the API refuses it (`FORWARDING_NOT_ALLOWED`).",
+      change: "update",
+      default: "`[]` (no forwarding)",
+    },
+    notifications: {
+      schema: z.boolean().optional(),
+      description: "Notify the account when mail arrives.",
+      change: "update",
+      default: "`false`",
+    },
+    adoptId: addressAdoptId("the id of a mailbox already on the domain (from `GET /inbound/addresses`)"),
+  },
+  outputs: {
+    address: { schema: z.string(), description: "The mailbox's whole address, `localPart@host`." },
+    mailboxId: { schema: z.string(), description: "The mailbox's id at the API (the resource's id too): what `MailAlias` takes." },
+    createdAt: { schema: z.string(), description: "When the API made the mailbox (ISO 8601)." },
+  },
+  adoption:
+    "`adoptId` is the mailbox's id (from `GET /inbound/addresses`); it must be the mailbox `localPart@` on `domainId`, or the create fails naming what it is. The create reads it (nothing is made) and takes it as it is: the next `up` applies this program's settings.",
+  interrupted:
+    "The API refuses a second address with the same local part on the domain (`ADDRESS_EXISTS`), and the local part is the user's choice, so the mailbox found may be anyone's: the create stops with its id and the `adoptId` line to add.",
+  errors: {
+    FORWARDING_NOT_ALLOWED:
+      "The project's plan does not include forwarding (`getInboundStats` shows the plan's values): remove `forwardTo`, or move to a plan that includes forwarding — an `EmailPlan` this Mailbox depends on, so the plan changes first.",
+    MAILBOX_LIMIT:
+      "The plan allows no more mailboxes: delete one, or move to a larger plan (or add the extra-mailboxes add-on). During a replace, set the resource option `deleteBeforeReplace: true`.",
+    DOMAIN_NOT_RECEIVING: "Receiving is not enabled on the domain: declare a `ReceivingDomain` for it and pass its `domainId` output to this Mailbox, so the mailbox is created after receiving is on.",
+    ADDRESS_EXISTS: "An alias or mailbox already uses this address on the domain: choose another `localPart`, or remove that address first (the error names its id and the `adoptId` line when it is a mailbox).",
+    INVALID_ADDRESS: "`localPart` and every `forwardTo` address must be valid addresses, and a mailbox cannot forward to itself.",
+    DOMAIN_NOT_FOUND: "No sending domain with this `domainId` in the project of this key.",
+    ADDRESS_NOT_FOUND: "On update: the mailbox is gone; `pulumi refresh`, then `pulumi up` creates it again. On delete it counts as deleted (turning receiving off, or deleting the domain, removes it too).",
+    KEY_NOT_ALLOWED: "Webmail passwords are set in the dashboard only: the API refuses them to any key, so a password is refused at preview already.",
+  },
+  notes: `Whether the plan includes forwarding, and how many mailboxes it allows, only the API knows: the program may buy or change the plan in the same \`up\` (an \`EmailPlan\`), so a preview cannot, and those refusals come from the API, explained. For example: \`create failed: POST /inbound/addresses 402 FORWARDING_NOT_ALLOWED — The plan has no forwarding. The project's plan does not include forwarding (getInboundStats shows the plan's values): remove forwardTo, or move to a plan that includes forwarding — an EmailPlan this Mailbox depends on, so the plan changes first\`.
+
+**Webmail passwords are dashboard-only**: the API answers \`KEY_NOT_ALLOWED\` to any key, so there is no input for one; set it in the dashboard. A \`password\` (or \`webmailPassword\`) given anyway is refused at preview, naming the property but never its value.
+
+Settings removed from the program go back to none (\`name\`), \`[]\` and \`false\` at the API.`,
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(mailboxSchema.inputs);
+/** Mailbox-only settings, the ones that update in place (the API's ALIAS_SETTINGS for an alias). */
+export const MAILBOX_SETTINGS = changesOf(mailboxSchema).update;
 /** Settings the state keeps only when the program sets them. */
 const DEFAULTS: Props = { forwardTo: [], notifications: false };
 
@@ -149,15 +210,17 @@ async function createMailbox(api: ApiClient, inputs: Props): Promise<{ box: Inbo
   return { box: object, adopted };
 }
 
-export const mailbox: ResourceImpl = {
+export const mailbox: SchemaResource = {
+  schema: mailboxSchema,
+
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "webmail passwords are set in the dashboard only (the API answers KEY_NOT_ALLOWED to a key): remove it from the program and set it in the dashboard");
-    const result = checkInputs(rest, fields);
+    const result = checkSchema(mailboxSchema, rest);
     return { ...result, failures: [...failures, ...result.failures] };
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["domainId", "localPart"], update: [...MAILBOX_SETTINGS], defaults: DEFAULTS });
+    return diffInputs(olds, news, { ...changesOf(mailboxSchema), defaults: DEFAULTS });
   },
 
   async create(inputs, ctx) {

@@ -17,22 +17,63 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { ReceivingStatus } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props, type ResourceImpl } from "../resource";
-import { domainName } from "./sending-domain";
-
-const fields = {
-  domainId: z.string().min(1, "must not be empty"),
-  /** The domain itself (default) or a subdomain of it; the API refuses others (INVALID_HOST). */
-  host: domainName.optional(),
-  /** Receiving already enabled on the domain to manage: the id of a ReceivingDomain is its domain's id. */
-  adoptId: z.string().min(1, "must not be empty").optional(),
-};
-const INPUTS = Object.keys(fields);
+import { diffInputs, isNotFound, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { dnsRecordOutput, domainName } from "./sending-domain";
 
 function adoptIdRule(inputs: Props): CheckFailure[] {
   if (inputs.adoptId === undefined || isUnknown(inputs.adoptId) || isUnknown(inputs.domainId) || inputs.adoptId === inputs.domainId) return [];
   return [{ property: "adoptId", reason: "the id of a ReceivingDomain is its domain's id: adoptId must equal domainId" }];
 }
+
+export const receivingDomainSchema: ResourceSchema = {
+  type: "ReceivingDomain",
+  service: "email",
+  summary:
+    "Receiving mail on a verified sending domain, for the domain itself or a subdomain of it, with the MX records to publish. Pass its `domainId` to `Mailbox`, so mailboxes are made after receiving is on. Deleting it turns receiving off, which deletes the domain's addresses with it.",
+  example: "ReceivingDomain.ts",
+  inputs: {
+    domainId: {
+      schema: z.string().min(1, "must not be empty"),
+      description:
+        "A verified sending domain: `SendingDomain.domainId` (it waits for verification by default) or `SendingDomainVerification.domainId`. It is this resource's id too: receiving is a setting of the domain, one per domain.",
+      change: "replace",
+    },
+    host: {
+      // The API refuses a host that is not the domain or a subdomain of it, or is its bounce. host (INVALID_HOST).
+      schema: domainName.optional(),
+      description: "The host that receives mail: the domain itself or a subdomain of it, not its envelope-sender (`bounce.`) host.",
+      change: "update",
+      changeText: "updates in place (the same `PUT`): the addresses stay, on the new host",
+      default: "the domain itself",
+    },
+    adoptId: adoptIdInput("the id of a domain that already receives mail, equal to `domainId`"),
+  },
+  outputs: {
+    domain: {
+      schema: z.string(),
+      description: "The sending domain's name (kept in the state so that a `host` left out diffs as \"the domain itself\" without another call).",
+    },
+    mxRecords: { schema: dnsRecordOutput, description: "The MX records to publish with your DNS provider, exactly as given." },
+  },
+  rules: [{ text: "`adoptId`, when given, equals `domainId` (a ReceivingDomain's id is its domain's id)", check: adoptIdRule }],
+  adoption:
+    "`adoptId` is the domain's id, equal to `domainId`. The create reads the domain's receiving setting (nothing is changed); a domain that does not receive mail fails the create (remove `adoptId` to enable receiving).",
+  interrupted:
+    "Receiving already on with the host this resource asks for is what the `PUT` would make: the create takes it over. On with another host, it may be anyone's: the create stops with the `adoptId` line to add.",
+  errors: {
+    DOMAIN_NOT_VERIFIED:
+      "Receiving needs a verified domain: take `domainId` from a `SendingDomain` that waits for verification (the default), or from a `SendingDomainVerification`'s `domainId` output, so receiving is enabled after the domain is verified.",
+    PLAN_REQUIRED: "The project's plan has no receiving (`getInboundStats` shows the plan's values): move to a plan that includes it, with an `EmailPlan` this ReceivingDomain depends on.",
+    INBOUND_HOST_TAKEN: "Another project (or another domain of this one) already receives mail for this host: choose another host, or turn receiving off there first.",
+    INVALID_HOST: "`host` must be the domain itself or a subdomain of it, and not its envelope-sender (`bounce.`) host.",
+    DOMAIN_NOT_FOUND: "No sending domain with this `domainId` in the project of this key. On delete: the domain, and its receiving, are gone (counts as deleted).",
+  },
+  notes: `Create: \`PUT /domains/{id}/receiving\`. Refresh reads \`GET /domains/{id}/receiving\`: receiving turned off is gone, a host changed out of band is drift. Delete turns receiving off, **which deletes the domain's addresses with it** (the API's rule).
+
+Receiving, mailboxes and aliases are free: nothing is charged.`,
+};
+const INPUTS = Object.keys(receivingDomainSchema.inputs);
 
 type Enabled = ReceivingStatus & { host: string };
 
@@ -65,13 +106,15 @@ function hintFor(err: unknown, domainId: string): string | undefined {
 /** Receiving's wanted host: `host`, else the domain itself (the API's default; `domain` when known). */
 const wantedHost = (inputs: Props, domain?: string) => (inputs.host as string | undefined) ?? domain;
 
-export const receivingDomain: ResourceImpl = {
+export const receivingDomain: SchemaResource = {
+  schema: receivingDomainSchema,
+
   async check(_olds, news) {
-    return checkInputs(news, fields, adoptIdRule);
+    return checkSchema(receivingDomainSchema, news);
   },
 
   async diff(_id, olds, news): Promise<DiffResult> {
-    const result = diffInputs(olds, news, { replace: ["domainId"], update: [] });
+    const result = diffInputs(olds, news, { replace: changesOf(receivingDomainSchema).replace, update: [] });
     // Absent `host` means the domain itself: compared with the domain's name the state keeps.
     const hostChanged = isUnknown(news.host) || stable(olds.host) !== stable(wantedHost(news, olds.domain as string | undefined));
     return hostChanged ? { ...result, changes: true } : result;

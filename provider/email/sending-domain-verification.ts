@@ -5,18 +5,48 @@
  * next `up` waits again (the AWS SES verification pattern).
  */
 import { z } from "zod";
-import type { EmailDomain } from "../../contract/schemas";
+import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
-import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, type Props, type ResourceImpl } from "../resource";
+import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, type Props } from "../resource";
+import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
 /** How long to wait is a setting of the provider, not of the domain: stored only when set (as SendingDomain's). */
 const WAIT_DEFAULTS = { timeoutSeconds: 600 };
 
-const fields = {
-  domainId: z.string().min(1, "must not be empty"),
-  timeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+export const sendingDomainVerificationSchema: ResourceSchema = {
+  type: "SendingDomainVerification",
+  service: "email",
+  summary:
+    "Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.",
+  example: "SendingDomainVerification.ts",
+  inputs: {
+    domainId: {
+      schema: z.string().min(1, "must not be empty"),
+      description: "The sending domain to wait for: `SendingDomain.domainId`. It is this resource's id too.",
+      change: "replace",
+    },
+    timeoutSeconds: {
+      schema: z.number().int().min(1).max(86_400).optional(),
+      description: "The limit of the wait, in seconds; the shorter of it and `customTimeouts` applies.",
+      change: "update",
+      changeText: "updates in place (a setting of how the provider waits: the state keeps it only when set, and a default written out diffs as one left out); a domain not verified yet is waited for again",
+      default: "`600`",
+    },
+  },
+  outputs: {
+    domain: { schema: z.string(), description: "The sending domain's name." },
+    status: { schema: emailDomainStatus, description: "The verification status: `verified` once the wait succeeded." },
+    verifiedAt: { schema: z.string(), tsType: "string | undefined", description: "When the domain was verified (ISO 8601)." },
+  },
+  waits: [{ what: "create and update: verification (it starts a DNS check, polls, and checks again after `failed` while time remains)", limit: "`timeoutSeconds` (600 s)" }],
+  interrupted: "Nothing to find: it makes no object. The next `up` asks for verification again and waits.",
+  errors: {
+    DOMAIN_NOT_FOUND: "No sending domain with this `domainId` in the project of this key: pass a `SendingDomain`'s `domainId`.",
+  },
+  notes:
+    "For programs that publish the DNS records themselves: create it after the records (`dependsOn`, or by using their outputs). It starts the check, polls, checks again after `failed` while time remains, and succeeds on `verified`; a wait that runs out (error code `WAIT_TIMEOUT`) lists the DNS records: check they are published exactly as shown, and `pulumi up` starts the wait again. A refresh drops it when the domain is no longer verified, so the next `up` waits again (the AWS SES verification pattern). Delete calls nothing: verification is a state of the domain. It makes no object of its own, so it has no `adoptId` (its create asks the API to check the records again and waits).",
 };
 
 /**
@@ -49,12 +79,13 @@ async function verify(ctx: CallContext, operation: string, inputs: Props): Promi
   }
 }
 
-export const sendingDomainVerification: ResourceImpl = {
+export const sendingDomainVerification: SchemaResource = {
+  schema: sendingDomainVerificationSchema,
   async check(_olds, news) {
-    return checkInputs(news, fields);
+    return checkSchema(sendingDomainVerificationSchema, news);
   },
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["domainId"], update: ["timeoutSeconds"], defaults: WAIT_DEFAULTS });
+    return diffInputs(olds, news, { ...changesOf(sendingDomainVerificationSchema), defaults: WAIT_DEFAULTS });
   },
   async create(inputs, ctx) {
     return { id: inputs.domainId as string, outs: await verify(ctx, "create", inputs) };

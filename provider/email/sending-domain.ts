@@ -11,9 +11,10 @@
 import { z } from "zod";
 import { isApiError, type OperationError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { EmailDomain } from "../../contract/schemas";
+import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
-import { changedFromDefaults, checkInputs, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props, type ResourceImpl } from "../resource";
+import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { waitForJob } from "./jobs";
@@ -25,8 +26,11 @@ export const domainName = z
   .trim()
   .toLowerCase()
   .max(253, "at most 253 characters")
-  .refine(isFullyQualified, "not a valid fully-qualified domain name (for example mail.example.com)")
-  .refine((name) => !nonPublicTldProblem(name), { error: (issue) => nonPublicTldProblem(String(issue.input)) ?? "not a public domain name" });
+  .refine(isFullyQualified, "must be a fully-qualified domain name (for example mail.example.com)")
+  .refine((name) => !nonPublicTldProblem(name), {
+    // Without an input (the reference's rule text): the rule in words.
+    error: (issue) => (typeof issue.input === "string" && nonPublicTldProblem(issue.input)) || "must end in a public top-level name (not `localhost`, `.local`, `.test`, `.example`, `.internal`…)",
+  });
 
 /**
  * How the provider waits, not properties of the domain: check leaves them out when the user did
@@ -35,14 +39,65 @@ export const domainName = z
  */
 const WAIT_DEFAULTS = { waitForVerification: true, verificationTimeoutSeconds: 600 };
 
-const fields = {
-  domain: domainName,
-  waitForVerification: z.boolean().optional(),
-  verificationTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
-  /** A sending domain already in the project (its id) to manage instead of adding it. */
-  adoptId: z.string().min(1, "must not be empty").optional(),
+/** A DNS record to publish, as the API lists it (SendingDomain's `dnsRecords`, ReceivingDomain's `mxRecords`). */
+export const dnsRecordOutput = z.array(z.object({ type: z.string(), name: z.string(), value: z.string(), priority: z.number().optional() }));
+
+export const sendingDomainSchema: ResourceSchema = {
+  type: "SendingDomain",
+  service: "email",
+  summary:
+    "A domain the project sends email from, with the DNS records to publish for it. By default `up` waits until the domain is verified; a program that publishes the records itself turns the wait off and adds a `SendingDomainVerification` that depends on them.",
+  example: "SendingDomain.ts",
+  inputs: {
+    domain: {
+      schema: domainName,
+      description: "The domain to send from, for example `mail.example.com`. Lower-cased.",
+      change: "replace",
+    },
+    waitForVerification: {
+      schema: z.boolean().optional(),
+      description:
+        "Wait in `up` until the domain is verified. Set it to false when the same program publishes the DNS records (from `dnsRecords`); then add a `SendingDomainVerification` that depends on them.",
+      change: "update",
+      changeText: "updates in place without changing the domain (it says how the provider waits); a domain not verified yet is waited for again",
+      default: "`true`",
+    },
+    verificationTimeoutSeconds: {
+      schema: z.number().int().min(1).max(86_400).optional(),
+      description: "How long, in seconds, `up` waits for the domain to be verified (when `waitForVerification`). Where `customTimeouts` is shorter, it wins.",
+      change: "update",
+      changeText: "updates in place without changing the domain (it says how the provider waits)",
+      default: "`600`",
+    },
+    adoptId: adoptIdInput("the id of a sending domain already in the project (from `GET /domains`)"),
+  },
+  outputs: {
+    domainId: { schema: z.string(), description: "The domain's id at the API (the resource's id too): what `SendingDomainVerification` and `ReceivingDomain` take." },
+    status: { schema: emailDomainStatus, description: "The verification status, as the API last answered it." },
+    dnsRecords: { schema: dnsRecordOutput, description: "The records to publish with your DNS provider, exactly as given (`priority` for MX records)." },
+    verifiedAt: { schema: z.string(), tsType: "string | undefined", description: "When the domain was verified (ISO 8601); absent until it is." },
+  },
+  waits: [
+    { what: "create: its `add_domain` job", limit: "2 min" },
+    { what: "create and update, when `waitForVerification`: verification (a new DNS check after a `failed` one while time remains)", limit: "`verificationTimeoutSeconds` (600 s)" },
+  ],
+  adoption:
+    "`adoptId` is the sending domain's id (from `GET /domains`); it must be the id of the domain named by `domain`, or the create fails naming the domain it is. The create reads it (nothing is added) and then waits for verification as usual. An unknown id fails the create with `DOMAIN_NOT_FOUND`.",
+  interrupted:
+    "A domain name is the user's own choice, so the domain already in the project may be anyone's: the create stops with its id and the `adoptId` line to add (the API would refuse a second one, `DOMAIN_EXISTS`). A create that ran out of time while waiting for verification is not an interrupted one: the domain is in the state (partial failure) and the next `up` continues the wait, never adding the domain again.",
+  errors: {
+    DOMAIN_EXISTS: "The domain is already in the project: the error names its id; if it is this stack's, add the `adoptId` line it gives, otherwise remove it from the project first.",
+    DOMAIN_LIMIT_REACHED: "The plan allows no more domains: remove one, or move to a larger plan (`EmailPlan`).",
+    INVALID_DOMAIN: "The API refused the name: give a public fully-qualified domain name you control.",
+    DOMAIN_NOT_FOUND: "On update: the domain was removed outside Pulumi; `pulumi refresh`, then `pulumi up` adds it again. On create with `adoptId`: no such domain in the project of this key.",
+  },
+  notes: `Create adds the domain, waits for its \`add_domain\` job, starts a DNS check and — when \`waitForVerification\` — polls until \`verified\`, starting a new check after a \`failed\` one while time remains. Without the wait, it only starts the check. A wait that times out (error code \`WAIT_TIMEOUT\`) keeps the domain in the state (partial failure) and lists the DNS records to publish exactly as shown: publish them and run \`pulumi up\` again, which continues the wait and never adds the domain again. To manage the records in the same program, set \`waitForVerification: false\`, create the records from \`dnsRecords\`, and add a \`SendingDomainVerification\` that depends on them.
+
+The wait settings (\`waitForVerification\`, \`verificationTimeoutSeconds\`) say how the provider waits, not what the domain is: the state's inputs keep them only when set (a refresh puts back only values other than the default), and a default written out and one left out diff as the same, so states written by 0.1.0 show no change. The outputs show the settings that applied.
+
+Delete: \`DELETE /domains/{id}\` (an already-gone domain counts as deleted).`,
 };
-const INPUTS = Object.keys(fields);
+const INPUTS = Object.keys(sendingDomainSchema.inputs);
 
 /**
  * The one mapper from an API sending domain to the resource's properties: create's outputs,
@@ -150,13 +205,15 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
   }
 }
 
-export const sendingDomain: ResourceImpl = {
+export const sendingDomain: SchemaResource = {
+  schema: sendingDomainSchema,
+
   async check(_olds, news) {
-    return checkInputs(news, fields);
+    return checkSchema(sendingDomainSchema, news);
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["domain"], update: ["waitForVerification", "verificationTimeoutSeconds"], defaults: WAIT_DEFAULTS });
+    return diffInputs(olds, news, { ...changesOf(sendingDomainSchema), defaults: WAIT_DEFAULTS });
   },
 
   async create(inputs, ctx) {

@@ -14,26 +14,70 @@ import { isApiError, OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { CallContext } from "../context";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
-import { checkInputs, diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props, type ResourceImpl } from "../resource";
+import { diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import { webhookUrlProblem } from "../../contract/hosts";
 
-const fields = {
-  url: z
-    .string()
-    .trim()
-    .max(2000, "at most 2,000 characters")
-    .superRefine((value, ctx) => {
-      const problem = webhookUrlProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
-  events: z
-    .array(z.enum(webhookEventNames, { message: `each event must be one of ${webhookEventNames.join(", ")}` }))
-    .min(1, "at least one event")
-    .max(20, "at most 20 entries")
-    // Order and duplicates carry no meaning: normalize, so they never show as a diff.
-    .transform((events) => [...new Set(events)].sort()),
-  /** An existing webhook (its id) to take over: it is made anew, for a secret this stack holds. */
-  adoptId: z.string().regex(UUID, "a webhook id (UUID)").optional(),
+/** The url rule in words: the page's, and the fallback of the check's message (which names the exact problem). */
+const WEBHOOK_URL_RULE =
+  "must be an https URL with a public fully-qualified host name (no IP address, no `localhost` or reserved top-level name), no credentials, no whitespace or control characters";
+
+export const webhookSchema: ResourceSchema = {
+  type: "Webhook",
+  service: "email",
+  summary:
+    "An https endpoint that receives the project's email events, each delivery signed with `secret`. The API cannot change a webhook: any change replaces it, and the new one has a new secret.",
+  example: "Webhook.ts",
+  inputs: {
+    url: {
+      schema: z
+        .string()
+        .trim()
+        .max(2000, "at most 2,000 characters")
+        .refine((value) => !webhookUrlProblem(value), { error: (issue) => (typeof issue.input === "string" && webhookUrlProblem(issue.input)) || WEBHOOK_URL_RULE }),
+      description: "The endpoint the API posts the events to.",
+      change: "replace",
+    },
+    events: {
+      schema: z
+        .array(z.enum(webhookEventNames, { message: `each event must be one of ${webhookEventNames.join(", ")}` }))
+        .min(1, "at least one event")
+        .max(20, "at most 20 entries")
+        // Order and duplicates carry no meaning: normalize, so they never show as a diff.
+        .transform((events) => [...new Set(events)].sort()),
+      description: "The events delivered to it. Order and duplicates do not matter (the outputs list each once, sorted).",
+      change: "replace",
+    },
+    adoptId: {
+      ...adoptIdInput("the id of an existing webhook (from `GET /webhooks`), which is made anew (see Adoption)"),
+      schema: z.string().regex(UUID, "a webhook id (UUID)").optional(),
+    },
+  },
+  outputs: {
+    webhookId: { schema: z.string(), description: "The webhook's id at the API (the resource's id too)." },
+    secret: {
+      schema: z.string(),
+      description:
+        "The signing secret: verify each delivery with `verifyWebhookSignature(rawBody, req.headers[\"svc-signature\"], secret)`. The API answers it only when it creates the webhook, so a refresh keeps the one in the state.",
+      secret: true,
+    },
+    enabled: { schema: z.boolean(), description: "Whether the API delivers to it (it may disable an endpoint that keeps failing)." },
+    failCount: { schema: z.number(), description: "Deliveries that failed in a row, as the API counts them." },
+    createdAt: { schema: z.string(), description: "When the API made the webhook (ISO 8601)." },
+  },
+  adoption:
+    "`adoptId` is the webhook's id (from `GET /webhooks`). The API answers a webhook's secret only when it creates it, so an adopted webhook is made anew: the provider deletes it and creates one with the program's `url` and `events` (webhooks are free), and the stack holds the new secret. Events sent in between are not delivered. An unknown id fails the create.",
+  interrupted:
+    "A webhook with the same url and events may be anyone's (nothing tells whose it is): the create stops with its id and the `adoptId` line to add; adopting it makes it anew, for its secret. A webhook whose create answer was lost in the same run is made anew the same way (deleted, created once more), so the stack always holds a working secret.",
+  errors: {
+    WEBHOOK_LIMIT_REACHED:
+      "The plan allows no more webhooks. During a replace (a new one is made before the old one goes), set the resource option `deleteBeforeReplace: true` so the old one is deleted first; otherwise delete unused webhooks or move to a larger plan.",
+    INVALID_URL: "The URL must be https with a public fully-qualified host and no credentials (the check refuses most such URLs at preview).",
+    NO_EVENTS: "No valid event name: give at least one of the events listed under `events`.",
+    WEBHOOK_NOT_FOUND: "On delete it counts as deleted; on create with `adoptId`: no webhook with that id in the project.",
+  },
+  notes:
+    "Any change replaces (the API has no update): the replacement has a new `secret`, so a receiver reading it from the stack's outputs picks it up on its next deploy. A `secret` given as an input is refused at preview, named but never echoed.",
 };
 
 /**
@@ -97,14 +141,16 @@ async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> 
   return object;
 }
 
-export const webhook: ResourceImpl = {
+export const webhook: SchemaResource = {
+  schema: webhookSchema,
+
   async check(_olds, news) {
-    // A signing secret pasted as an input is refused without its value (sensitiveFailure).
-    return checkInputs(news, fields, undefined, { sensitive: ["secret"] });
+    // A signing secret pasted as an input is refused without its value (a secret output: checkSchema).
+    return checkSchema(webhookSchema, news);
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: ["url", "events"], update: [] });
+    return diffInputs(olds, news, changesOf(webhookSchema));
   },
 
   async create(inputs, ctx) {

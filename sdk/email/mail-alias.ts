@@ -2,28 +2,34 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/MailAlias");
-import { commonInputs, type CommonArgs } from "../common";
+import { commonInputs } from "../common";
+import { mailAliasOutputs, type MailAliasArgs, type MailAliasOutputs } from "../generated/MailAlias";
 
-export interface MailAliasArgs extends CommonArgs {
-  /** `Mailbox.id` (or `Mailbox.mailboxId`). Changing it replaces the alias. */
-  mailboxId: pulumi.Input<string>;
-  /** The part before the `@`, on the mailbox's domain. Changing it replaces the alias. */
-  localPart: pulumi.Input<string>;
-  /** An alias already on the mailbox (its id) to manage instead of creating one. */
-  adoptId?: pulumi.Input<string>;
-}
+export type { MailAliasArgs };
 
-/** Another address of a mailbox: its mail lands in the mailbox and follows the mailbox's forwarding. */
+/**
+ * Another address of a mailbox, on the mailbox's domain: its mail lands in the mailbox and follows the mailbox's forwarding. Both inputs replace (the API has nothing to update on an alias).
+ *
+ * @example
+ * ```typescript
+ * import * as svc from "pulumi-svc";
+ *
+ * const mail = new svc.SendingDomain("mail", { domain: "example.org" });
+ * const inbound = new svc.ReceivingDomain("inbound", { domainId: mail.domainId });
+ * const support = new svc.Mailbox("support", { domainId: inbound.domainId, localPart: "support" });
+ *
+ * // help@example.org lands in the support mailbox.
+ * const help = new svc.MailAlias("help", { mailboxId: support.mailboxId, localPart: "help" });
+ *
+ * export const aliasAddress = help.address;
+ * ```
+ *
+ * Reference: docs/MailAlias.md (inputs, outputs, waits, adoption, errors).
+ */
 export class MailAlias extends pulumi.dynamic.Resource {
-  declare readonly mailboxId: pulumi.Output<string>;
-  declare readonly localPart: pulumi.Output<string>;
-  /** The whole address, `localPart@host`. */
-  declare readonly address: pulumi.Output<string>;
-  declare readonly domainId: pulumi.Output<string>;
-  declare readonly aliasId: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: MailAliasArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { address: undefined, domainId: undefined, aliasId: undefined, createdAt: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "MailAlias");
+    super(provider, name, { ...mailAliasOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "MailAlias");
   }
 }
+// The outputs, with their TSDoc, from the schema (../generated/MailAlias.ts).
+export interface MailAlias extends MailAliasOutputs {}

@@ -2,36 +2,33 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/ReceivingDomain");
-import { commonInputs, type CommonArgs } from "../common";
-import type { DnsRecord } from "./sending-domain";
+import { commonInputs } from "../common";
+import { receivingDomainOutputs, type ReceivingDomainArgs, type ReceivingDomainOutputs } from "../generated/ReceivingDomain";
 
-export interface ReceivingDomainArgs extends CommonArgs {
-  /** A verified sending domain: `SendingDomain.domainId` (it waits for verification by default) or
-   * `SendingDomainVerification.domainId`. Changing it replaces the resource. */
-  domainId: pulumi.Input<string>;
-  /** The host that receives mail: the domain itself (default) or a subdomain of it, not its `bounce.`
-   * host. Changes in place; the addresses stay, on the new host. */
-  host?: pulumi.Input<string>;
-  /** Receiving already enabled on the domain, to manage instead of enabling it: the domain's id
-   * (equal to domainId). Changing or removing it afterwards changes nothing. */
-  adoptId?: pulumi.Input<string>;
-}
+export type { ReceivingDomainArgs };
 
 /**
- * Receiving mail on a verified sending domain. Publish `mxRecords` with your DNS provider. Pass this
- * resource's `domainId` to Mailbox, so mailboxes are created after receiving is on. Deleting it turns
- * receiving off, which deletes the domain's addresses with it.
+ * Receiving mail on a verified sending domain, for the domain itself or a subdomain of it, with the MX records to publish. Pass its `domainId` to `Mailbox`, so mailboxes are made after receiving is on. Deleting it turns receiving off, which deletes the domain's addresses with it.
+ *
+ * @example
+ * ```typescript
+ * import * as svc from "pulumi-svc";
+ *
+ * const mail = new svc.SendingDomain("mail", { domain: "example.org" });
+ *
+ * // Mail for support@in.example.org and the like; publish `mxRecords` with your DNS provider.
+ * const inbound = new svc.ReceivingDomain("inbound", { domainId: mail.domainId, host: "in.example.org" });
+ *
+ * export const mxRecords = inbound.mxRecords;
+ * ```
+ *
+ * Reference: docs/ReceivingDomain.md (inputs, outputs, waits, adoption, errors).
  */
 export class ReceivingDomain extends pulumi.dynamic.Resource {
-  declare readonly domainId: pulumi.Output<string>;
-  /** The host that receives mail. */
-  declare readonly host: pulumi.Output<string>;
-  /** The sending domain's name. */
-  declare readonly domain: pulumi.Output<string>;
-  /** MX records to publish, exactly as given. */
-  declare readonly mxRecords: pulumi.Output<DnsRecord[]>;
-
   constructor(name: string, args: ReceivingDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { domain: undefined, mxRecords: undefined, host: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "ReceivingDomain");
+    // `host` is passed unset too: without it the output is the domain itself, which only the provider knows.
+    super(provider, name, { ...receivingDomainOutputs.computed, host: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "ReceivingDomain");
   }
 }
+// The outputs, with their TSDoc, from the schema (../generated/ReceivingDomain.ts).
+export interface ReceivingDomain extends ReceivingDomainOutputs {}

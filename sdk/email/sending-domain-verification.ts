@@ -2,28 +2,37 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/SendingDomainVerification");
-import { commonInputs, type CommonArgs } from "../common";
+import { commonInputs } from "../common";
+import { sendingDomainVerificationOutputs, type SendingDomainVerificationArgs, type SendingDomainVerificationOutputs } from "../generated/SendingDomainVerification";
 
-export interface SendingDomainVerificationArgs extends CommonArgs {
-  /** `SendingDomain.domainId`. Changing it replaces the resource. */
-  domainId: pulumi.Input<string>;
-  /** How long to wait for verification (default 600 s). */
-  timeoutSeconds?: pulumi.Input<number>;
-}
+export type { SendingDomainVerificationArgs };
 
 /**
- * Waits until a sending domain is verified. Make it depend on the DNS records your program publishes
- * (from `SendingDomain.dnsRecords`). If the domain stops being verified, `refresh` drops this resource
- * and the next `up` waits again.
+ * Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.
+ *
+ * @example
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as svc from "pulumi-svc";
+ *
+ * // This program publishes the records itself, so the SendingDomain does not wait...
+ * const mail = new svc.SendingDomain("mail", { domain: "mail.example.com", waitForVerification: false });
+ *
+ * // ...one record resource per entry of mail.dnsRecords, with your DNS provider's package:
+ * const published: pulumi.Resource[] = [];
+ *
+ * // ...and the wait comes after them.
+ * const verified = new svc.SendingDomainVerification("mail-verified", { domainId: mail.domainId, timeoutSeconds: 900 }, { dependsOn: published });
+ *
+ * export const verifiedAt = verified.verifiedAt;
+ * ```
+ *
+ * Reference: docs/SendingDomainVerification.md (inputs, outputs, waits, adoption, errors).
  */
 export class SendingDomainVerification extends pulumi.dynamic.Resource {
-  declare readonly domainId: pulumi.Output<string>;
-  declare readonly timeoutSeconds: pulumi.Output<number>;
-  declare readonly domain: pulumi.Output<string>;
-  declare readonly status: pulumi.Output<string>;
-  declare readonly verifiedAt: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: SendingDomainVerificationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { domain: undefined, status: undefined, verifiedAt: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomainVerification");
+    super(provider, name, { ...sendingDomainVerificationOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomainVerification");
   }
 }
+// The outputs, with their TSDoc, from the schema (../generated/SendingDomainVerification.ts).
+export interface SendingDomainVerification extends SendingDomainVerificationOutputs {}

@@ -2,8 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/SendingDomain");
-import { commonInputs, type CommonArgs } from "../common";
+import { commonInputs } from "../common";
+import { sendingDomainOutputs, type SendingDomainArgs, type SendingDomainOutputs } from "../generated/SendingDomain";
 
+export type { SendingDomainArgs };
+
+/** A DNS record to publish, exactly as given: an entry of `SendingDomain.dnsRecords` and `ReceivingDomain.mxRecords`. */
 export interface DnsRecord {
   type: string;
   name: string;
@@ -11,33 +15,29 @@ export interface DnsRecord {
   priority?: number;
 }
 
-export interface SendingDomainArgs extends CommonArgs {
-  /** The domain to send from, e.g. `mail.example.com`. Lower-cased; changing it replaces the resource. */
-  domain: pulumi.Input<string>;
-  /** Wait in `up` until the domain is verified (default true). Set false when the same program
-   * publishes the DNS records; then add a SendingDomainVerification that depends on them. */
-  waitForVerification?: pulumi.Input<boolean>;
-  /** How long to wait for verification (default 600 s). */
-  verificationTimeoutSeconds?: pulumi.Input<number>;
-  /** Manage an existing object instead of creating one: the id of a sending domain already in the project (from `GET /domains`). The create then only reads it (nothing is
-   * created or charged); where it differs from this program, the next `pulumi up` updates or replaces it as
-   * usual. Changing or removing it afterwards changes nothing. See the README, "Adopting existing objects". */
-  adoptId?: pulumi.Input<string>;
-}
-
-/** A domain the project sends email from, with the DNS records to publish for it. */
+/**
+ * A domain the project sends email from, with the DNS records to publish for it. By default `up` waits until the domain is verified; a program that publishes the records itself turns the wait off and adds a `SendingDomainVerification` that depends on them.
+ *
+ * @example
+ * ```typescript
+ * import * as svc from "pulumi-svc";
+ *
+ * // `up` waits until the domain is verified (publish the records it lists, or see SendingDomainVerification).
+ * const mail = new svc.SendingDomain("mail", {
+ *   domain: "mail.example.com",
+ *   verificationTimeoutSeconds: 1800,
+ * });
+ *
+ * export const domainId = mail.domainId;
+ * export const recordsToPublish = mail.dnsRecords;
+ * ```
+ *
+ * Reference: docs/SendingDomain.md (inputs, outputs, waits, adoption, errors).
+ */
 export class SendingDomain extends pulumi.dynamic.Resource {
-  declare readonly domain: pulumi.Output<string>;
-  declare readonly waitForVerification: pulumi.Output<boolean>;
-  declare readonly verificationTimeoutSeconds: pulumi.Output<number>;
-  declare readonly domainId: pulumi.Output<string>;
-  /** `pending`, `verifying`, `verified` or `failed`. */
-  declare readonly status: pulumi.Output<string>;
-  /** Records to publish exactly as given. */
-  declare readonly dnsRecords: pulumi.Output<DnsRecord[]>;
-  declare readonly verifiedAt: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: SendingDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { domainId: undefined, status: undefined, dnsRecords: undefined, verifiedAt: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomain");
+    super(provider, name, { ...sendingDomainOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomain");
   }
 }
+// The outputs, with their TSDoc, from the schema (../generated/SendingDomain.ts).
+export interface SendingDomain extends SendingDomainOutputs {}

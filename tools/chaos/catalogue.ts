@@ -77,7 +77,7 @@ const REQUIRED = /is required/;
 const unknown = (name: string) => new RegExp(`unknown property "${name}"`);
 
 // ---- SendingDomain: a public fully-qualified domain name (INVALID_DOMAIN); the wait settings ----
-const FQDN = /not a valid fully-qualified domain name/;
+const FQDN = /must be a fully-qualified domain name/;
 const sendingDomain: Row[] = [
   row("SendingDomain", "domain empty", { domain: "" }, "domain", FQDN),
   row("SendingDomain", "domain only spaces", { domain: "   " }, "domain", FQDN),
@@ -323,7 +323,7 @@ const receivingDomain: Row[] = [
 
 // ---- Mailbox: a local part (INVALID_ADDRESS), up to 5 forwarding addresses, mailbox settings; no password (dashboard-only) ----
 const LOCAL = /1 to 64 letters, digits, dots/;
-const ADDRESS = /not an email address/;
+const ADDRESS = /must be an email address/;
 const mailbox: Row[] = [
   row("Mailbox", "domainId empty", { domainId: "" }, "domainId", /must not be empty/),
   row("Mailbox", "localPart empty", { localPart: "" }, "localPart", LOCAL),

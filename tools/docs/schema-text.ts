@@ -36,8 +36,19 @@ function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Whether a type's text is a union outside any brackets (`A | B`, not `{ a: A | B }`): it needs parentheses before `[]`. */
+function unionAtTop(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if ("{<([".includes(text[i])) depth++;
+    else if ("}>)]".includes(text[i])) depth--;
+    else if (depth === 0 && text.startsWith(" | ", i)) return true;
+  }
+  return false;
+}
+
 function tsText(s: JsonSchema, input: boolean): string {
-  // The parts of an argument (items, properties, values) are each a `pulumi.Input` too; the whole is wrapped by its caller.
+  // Each part of an argument may be an Output too (`events: [someOutput]`), as in Pulumi's own sdks.
   const wrap = (text: string) => (input ? `pulumi.Input<${text}>` : text);
   if (s.const !== undefined) return literal(s.const);
   if (s.enum) return s.enum.map(literal).join(" | ");
@@ -56,7 +67,10 @@ function tsText(s: JsonSchema, input: boolean): string {
     case "null":
       return "null";
     case "array":
-      return `${wrap(tsText(s.items ?? {}, input))}[]`;
+    {
+      const item = wrap(tsText(s.items ?? {}, input));
+      return `${unionAtTop(item) ? `(${item})` : item}[]`;
+    }
     case "object": {
       if (s.properties) {
         const required = new Set(s.required ?? []);

@@ -1,0 +1,13 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+// This program publishes the records itself, so the SendingDomain does not wait...
+const mail = new svc.SendingDomain("mail", { domain: "mail.example.com", waitForVerification: false });
+
+// ...one record resource per entry of mail.dnsRecords, with your DNS provider's package:
+const published: pulumi.Resource[] = [];
+
+// ...and the wait comes after them.
+const verified = new svc.SendingDomainVerification("mail-verified", { domainId: mail.domainId, timeoutSeconds: 900 }, { dependsOn: published });
+
+export const verifiedAt = verified.verifiedAt;
