@@ -41,11 +41,6 @@ export interface InputSpec {
   readonly internal?: boolean;
   /** The sdk argument's type where the zod type does not say it (an object whose parts are inputs). */
   readonly tsType?: string;
-  /**
-   * An input several types share (one spec object, declared once): the sdk gets it from one
-   * interface of this name (sdk/generated/shared.ts), so its TSDoc is written once.
-   */
-  readonly group?: string;
 }
 
 export interface OutputSpec {

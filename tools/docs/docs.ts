@@ -122,29 +122,24 @@ function outputMember(name: string, output: AnyOutput): string {
 
 const echoedOutput = (input: InputSpec): AnyOutput => ({ schema: input.schema, description: input.description, secret: input.secret, tsType: input.tsType, fromInput: true, defaulted: defaultText(input) !== undefined });
 
-const groupsOf = (schema: ResourceSchema) => [...new Set(ownInputs(schema).map(([, input]) => input.group).filter((g): g is string => g !== undefined))];
-
 function sdkTypes(schema: ResourceSchema, files: TypeFiles): string {
   const base = "adoptId" in schema.inputs ? "AdoptableArgs" : "CommonArgs";
-  const groups = groupsOf(schema);
-  const args = ownInputs(schema).filter(([, input]) => !input.group).map(([name, input]) => argMember(name, input));
-  const grouped = new Set(ownInputs(schema).filter(([, input]) => input.group).map(([name]) => name));
-  const outputs = outputsOf(schema).filter(([name]) => !grouped.has(name)).map(([name, output]) => outputMember(name, output));
+  const args = ownInputs(schema).map(([name, input]) => argMember(name, input));
+  const outputs = outputsOf(schema).map(([name, output]) => outputMember(name, output));
   const computed = Object.keys(schema.outputs);
   const secret = outputsOf(schema).filter(([, o]) => o.secret).map(([name]) => name);
   return [
     `// ${GENERATED_NOTE} ${files.provider}: edit the schema there, then run it.`,
     `import type * as pulumi from "@pulumi/pulumi";`,
     `import type { ${base} } from "../common";`,
-    ...(groups.length ? [`import type { ${groups.flatMap((g) => [`${g}Args`, `${g}Outputs`]).join(", ")} } from "./shared";`] : []),
     "",
     tsdoc([`The arguments of {@link ${schema.type}}. Reference: docs/${schema.type}.md.`]),
-    `export interface ${schema.type}Args extends ${[base, ...groups.map((g) => `${g}Args`)].join(", ")} {`,
+    `export interface ${schema.type}Args extends ${base} {`,
     args.join("\n"),
     "}",
     "",
     tsdoc([`The outputs of {@link ${schema.type}}: every argument as applied, and what the API makes.`]),
-    `export interface ${schema.type}Outputs${groups.length ? ` extends ${groups.map((g) => `${g}Outputs`).join(", ")}` : ""} {`,
+    `export interface ${schema.type}Outputs {`,
     outputs.join("\n"),
     "}",
     "",
@@ -155,28 +150,6 @@ function sdkTypes(schema: ResourceSchema, files: TypeFiles): string {
     "};",
     "",
   ].join("\n");
-}
-
-/** sdk/generated/shared.ts: the inputs several types share, each group's written once. */
-function sharedTypes(schemas: readonly ResourceSchema[]): string | undefined {
-  const groups = new Map<string, Map<string, { input: InputSpec; type: string }>>();
-  for (const schema of schemas) {
-    for (const [name, input] of ownInputs(schema)) {
-      if (!input.group) continue;
-      const members = groups.get(input.group) ?? new Map<string, { input: InputSpec; type: string }>();
-      groups.set(input.group, members);
-      const seen = members.get(name);
-      if (seen && seen.input !== input) throw new Error(`${schema.type}.${name}: group ${input.group} has this input already from ${seen.type} as another object: declare it once and use it in both`);
-      members.set(name, { input, type: schema.type });
-    }
-  }
-  if (groups.size === 0) return undefined;
-  const out = [`// ${GENERATED_NOTE} the resources' schemas (inputs several types share): edit them there, then run it.`, `import type * as pulumi from "@pulumi/pulumi";`, ""];
-  for (const [group, members] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-    out.push(`export interface ${group}Args {`, ...[...members].map(([name, { input }]) => argMember(name, input)), "}", "");
-    out.push(`export interface ${group}Outputs {`, ...[...members].map(([name, { input }]) => outputMember(name, echoedOutput(input))), "}", "");
-  }
-  return out.join("\n");
 }
 
 // ---- the sdk class's TSDoc
@@ -309,8 +282,6 @@ export function generate(root = ROOT, list: readonly (ResourceImpl | SchemaResou
     wanted.set(files.sdk, withClassDoc(readFileSync(join(root, files.sdk), "utf8"), schema, files.sdk, root));
     wanted.set(join("docs", `${schema.type}.md`), page(schema, files, root));
   }
-  const shared = sharedTypes(schemas.map((s) => s.schema));
-  if (shared) wanted.set(join("sdk", "generated", "shared.ts"), shared);
   const functions = dataFunctionPages(root);
   for (const fn of functions) wanted.set(join("docs", `${fn.name}.md`), fn.page);
   const generatedPages = new Set([...wanted.keys()].filter((f) => f.startsWith(`docs${sep}`)).map((f) => f.slice(5)));
