@@ -20,31 +20,11 @@ import { missingProfile } from "./config";
 import { causeOfType } from "./client/errors";
 import { WaitTimeoutError } from "./client/poller";
 import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
+import type { ResourceSchema, SchemaResource } from "./schema";
 import type { CallContext } from "./context";
 import { apiContextOf, currentConfig } from "./runtime";
 
 const COMMON = ["profile", "timeouts"] as const;
-
-/** The API each type calls, so the key its profile must hold. */
-const SERVICE: Record<string, "platform" | "email"> = {
-  Vps: "platform",
-  VpsFirewallRule: "platform",
-  VpsBackup: "platform",
-  VpsSshKey: "platform",
-  VpsPortForward: "platform",
-  VpsSnapshot: "platform",
-  Domain: "platform",
-  SendingDomain: "email",
-  SendingDomainVerification: "email",
-  Webhook: "email",
-  Template: "email",
-  ReceivingDomain: "email",
-  Mailbox: "email",
-  MailAlias: "email",
-  EmailPlan: "email",
-  EmailTopic: "email",
-  EmailSegment: "email",
-};
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */
 const NO_MOVE: Record<string, string> = {
@@ -77,7 +57,7 @@ export function durationMs(text: unknown): number | undefined {
   return ms;
 }
 
-function profileFailures(type: string, olds: Props, news: Props): CheckFailure[] {
+function profileFailures(type: string, service: ResourceSchema["service"], olds: Props, news: Props): CheckFailure[] {
   const profile = profileOf(news);
   const failures: CheckFailure[] = [];
   if (news.profile !== undefined && !isUnknown(news.profile) && (typeof news.profile !== "string" || news.profile === "")) {
@@ -92,7 +72,7 @@ function profileFailures(type: string, olds: Props, news: Props): CheckFailure[]
     }
     if (missing) return [{ property: "profile", reason: missing }];
     const { settings } = apiContextOf(profile);
-    const needs = SERVICE[type] === "email" ? (settings.emailApiKey || settings.apiKey ? undefined : "emailApiKey (or apiKey)") : settings.apiKey ? undefined : "apiKey";
+    const needs = service === "email" ? (settings.emailApiKey || settings.apiKey ? undefined : "emailApiKey (or apiKey)") : settings.apiKey ? undefined : "apiKey";
     if (needs) failures.push({ property: "profile", reason: `profile "${profile}" has no ${needs}: set it with pulumi config set --path --secret 'svc:profiles.${profile}.${needs.split(" ")[0]}' <key>` });
   }
   // A resource already in the state (olds) moving to another account.
@@ -144,11 +124,12 @@ function withTimeoutHint(err: unknown, operation: Operation): unknown {
 }
 
 /** Runs a resource method with the common inputs handled (see above). */
-export async function dispatch(type: string, impl: ResourceImpl, method: Method, args: unknown[]): Promise<unknown> {
+export async function dispatch(type: string, impl: SchemaResource, method: Method, args: unknown[]): Promise<unknown> {
   switch (method) {
     case "check": {
       const [olds, news] = args as [Props, Props];
-      const failures = [...profileFailures(type, olds ?? {}, news), ...timeoutFailures(news)];
+      // The API the type calls (its schema says) is the key its profile must hold.
+      const failures = [...profileFailures(type, impl.schema.service, olds ?? {}, news), ...timeoutFailures(news)];
       // Nothing is called for a profile that cannot serve the resource.
       if (failures.length) return { inputs: news, failures } satisfies CheckResult;
       const result = await impl.check(without(olds ?? {}), without(news), callContext(news).ctx);

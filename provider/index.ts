@@ -31,7 +31,7 @@ export * from "./config";
 export { configure } from "./runtime";
 
 /** Each resource type's behaviour, by the type name in its token `pulumi-nodejs:dynamic/svc:<Type>`. */
-export const resources: Record<string, ResourceImpl | SchemaResource> = {
+export const resources: Record<string, SchemaResource> = {
   SendingDomain: sendingDomain,
   SendingDomainVerification: sendingDomainVerification,
   Webhook: webhook,

@@ -6,16 +6,19 @@
  */
 import { dispatch } from "../../provider/common-inputs";
 import { OperationError, WaitTimeoutError } from "../../provider/client";
-import { operationError, PartialFailure, type ResourceImpl } from "../../provider/resource";
+import { operationError, PartialFailure } from "../../provider/resource";
+import type { SchemaResource } from "../../provider/schema";
+import { vps } from "../../provider/vps/vps";
 
-const failingWith = (err: unknown): ResourceImpl =>
+const failingWith = (err: unknown): SchemaResource =>
   ({
+    schema: vps.schema,
     create: async () => {
       throw err;
     },
-  }) as unknown as ResourceImpl;
+  }) as unknown as SchemaResource;
 
-const create = (impl: ResourceImpl, timeouts?: Record<string, string>) =>
+const create = (impl: SchemaResource, timeouts?: Record<string, string>) =>
   dispatch("Vps", impl, "create", [{ name: "web", ...(timeouts ? { timeouts } : {}) }]).then(
     () => {
       throw new Error("expected the create to fail");

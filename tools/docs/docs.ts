@@ -13,7 +13,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/index";
-import type { ResourceImpl } from "../../provider/resource";
 import type { InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
 import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
 import { defaultOf, isOptional, ruleOf, tsTypeOf } from "./schema-text";
@@ -270,11 +269,10 @@ function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], function
 // ---- main
 
 /** Every file the sources say, by path from the checkout: what `npm run docs` writes. */
-export function generate(root = ROOT, list: readonly (ResourceImpl | SchemaResource)[] = Object.values(resources)): Map<string, string> {
+export function generate(root = ROOT, list: readonly SchemaResource[] = Object.values(resources)): Map<string, string> {
   const wanted = new Map<string, string>();
   const schemas: { schema: ResourceSchema; files: TypeFiles }[] = [];
   for (const impl of list) {
-    if (!("schema" in impl)) continue;
     const schema = impl.schema;
     const files = filesOf(schema, root);
     schemas.push({ schema, files });
