@@ -10,7 +10,7 @@
 import type { ApiClient } from "./client/http";
 import { eachOnce, getOrGone, listOrGet, Listing, Poller } from "./client/poller";
 import type { RouteId } from "../contract/routes";
-import type { BackupAddon, EmailDomain, EmailJob, EmailTemplate, FirewallRule, PortForward, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
+import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
 
 /**
@@ -34,6 +34,13 @@ export class ApiContext {
     templateList?: Listing<EmailTemplate>;
     templates?: Poller<EmailTemplate>;
     webhooks?: Listing<Webhook>;
+    topicList?: Listing<EmailTopic>;
+    topics?: Poller<EmailTopic>;
+    segmentList?: Listing<EmailSegment>;
+    segments?: Poller<EmailSegment>;
+    addressList?: Listing<InboundAddress>;
+    addresses?: Poller<InboundAddress>;
+    receiving?: Poller<ReceivingStatus>;
   } = { ofServer: new Map() };
 
   constructor(readonly settings: Settings) {}
@@ -128,6 +135,40 @@ export class ApiContext {
   /** `GET /webhooks` (the API has no webhook by id). */
   get webhooks(): Listing<Webhook> {
     return (this.built.webhooks ??= new Listing<Webhook>(this.email, "email.webhooks.list"));
+  }
+
+  /** `GET /topics`: the project's topics. */
+  get topicList(): Listing<EmailTopic> {
+    return (this.built.topicList ??= new Listing<EmailTopic>(this.email, "email.topics.list"));
+  }
+
+  get topics(): Poller<EmailTopic> {
+    return (this.built.topics ??= new Poller<EmailTopic>(listOrGet(this.email, { list: this.topicList, get: "email.topics.get", param: "topicId", idOf: (t) => t.id })));
+  }
+
+  /** `GET /segments`: the project's segments. */
+  get segmentList(): Listing<EmailSegment> {
+    return (this.built.segmentList ??= new Listing<EmailSegment>(this.email, "email.segments.list"));
+  }
+
+  get segments(): Poller<EmailSegment> {
+    return (this.built.segments ??= new Poller<EmailSegment>(listOrGet(this.email, { list: this.segmentList, get: "email.segments.get", param: "segmentId", idOf: (s) => s.id })));
+  }
+
+  /** `GET /inbound/addresses`: the project's receiving addresses, mailboxes and aliases in one list. */
+  get addressList(): Listing<InboundAddress> {
+    return (this.built.addressList ??= new Listing<InboundAddress>(this.email, "email.addresses.list"));
+  }
+
+  get addresses(): Poller<InboundAddress> {
+    return (this.built.addresses ??= new Poller<InboundAddress>(
+      listOrGet(this.email, { list: this.addressList, get: "email.addresses.get", param: "addressId", idOf: (a) => a.id }),
+    ));
+  }
+
+  /** A sending domain's receiving setting (`GET /domains/{id}/receiving`; no list): each read once per tick. */
+  get receiving(): Poller<ReceivingStatus> {
+    return (this.built.receiving ??= new Poller<ReceivingStatus>(eachOnce(getOrGone<ReceivingStatus>(this.email, "email.receiving.get", "domainId"))));
   }
 }
 

@@ -13,6 +13,8 @@
  *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes (under a
  *                                        minute): CI's proof that the script runs and prints its table
  *   npm run bench -- --verbose           also what the engine prints
+ *   npm run bench -- --trace             also each refresh's timeline: every request and provider call, in ms
+ *                                        from the engine's start (where a refresh's time goes)
  *
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
  */
@@ -296,6 +298,7 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
   const result = await runEngine(op, { ...stack.options, onCheckpoint: (bytes) => (checkpointBytes += bytes) });
   const wallMs = Date.now() - started;
   const requests: RequestLogEntry[] = await stack.emulator.requests();
+  if (traceOps.has(op)) printTimeline(label, started, requests);
   const answered = requests.filter((r) => r.status !== 429);
   const kindOf = (r: RequestLogEntry) => (r.method !== "GET" ? "write" : POLL_ROUTES.has(r.route ?? "") ? "poll" : "read");
   const byRoute = new Map<string, number>();
@@ -332,6 +335,19 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
     providerRssMb: providerPeakRssKb === undefined ? undefined : providerPeakRssKb / 1024,
     byRoute,
   };
+}
+
+/** The operations whose timeline is printed (`--trace`). */
+const traceOps = new Set<Operation>();
+
+/** Every request (as the emulator logged it) and provider call, ms after `started`, in time order. */
+function printTimeline(label: string, started: number, requests: RequestLogEntry[]): void {
+  const lines = [
+    ...requests.map((r) => ({ at: Date.parse(r.time) - started, text: `request ${r.method} ${r.path} ${r.status}` })),
+    ...providerCalls.map((c) => ({ at: c.start - started, text: `${c.method} (${c.end - c.start} ms)` })),
+  ].sort((a, b) => a.at - b.at);
+  console.log(`  timeline of ${label}:`);
+  for (const l of lines) console.log(`    ${String(l.at).padStart(6)} ms  ${l.text}`);
 }
 
 // ---- scenarios ----
@@ -537,7 +553,8 @@ const DEFAULT_SCENARIOS = [...SCENARIOS];
 const SMOKE_SCENARIOS = ["small", "size"];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, verbose: { type: "boolean", default: false } } });
+  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "boolean", default: false } } });
+  if (values.trace) traceOps.add("refresh");
   const only = values.smoke ? SMOKE_SCENARIOS : values.only ? values.only.split(",").map((s) => s.trim()) : [...DEFAULT_SCENARIOS];
   const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}: choose from ${SCENARIOS.join(", ")}`);
