@@ -43,6 +43,41 @@ export class ApiContext {
     receiving?: Poller<ReceivingStatus>;
   } = { ofServer: new Map() };
 
+  /**
+   * Servers this process created (a create answered them, new), with the firewall rules this process
+   * added to them since: all such a server holds of this stack. An earlier attempt of a rule create
+   * (an interrupted `up`) ran in an earlier process, on a server that process knew: never on one made
+   * here. So a rule create's look before sending is answered from here, without a list call. A rule
+   * add whose outcome is unknown drops the server from here: its looks then read the list again.
+   */
+  private readonly madeHere = new Map<string, FirewallRule[]>();
+
+  private readonly kept = new Map<string, unknown>();
+
+  /** What a resource keeps for this process under `key` (a server's batch of rule adds), built on first use. */
+  keep<T>(key: string, build: () => T): T {
+    if (!this.kept.has(key)) this.kept.set(key, build());
+    return this.kept.get(key) as T;
+  }
+
+  /** `vpsId` was just created by this process (not found, not adopted). */
+  serverMadeHere(vpsId: string): void {
+    this.madeHere.set(vpsId, []);
+  }
+
+  /** The rules this process added to a server it made; undefined for any other server. */
+  rulesMadeHere(vpsId: string): FirewallRule[] | undefined {
+    return this.madeHere.get(vpsId);
+  }
+
+  /** A rule add on `vpsId` answered (`rule`), or a rule change without a sure answer (undefined). */
+  ruleAdded(vpsId: string, rule: FirewallRule | undefined): void {
+    const rules = this.madeHere.get(vpsId);
+    if (!rules) return;
+    if (rule) rules.push(rule);
+    else this.madeHere.delete(vpsId);
+  }
+
   constructor(readonly settings: Settings) {}
 
   get platform(): ApiClient {

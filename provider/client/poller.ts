@@ -316,7 +316,7 @@ export class Listing<T> {
   private ask(): Promise<ListAnswer<T>> {
     const at = this.clock.now();
     const mark = this.api.writeMark();
-    const answer = (this.api.call(this.route, (this.params ? { params: this.params } : {}) as never) as Promise<T[]>).then((items) => {
+    const answer = (this.api.call(this.route, { ...(this.params ? { params: this.params } : {}), shared: true } as never) as Promise<T[]>).then((items) => {
       if (!this.recent || this.recent.at <= at) this.recent = { at, mark, items };
       return { at, mark, items };
     });
@@ -346,7 +346,7 @@ export interface ListAndGet<T> {
 export function getOrGone<T>(api: ApiClient, route: RouteId, param: string): (id: string) => Promise<T | undefined> {
   return async (id) => {
     try {
-      return (await api.call(route, { params: { [param]: id } } as never)) as T;
+      return (await api.call(route, { params: { [param]: id }, shared: true } as never)) as T;
     } catch (err) {
       if (isApiError(err) && err.status === 404) return undefined;
       throw err;

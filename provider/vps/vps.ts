@@ -325,6 +325,7 @@ export const vps: ResourceImpl = {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const { server: created, adopted } = await createServer(ctx, inputs);
+    if (!adopted) ctx.api.serverMadeHere(created.id);
     if (adopted && adoptIdOf(inputs) !== undefined) {
       // Taken over as it is (a server being provisioned is waited for): the next preview shows
       // where it differs from the program.
