@@ -15,7 +15,7 @@ export const JOB_TIMEOUT_MS = 120_000;
  * end. A new job of that type, which the answer that gave its id has just said is under way, is first
  * read when it usually ends: the jobs started in that time are read together with it, by one
  * `GET /jobs`, instead of each being read at once and found still queued. Until a job of the type has
- * been seen to end, the first read comes at once.
+ * been seen to end, the first read comes one poll step (0.5 s) after the answer.
  */
 const usualMs = new Map<string, number>();
 
@@ -31,7 +31,7 @@ export async function waitForJob(ctx: CallContext, jobId: string, what: string, 
     what: `job ${jobId} (${what}) to finish`,
     timeoutMs,
     describe: (j) => (j ? `status ${j.status}` : "gone"),
-    firstReadInMs: usualMs.get(what) ?? 0,
+    firstReadInMs: usualMs.get(what) ?? POLL.firstMs,
   });
   noteDuration(what, job);
   if (!job) throw new ApiError({ service: "email", method: "GET", path: `/jobs/${jobId}`, status: 404, code: "JOB_NOT_FOUND", apiMessage: "the job is gone", retryable: false });

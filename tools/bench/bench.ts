@@ -13,8 +13,8 @@
  *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes (under a
  *                                        minute): CI's proof that the script runs and prints its table
  *   npm run bench -- --verbose           also what the engine prints
- *   npm run bench -- --trace             also each refresh's timeline: every request and provider call, in ms
- *                                        from the engine's start (where a refresh's time goes)
+ *   npm run bench -- --trace refresh,up  also the timeline of each such operation: every request and provider
+ *                                        call, in ms from the engine's start (where the time goes)
  *
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
  */
@@ -566,8 +566,8 @@ const DEFAULT_SCENARIOS = [...SCENARIOS];
 const SMOKE_SCENARIOS = ["small", "size"];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "boolean", default: false } } });
-  if (values.trace) traceOps.add("refresh");
+  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "string" } } });
+  for (const op of values.trace?.split(",") ?? []) traceOps.add(op.trim() as Operation);
   const only = values.smoke ? SMOKE_SCENARIOS : values.only ? values.only.split(",").map((s) => s.trim()) : [...DEFAULT_SCENARIOS];
   const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}: choose from ${SCENARIOS.join(", ")}`);
