@@ -140,10 +140,18 @@ export class ApiContext {
     return (this.built.registeredDomains ??= new Listing<RegisteredDomain>(this.platform, "domains.list"));
   }
 
-  /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. */
+  /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. Their reads go
+   * ahead of the requests queued for the key: behind a queue of creates, the jobs waited for would no
+   * longer be among the 50 when the answer comes. */
   get emailJobs(): Poller<EmailJob> {
     return (this.built.emailJobs ??= new Poller<EmailJob>(
-      listOrGet(this.email, { list: new Listing<EmailJob>(this.email, "email.jobs.list"), get: "email.jobs.get", param: "jobId", idOf: (j) => j.jobId }),
+      listOrGet(this.email, {
+        list: new Listing<EmailJob>(this.email, "email.jobs.list", undefined, undefined, undefined, true),
+        get: "email.jobs.get",
+        param: "jobId",
+        idOf: (j) => j.jobId,
+        ahead: true,
+      }),
     ));
   }
 

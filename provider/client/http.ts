@@ -62,8 +62,8 @@ export type CallOptions<K extends RouteId> = {
   signal?: AbortSignal;
   /** Overrides the generated Idempotency-Key on routes that read one. */
   idempotencyKey?: string;
-  /** A read whose answer many waiters share (client/poller.ts): it goes ahead of the other requests
-   * queued for the key (rate-limit.ts, `take`). */
+  /** A read whose answer many waiters share and which is only good fresh (client/poller.ts, Listing's
+   * `ahead`): it goes ahead of the other requests queued for the key (rate-limit.ts, `take`). */
   shared?: boolean;
 } & (RouteBody<K> extends undefined ? { body?: undefined } : { body: RouteBody<K> }) &
   (RouteQuery<K> extends undefined ? { query?: undefined } : { query?: RouteQuery<K> });

@@ -36,12 +36,12 @@ export class TokenBucket {
   /**
    * Resolves when the caller may send one request. `retry`: a request the server refused with 429
    * goes to the head of the line, as it was served once already, instead of waiting behind every
-   * request queued since. `shared`: a read whose one answer serves many waiters (a poller's round, a
-   * list read: client/poller.ts) goes ahead of the other requests queued (behind earlier shared
-   * ones). Behind a queue of hundreds of creates its answer would come tens of seconds late, stale
-   * for every wait it serves (the jobs it waits for no longer among the 50 newest `GET /jobs`
-   * answers, read one by one instead); each poller has one such read under way at most, so they
-   * cannot hold the queued requests back by more than a few tokens.
+   * request queued since. `shared`: a read whose one answer serves many waiters and is only good
+   * fresh (the email jobs' `GET /jobs`, client/poller.ts `Listing`'s `ahead`) goes ahead of the other
+   * requests queued (behind earlier shared ones). Behind a queue of hundreds of creates its answer
+   * would come tens of seconds late, when the jobs it waits for are no longer among the 50 newest it
+   * holds (each then read by id); its poller has one such read under way at most, so it cannot hold
+   * the queued requests back by more than a token at a time.
    */
   take(signal?: AbortSignal, retry = false, shared = false): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
