@@ -20,8 +20,8 @@ export function formatDnsRecords(domain: EmailDomain): string {
 export async function waitUntilVerified(ctx: CallContext, domainId: string, timeoutMs: number, seen?: EmailDomain): Promise<EmailDomain> {
   const deadline = Date.now() + timeoutMs;
   const poller = ctx.api.sendingDomains;
-  const wait = (isDone: (d: EmailDomain | undefined) => boolean, firstReadInMs?: number) =>
-    poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, timeoutMs: Math.max(0, deadline - Date.now()), describe: (d) => (d ? `status ${d.status}` : "gone"), firstReadInMs });
+  const wait = (isDone: (d: EmailDomain | undefined) => boolean) =>
+    poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, timeoutMs: Math.max(0, deadline - Date.now()), describe: (d) => (d ? `status ${d.status}` : "gone") });
   // `seen`: the caller has just read the domain; reading it again would only cost a call.
   let domain = seen ?? (await wait(() => true));
   const pause = new Backoff(POLL);
@@ -34,14 +34,8 @@ export async function waitUntilVerified(ctx: CallContext, domainId: string, time
       // The records may still be propagating: pause, then check again.
       await pause.pause(left);
     }
-    let checkStarted = false;
-    if (domain.status === "pending" || domain.status === "failed") {
-      await ctx.api.email.call("email.domains.verify", { params: { domainId } });
-      checkStarted = true;
-    }
-    // A check just started (the answer said so) is first read one poll step later, with the other
-    // domains' reads of that moment, not at once.
-    domain = await wait((d) => d === undefined || d.status === "verified" || d.status === "failed", checkStarted ? POLL.firstMs : undefined);
+    if (domain.status === "pending" || domain.status === "failed") await ctx.api.email.call("email.domains.verify", { params: { domainId } });
+    domain = await wait((d) => d === undefined || d.status === "verified" || d.status === "failed");
   }
 }
 
