@@ -10,7 +10,7 @@
 import type { ApiClient } from "./client/http";
 import { eachOnce, getOrGone, listOrGet, Listing, Poller } from "./client/poller";
 import type { RouteId } from "../contract/routes";
-import type { BackupAddon, EmailDomain, EmailJob, EmailTemplate, FirewallRule, PortForward, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
+import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
 
 /**
@@ -34,7 +34,49 @@ export class ApiContext {
     templateList?: Listing<EmailTemplate>;
     templates?: Poller<EmailTemplate>;
     webhooks?: Listing<Webhook>;
+    topicList?: Listing<EmailTopic>;
+    topics?: Poller<EmailTopic>;
+    segmentList?: Listing<EmailSegment>;
+    segments?: Poller<EmailSegment>;
+    addressList?: Listing<InboundAddress>;
+    addresses?: Poller<InboundAddress>;
+    receiving?: Poller<ReceivingStatus>;
   } = { ofServer: new Map() };
+
+  /**
+   * Servers this process created (a create answered them, new), with the firewall rules this process
+   * added to them since: all such a server holds of this stack. An earlier attempt of a rule create
+   * (an interrupted `up`) ran in an earlier process, on a server that process knew: never on one made
+   * here. So a rule create's look before sending is answered from here, without a list call. A rule
+   * add whose outcome is unknown drops the server from here: its looks then read the list again.
+   */
+  private readonly madeHere = new Map<string, FirewallRule[]>();
+
+  private readonly kept = new Map<string, unknown>();
+
+  /** What a resource keeps for this process under `key` (a server's batch of rule adds), built on first use. */
+  keep<T>(key: string, build: () => T): T {
+    if (!this.kept.has(key)) this.kept.set(key, build());
+    return this.kept.get(key) as T;
+  }
+
+  /** `vpsId` was just created by this process (not found, not adopted). */
+  serverMadeHere(vpsId: string): void {
+    this.madeHere.set(vpsId, []);
+  }
+
+  /** The rules this process added to a server it made; undefined for any other server. */
+  rulesMadeHere(vpsId: string): FirewallRule[] | undefined {
+    return this.madeHere.get(vpsId);
+  }
+
+  /** A rule add on `vpsId` answered (`rule`), or a rule change without a sure answer (undefined). */
+  ruleAdded(vpsId: string, rule: FirewallRule | undefined): void {
+    const rules = this.madeHere.get(vpsId);
+    if (!rules) return;
+    if (rule) rules.push(rule);
+    else this.madeHere.delete(vpsId);
+  }
 
   constructor(readonly settings: Settings) {}
 
@@ -98,10 +140,18 @@ export class ApiContext {
     return (this.built.registeredDomains ??= new Listing<RegisteredDomain>(this.platform, "domains.list"));
   }
 
-  /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. */
+  /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. Their reads go
+   * ahead of the requests queued for the key: behind a queue of creates, the jobs waited for would no
+   * longer be among the 50 when the answer comes. */
   get emailJobs(): Poller<EmailJob> {
     return (this.built.emailJobs ??= new Poller<EmailJob>(
-      listOrGet(this.email, { list: new Listing<EmailJob>(this.email, "email.jobs.list"), get: "email.jobs.get", param: "jobId", idOf: (j) => j.jobId }),
+      listOrGet(this.email, {
+        list: new Listing<EmailJob>(this.email, "email.jobs.list", undefined, undefined, undefined, true),
+        get: "email.jobs.get",
+        param: "jobId",
+        idOf: (j) => j.jobId,
+        ahead: true,
+      }),
     ));
   }
 
@@ -128,6 +178,40 @@ export class ApiContext {
   /** `GET /webhooks` (the API has no webhook by id). */
   get webhooks(): Listing<Webhook> {
     return (this.built.webhooks ??= new Listing<Webhook>(this.email, "email.webhooks.list"));
+  }
+
+  /** `GET /topics`: the project's topics. */
+  get topicList(): Listing<EmailTopic> {
+    return (this.built.topicList ??= new Listing<EmailTopic>(this.email, "email.topics.list"));
+  }
+
+  get topics(): Poller<EmailTopic> {
+    return (this.built.topics ??= new Poller<EmailTopic>(listOrGet(this.email, { list: this.topicList, get: "email.topics.get", param: "topicId", idOf: (t) => t.id })));
+  }
+
+  /** `GET /segments`: the project's segments. */
+  get segmentList(): Listing<EmailSegment> {
+    return (this.built.segmentList ??= new Listing<EmailSegment>(this.email, "email.segments.list"));
+  }
+
+  get segments(): Poller<EmailSegment> {
+    return (this.built.segments ??= new Poller<EmailSegment>(listOrGet(this.email, { list: this.segmentList, get: "email.segments.get", param: "segmentId", idOf: (s) => s.id })));
+  }
+
+  /** `GET /inbound/addresses`: the project's receiving addresses, mailboxes and aliases in one list. */
+  get addressList(): Listing<InboundAddress> {
+    return (this.built.addressList ??= new Listing<InboundAddress>(this.email, "email.addresses.list"));
+  }
+
+  get addresses(): Poller<InboundAddress> {
+    return (this.built.addresses ??= new Poller<InboundAddress>(
+      listOrGet(this.email, { list: this.addressList, get: "email.addresses.get", param: "addressId", idOf: (a) => a.id }),
+    ));
+  }
+
+  /** A sending domain's receiving setting (`GET /domains/{id}/receiving`; no list): each read once per tick. */
+  get receiving(): Poller<ReceivingStatus> {
+    return (this.built.receiving ??= new Poller<ReceivingStatus>(eachOnce(getOrGone<ReceivingStatus>(this.email, "email.receiving.get", "domainId"))));
   }
 }
 

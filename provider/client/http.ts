@@ -62,6 +62,9 @@ export type CallOptions<K extends RouteId> = {
   signal?: AbortSignal;
   /** Overrides the generated Idempotency-Key on routes that read one. */
   idempotencyKey?: string;
+  /** A read whose answer many waiters share and which is only good fresh (client/poller.ts, Listing's
+   * `ahead`): it goes ahead of the other requests queued for the key (rate-limit.ts, `take`). */
+  shared?: boolean;
 } & (RouteBody<K> extends undefined ? { body?: undefined } : { body: RouteBody<K> }) &
   (RouteQuery<K> extends undefined ? { query?: undefined } : { query?: RouteQuery<K> });
 
@@ -165,7 +168,7 @@ export class ApiClient {
     let rateLimited = 0;
     let refusedBy429 = false;
     for (let attempt = 1; ; attempt++) {
-      await this.bucket.take(options.signal, refusedBy429);
+      await this.bucket.take(options.signal, refusedBy429, options.shared === true && route.method === "GET");
       refusedBy429 = false;
       const started = this.clock.now();
       const outcome = await this.attempt(route, path, url, headers, body, options.signal);

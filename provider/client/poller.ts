@@ -279,6 +279,10 @@ export class Listing<T> {
     private readonly params?: Record<string, string>,
     private readonly clock: Clock = systemClock,
     private readonly reuseForMs = reuseMs(),
+    /** Its calls go ahead of the requests queued for the key (rate-limit.ts, `take`'s `shared`): for a
+     * list whose late answer costs calls (`GET /jobs` holds only the 50 newest jobs: a waiter's job no
+     * longer among them is read by id). */
+    private readonly ahead = false,
   ) {}
 
   /** The list as it is now: a recent answer, or the call under way, or a new call. */
@@ -316,7 +320,7 @@ export class Listing<T> {
   private ask(): Promise<ListAnswer<T>> {
     const at = this.clock.now();
     const mark = this.api.writeMark();
-    const answer = (this.api.call(this.route, (this.params ? { params: this.params } : {}) as never) as Promise<T[]>).then((items) => {
+    const answer = (this.api.call(this.route, { ...(this.params ? { params: this.params } : {}), shared: this.ahead } as never) as Promise<T[]>).then((items) => {
       if (!this.recent || this.recent.at <= at) this.recent = { at, mark, items };
       return { at, mark, items };
     });
@@ -340,13 +344,15 @@ export interface ListAndGet<T> {
   get: RouteId;
   param: string;
   idOf(item: T): string;
+  /** The get goes ahead of the requests queued for the key, as the list does (Listing's `ahead`). */
+  ahead?: boolean;
 }
 
 /** Reads one object by its get route; 404 (whatever the code): gone. */
-export function getOrGone<T>(api: ApiClient, route: RouteId, param: string): (id: string) => Promise<T | undefined> {
+export function getOrGone<T>(api: ApiClient, route: RouteId, param: string, ahead = false): (id: string) => Promise<T | undefined> {
   return async (id) => {
     try {
-      return (await api.call(route, { params: { [param]: id } } as never)) as T;
+      return (await api.call(route, { params: { [param]: id }, shared: ahead } as never)) as T;
     } catch (err) {
       if (isApiError(err) && err.status === 404) return undefined;
       throw err;
@@ -362,7 +368,7 @@ export function getOrGone<T>(api: ApiClient, route: RouteId, param: string): (id
  * coalescing saves).
  */
 export function listOrGet<T>(api: ApiClient, kind: ListAndGet<T>, coalesce = process.env.SVC_POLL_COALESCING !== "off"): ReadObjects<T> {
-  const readOne = getOrGone<T>(api, kind.get, kind.param);
+  const readOne = getOrGone<T>(api, kind.get, kind.param, kind.ahead);
   return async (ids, snapshot) => {
     const items = new Map<string, T | undefined>();
     const take = (listed: T[]) => {

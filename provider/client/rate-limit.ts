@@ -3,12 +3,14 @@
  * CLIENT_BURST), shared by every
  * client object in the process that uses the key: the platform's limit is per key across all APIs.
  * Waiters are served first come, first served (a request refused with 429 keeps its place at the
- * head); a 429 pauses the whole bucket until Retry-After.
+ * head), except shared reads (`take`'s `shared`), which go ahead of the other requests queued; a 429
+ * pauses the whole bucket until Retry-After.
  */
 import { createHash } from "node:crypto";
 import { systemClock, type Clock } from "./backoff";
 
 interface Waiter {
+  shared: boolean;
   resolve(): void;
   reject(reason: unknown): void;
   signal?: AbortSignal;
@@ -34,12 +36,17 @@ export class TokenBucket {
   /**
    * Resolves when the caller may send one request. `retry`: a request the server refused with 429
    * goes to the head of the line, as it was served once already, instead of waiting behind every
-   * request queued since.
+   * request queued since. `shared`: a read whose one answer serves many waiters and is only good
+   * fresh (the email jobs' `GET /jobs`, client/poller.ts `Listing`'s `ahead`) goes ahead of the other
+   * requests queued (behind earlier shared ones). Behind a queue of hundreds of creates its answer
+   * would come tens of seconds late, when the jobs it waits for are no longer among the 50 newest it
+   * holds (each then read by id); its poller has one such read under way at most, so it cannot hold
+   * the queued requests back by more than a token at a time.
    */
-  take(signal?: AbortSignal, retry = false): Promise<void> {
+  take(signal?: AbortSignal, retry = false, shared = false): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal };
+      const waiter: Waiter = { shared, resolve, reject, signal };
       if (signal) {
         waiter.onAbort = () => {
           const i = this.waiters.indexOf(waiter);
@@ -49,7 +56,10 @@ export class TokenBucket {
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
       if (retry) this.waiters.unshift(waiter);
-      else this.waiters.push(waiter);
+      else if (shared) {
+        const firstUnshared = this.waiters.findIndex((w) => !w.shared);
+        this.waiters.splice(firstUnshared < 0 ? this.waiters.length : firstUnshared, 0, waiter);
+      } else this.waiters.push(waiter);
       void this.pump();
     });
   }

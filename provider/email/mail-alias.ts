@@ -111,13 +111,14 @@ export const mailAlias: SchemaResource = {
         idOf: (a) => a.id,
         describe: (a) => `${a.address} of mailbox ${mailbox.address}`,
         adopt: async (adoptId) => {
-          const found = await api.call("email.addresses.get", { params: { addressId: adoptId } }).catch((err) => {
-            throw operationError("create", err, isNotFound(err) ? `adoptId "${adoptId}": no receiving address with this id in the project of this key` : undefined);
+          const found = await ctx.api.addresses.read(adoptId).catch((err) => {
+            throw operationError("create", err);
           });
+          if (!found) throw new Error(`create failed: adoptId "${adoptId}": no receiving address with this id in the project of this key`);
           if (!ofThisAlias(found)) throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
           return found;
         },
-        find: async () => ({ objects: (await api.call("email.addresses.list")).filter(ofThisAlias), provablyMine: false }),
+        find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.addressList.lookup() : ctx.api.addressList.fresh())).filter(ofThisAlias), provablyMine: false }),
         send: () => api.call("email.addresses.create", { body: { domainId: mailbox.domainId, localPart: localPartValue, type: "alias", mailboxId } }),
         refusedAsDuplicate: (err) => isApiError(err, "ADDRESS_EXISTS"),
         otherwise: "choose another localPart, or delete that alias first",
@@ -134,13 +135,13 @@ export const mailAlias: SchemaResource = {
   },
 
   async read(id, props, ctx) {
-    let alias: InboundAddress;
+    let alias: InboundAddress | undefined;
     try {
-      alias = await ctx.api.email.call("email.addresses.get", { params: { addressId: id } });
+      alias = await ctx.api.addresses.read(id);
     } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
+    if (!alias) return { id: "", props: {} };
     const inputs = liveInputs(alias, props);
     return { id, props: outputs(inputs, alias), inputs };
   },

@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { ApiClient } from "../client/http";
+import type { ApiContext } from "../context";
 import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, type InputSpec, type ResourceSchema, type SchemaResource } from "../schema";
@@ -170,7 +170,8 @@ function hintFor(err: unknown, inputs: Props): string | undefined {
   return undefined;
 }
 
-async function createMailbox(api: ApiClient, inputs: Props): Promise<{ box: InboundAddress; adopted: boolean }> {
+async function createMailbox(reads: ApiContext, inputs: Props): Promise<{ box: InboundAddress; adopted: boolean }> {
+  const api = reads.email;
   const domainId = inputs.domainId as string;
   const localPartValue = inputs.localPart as string;
   const { object, adopted } = await createOnce<InboundAddress>(inputs, {
@@ -178,19 +179,20 @@ async function createMailbox(api: ApiClient, inputs: Props): Promise<{ box: Inbo
     idOf: (a) => a.id,
     describe: (a) => a.address,
     adopt: async (adoptId) => {
-      let found: InboundAddress;
+      let found: InboundAddress | undefined;
       try {
-        found = await api.call("email.addresses.get", { params: { addressId: adoptId } });
+        found = await reads.addresses.read(adoptId);
       } catch (err) {
-        throw operationError("create", err, isNotFound(err) ? `adoptId "${adoptId}": no receiving address with this id in the project of this key` : undefined);
+        throw operationError("create", err);
       }
+      if (!found) throw new Error(`create failed: adoptId "${adoptId}": no receiving address with this id in the project of this key`);
       if (found.type !== "mailbox" || found.domainId !== domainId || !found.address.startsWith(`${localPartValue}@`)) {
         throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address} (domain ${found.domainId}), not the mailbox ${localPartValue}@ on domain ${domainId}: give the right id, or remove adoptId`);
       }
       return found;
     },
-    find: async () => ({
-      objects: (await api.call("email.addresses.list")).filter((a) => a.type === "mailbox" && a.domainId === domainId && a.address.startsWith(`${localPartValue}@`)),
+    find: async (joinInFlight) => ({
+      objects: (await (joinInFlight ? reads.addressList.lookup() : reads.addressList.fresh())).filter((a) => a.type === "mailbox" && a.domainId === domainId && a.address.startsWith(`${localPartValue}@`)),
       provablyMine: false,
     }),
     send: () =>
@@ -225,7 +227,7 @@ export const mailbox: SchemaResource = {
 
   async create(inputs, ctx) {
     try {
-      const { box, adopted } = await createMailbox(ctx.api.email, inputs);
+      const { box, adopted } = await createMailbox(ctx.api, inputs);
       // An adopted mailbox is taken as it is: the next preview shows where it differs from the program.
       return { id: box.id, outs: outputs(adopted ? liveInputs(box, inputs) : inputs, box) };
     } catch (err) {
@@ -247,13 +249,13 @@ export const mailbox: SchemaResource = {
   },
 
   async read(id, props, ctx) {
-    let box: InboundAddress;
+    let box: InboundAddress | undefined;
     try {
-      box = await ctx.api.email.call("email.addresses.get", { params: { addressId: id } });
+      box = await ctx.api.addresses.read(id);
     } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
+    if (!box) return { id: "", props: {} };
     const inputs = liveInputs(box, props);
     return { id, props: outputs(inputs, box), inputs };
   },

@@ -9,6 +9,8 @@
  * - delete: already gone counts as deleted.
  */
 import type { ApiClient } from "../client/http";
+import type { Listing, Poller } from "../client/poller";
+import type { ApiContext } from "../context";
 import { createOnce } from "../create-once";
 import { diffInputs, isNotFound, operationError, type Props } from "../resource";
 import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
@@ -17,8 +19,11 @@ export interface NamedObjectSpec<T extends { id: string; name: string }> {
   noun: string;
   /** Its inputs (every one but adoptId updates in place), outputs and reference text. */
   schema: ResourceSchema;
+  /** A fresh read of one object (what update starts from). */
   get(api: ApiClient, id: string): Promise<T>;
-  list(api: ApiClient): Promise<T[]>;
+  /** The kind's list and the reads through it (../context.ts): refresh, adoption and create's look
+   * cost one list call for every object of the kind read at the same moment. */
+  reads(api: ApiContext): { list: Listing<T>; objects: Poller<T> };
   create(api: ApiClient, inputs: Props): Promise<T>;
   /** Brings the object to the program's inputs; answers it as it is then (no call when it already is). */
   converge(api: ApiClient, inputs: Props, object: T): Promise<T>;
@@ -68,11 +73,14 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
           idOf: (o) => o.id,
           describe: (o) => `named "${o.name}"`,
           adopt: async (adoptId) => {
-            const o = await find(api, adoptId);
+            const o = await spec.reads(ctx.api).objects.read(adoptId);
             if (!o) throw new Error(`create failed: adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
             return o;
           },
-          find: async () => ({ objects: (await spec.list(api)).filter((o) => o.name === inputs.name), provablyMine: false }),
+          find: async (joinInFlight) => {
+            const list = spec.reads(ctx.api).list;
+            return { objects: (await (joinInFlight ? list.lookup() : list.fresh())).filter((o) => o.name === inputs.name), provablyMine: false };
+          },
           send: () => spec.create(api, inputs),
           otherwise: `give this ${spec.noun} another name, or remove the other one`,
         });
@@ -98,7 +106,7 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
     async read(id, props, ctx) {
       let o: T | undefined;
       try {
-        o = await find(ctx.api.email, id);
+        o = await spec.reads(ctx.api).objects.read(id);
       } catch (err) {
         throw operationError("read", err);
       }

@@ -87,9 +87,11 @@ function outputs(inputs: Props, live: Enabled, domain: string): Props {
   };
 }
 
+/** Receiving as the API answers it, when it is on. */
+const enabled = (status: ReceivingStatus | undefined): Enabled | undefined => (status?.enabled && status.host ? (status as Enabled) : undefined);
+
 async function readReceiving(api: ApiClient, domainId: string): Promise<Enabled | undefined> {
-  const live = await api.call("email.receiving.get", { params: { domainId } });
-  return live.enabled && live.host ? (live as Enabled) : undefined;
+  return enabled(await api.call("email.receiving.get", { params: { domainId } }));
 }
 
 function hintFor(err: unknown, domainId: string): string | undefined {
@@ -163,18 +165,17 @@ export const receivingDomain: SchemaResource = {
   },
 
   async read(id, props, ctx) {
-    const api = ctx.api.email;
     let live: Enabled | undefined;
     let domain = props.domain as string | undefined;
     try {
-      live = await readReceiving(api, id);
-      // An import has no state: the domain's name is read once.
-      if (live && domain === undefined) domain = (await api.call("email.domains.get", { params: { domainId: id } })).domain;
+      // No list of receiving settings: one read per domain (concurrent reads of one share it).
+      live = enabled(await ctx.api.receiving.read(id));
+      // An import has no state: the domain's name is read once (through the sending domains' list).
+      if (live && domain === undefined) domain = (await ctx.api.sendingDomains.read(id))?.domain;
     } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
       throw operationError("read", err);
     }
-    if (!live) return { id: "", props: {} };
+    if (!live || domain === undefined) return { id: "", props: {} };
     // A host other than the domain itself is a `host` input; the domain itself is the default.
     const inputs: Props = { ...pick(props, ["adoptId"]), domainId: id, ...(live.host !== domain ? { host: live.host } : {}) };
     return { id, props: outputs(inputs, live, domain!), inputs };

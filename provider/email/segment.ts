@@ -65,7 +65,7 @@ export const emailSegment = namedObject<EmailSegment>({
   noun: "segment",
   schema: emailSegmentSchema,
   get: (api, id) => api.call("email.segments.get", { params: { segmentId: id } }),
-  list: (api) => api.call("email.segments.list"),
+  reads: (api) => ({ list: api.segmentList, objects: api.segments }),
   create: (api, inputs) => api.call("email.segments.create", { body: { name: inputs.name as string, rules: inputs.rules as SegmentRule[] } }),
   async converge(api, inputs, s) {
     const rules = inputs.rules as SegmentRule[];

@@ -17,7 +17,7 @@ import { changedFromDefaults, diffInputs, isNotFound, operationError, operationF
 import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
-import { waitForJob } from "./jobs";
+import { JOB_TIMEOUT_MS, waitForJob } from "./jobs";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
 /** A fully-qualified domain name: labels of letters, digits and inner hyphens, an alphabetic TLD (or an internationalized one in punycode, xn--…). */
@@ -233,9 +233,14 @@ export const sendingDomain: SchemaResource = {
         throw failure;
       }
     }
-    const domain = await api.call("email.domains.get", { params: { domainId: added.domainId } }).catch((err) => {
-      throw new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err));
-    });
+    // Read as it is after its add job, with the other domains read at this moment (one list call).
+    const partial = (err: unknown) => new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err));
+    const domain = await ctx.api.sendingDomains
+      .waitFor(added.domainId, () => true, { what: `sending domain ${added.domainId} to be read`, timeoutMs: ctx.timeoutMs(JOB_TIMEOUT_MS) })
+      .catch((err) => {
+        throw partial(err);
+      });
+    if (!domain) throw partial(operationFailed("create", `sending domain ${added.domainId} is gone after its add job ended`));
     return { id: domain.id, outs: await settle(ctx, inputs, domain, "create") };
   },
 

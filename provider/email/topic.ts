@@ -51,7 +51,7 @@ export const emailTopic = namedObject<EmailTopic>({
   noun: "topic",
   schema: emailTopicSchema,
   get: (api, id) => api.call("email.topics.get", { params: { topicId: id } }),
-  list: (api) => api.call("email.topics.list"),
+  reads: (api) => ({ list: api.topicList, objects: api.topics }),
   create: (api, inputs) =>
     api.call("email.topics.create", { body: { name: inputs.name as string, ...(inputs.description !== undefined ? { description: inputs.description as string } : {}) } }),
   async converge(api, inputs, t) {

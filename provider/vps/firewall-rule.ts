@@ -6,7 +6,8 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { isApiError } from "../client/errors";
+import { isApiError, OutcomeUnknownError } from "../client/errors";
+import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
 import { diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
@@ -88,8 +89,62 @@ export const vpsFirewallRuleSchema: ResourceSchema = {
 /** The rule's own values: any change replaces it. */
 const RULE_INPUTS = changesOf(vpsFirewallRuleSchema).replace;
 
-const sameRule = (r: FirewallRule, inputs: Props) =>
+const sameRule = (r: FirewallRule, inputs: Props | RuleBody) =>
   r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
+
+type RuleBody = { protocol: string; action: string; source: string; port?: string };
+
+/** How long a rule add waits for the server's other rule adds to join its request. */
+const BATCH_WINDOW_MS = 50;
+
+/**
+ * The rule adds of one server that come within BATCH_WINDOW_MS of each other go in one
+ * `POST /vps/{id}/firewall` (the route takes a list and answers the rules it made, in order): a
+ * server's rules, created together once it is ready, cost the key one write, not one each. Each add
+ * still goes through its own createOnce; a lost answer leaves each of them to look for its own rule.
+ * A refused batch of several rules is sent again one rule a request — the API checks every rule of a
+ * request before adding any (assumed-routes.md; a refusal charges and makes nothing) — so that one
+ * rule the API refuses fails its own resource only. VPS_BUSY reaches every add (retryWhileBusy).
+ */
+class RuleAdds {
+  private batch?: { rules: RuleBody[]; answers: { resolve(rule: FirewallRule): void; reject(err: unknown): void }[] };
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly vpsId: string,
+  ) {}
+
+  add(rule: RuleBody): Promise<FirewallRule> {
+    return new Promise((resolve, reject) => {
+      if (!this.batch) {
+        this.batch = { rules: [], answers: [] };
+        setTimeout(() => void this.send(), BATCH_WINDOW_MS);
+      }
+      this.batch.rules.push(rule);
+      this.batch.answers.push({ resolve, reject });
+    });
+  }
+
+  private async send(): Promise<void> {
+    const { rules, answers } = this.batch!;
+    this.batch = undefined;
+    const post = (list: RuleBody[]) => this.api.call("vps.firewall.add", { params: { id: this.vpsId }, body: { rules: list } });
+    try {
+      const made = await post(rules);
+      // Each add takes the rule made with its values (a request holds no two alike: the API refuses it).
+      answers.forEach((a, i) => {
+        const own = made.find((r) => sameRule(r, rules[i]));
+        if (own) a.resolve(own);
+        else a.reject(operationFailed("create", `the answer of POST /vps/${this.vpsId}/firewall lists no rule ${JSON.stringify(rules[i])}`));
+      });
+    } catch (err) {
+      // Refused as a request (400: REQUEST_ERROR, INVALID_FIREWALL_RULE), so nothing was added: one by one.
+      const refusedWhole = rules.length > 1 && isApiError(err) && !(err instanceof OutcomeUnknownError) && err.status === 400;
+      if (!refusedWhole) return answers.forEach((a) => a.reject(err));
+      answers.forEach((a, i) => post([rules[i]]).then((made) => a.resolve(made[0]), a.reject));
+    }
+  }
+}
 
 /**
  * The one mapper from an API rule to the resource's properties: create's outputs, adoption, read and
@@ -128,8 +183,22 @@ export const vpsFirewallRule: SchemaResource = {
           if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
           return found;
         },
-        find: async (joinInFlight) => ({ objects: (await rules(joinInFlight)).filter((r) => sameRule(r, inputs)), provablyMine: true }),
-        send: async () => (await retryWhileBusy(ctx, vpsId, () => api.call("vps.firewall.add", { params: { id: vpsId }, body: { rules: [rule] } })))[0],
+        // The look before sending, on a server this process made, needs no call (ApiContext.rulesMadeHere).
+        find: async (joinInFlight) => ({
+          objects: ((joinInFlight && ctx.api.rulesMadeHere(vpsId)) || (await rules(joinInFlight))).filter((r) => sameRule(r, inputs)),
+          provablyMine: true,
+        }),
+        send: async () => {
+          try {
+            const adds = ctx.api.keep(`firewall adds ${vpsId}`, () => new RuleAdds(api, vpsId));
+            const added = await retryWhileBusy(ctx, vpsId, () => adds.add(rule));
+            ctx.api.ruleAdded(vpsId, added);
+            return added;
+          } catch (err) {
+            ctx.api.ruleAdded(vpsId, undefined);
+            throw err;
+          }
+        },
         otherwise: "remove it from the server",
       });
       // Made or found, the rule is taken as the API has it: where an adopted one differs from the
@@ -162,6 +231,8 @@ export const vpsFirewallRule: SchemaResource = {
   async delete(id, props, ctx) {
     const api = ctx.api.platform;
     const vpsId = props.vpsId as string;
+    // The rules this process knows of on the server no longer hold: its looks read the list again.
+    ctx.api.ruleAdded(vpsId, undefined);
     try {
       await retryWhileBusy(ctx, vpsId, () => api.call("vps.firewall.remove", { params: { id: vpsId }, body: { ids: [id] } }));
     } catch (err) {

@@ -430,6 +430,7 @@ export const vps: SchemaResource = {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const { server: created, adopted } = await createServer(ctx, inputs);
+    if (!adopted) ctx.api.serverMadeHere(created.id);
     if (adopted && adoptIdOf(inputs) !== undefined) {
       // Taken over as it is (a server being provisioned is waited for): the next preview shows
       // where it differs from the program.

@@ -2,8 +2,9 @@
  * Issue 24, reads that coalesce, counted in the emulator's request log: one provider process (the
  * real dynamic-provider host, as the CLI starts one per operation) answering many concurrent `Read`
  * RPCs spends one call per list, not one per resource — webhooks and templates one list each, all
- * servers one `GET /vps`, each server's firewall list (and keys, forwards, snapshots) once for all its objects; a backup add-on, which
- * has no list, one GET each. A list answered a moment ago serves later reads of that kind until the
+ * servers one `GET /vps`, each server's firewall list (and keys, forwards, snapshots) once for all its objects, topics, segments
+ * and receiving addresses (mailboxes and aliases) one list each; a backup add-on or a domain's receiving setting, which
+ * have no list, one GET each. A list answered a moment ago serves later reads of that kind until the
  * process writes; after a write the next read asks again.
  */
 import { providerFor, startProviderHost, stackConfig, type ProviderHost } from "../../tools/engine/provider-host";
@@ -145,4 +146,48 @@ test("a shared-address server's three keys, two port forwards and its snapshot r
   const answers = await readAll(targets);
   expect(answers.map((r) => r.id)).toEqual(targets.map((t) => t.id));
   expect(reads()).toEqual({ "vps.sshKeys.list": 1, "vps.portForwards.list": 1, "vps.snapshots.list": 1 });
+});
+
+test("topics, segments, mailboxes and aliases read at once: one list call per kind; each receiving domain once (no list); one gone out of band reads as gone", async () => {
+  await h.emu.ctl("PATCH", "/email/plan-limits", { mailboxes: 10 });
+  const topics = await Promise.all(["news", "offers", "updates"].map((name) => email("POST", "/topics", { name })));
+  const segments = await Promise.all(["a", "b", "c"].map((name) => email("POST", "/segments", { name: `segment-${name}`, rules: [{ field: "email", operator: "contains", value: `@${name}.example` }] })));
+  const domains: string[] = [];
+  for (const name of ["in1.acme-shop.com", "in2.acme-shop.com"]) {
+    const { domainId } = await email("POST", "/domains", { domain: name });
+    await h.emu.ctl("POST", "/transitions/settle");
+    await email("POST", `/domains/${domainId}/verify`);
+    await h.emu.ctl("POST", "/transitions/settle");
+    await email("PUT", `/domains/${domainId}/receiving`, {});
+    domains.push(domainId as string);
+  }
+  const mailboxes = await Promise.all(["info", "sales", "support"].map((localPart) => email("POST", "/inbound/addresses", { domainId: domains[0], localPart, type: "mailbox" })));
+  const aliases = await Promise.all(["hello", "contact"].map((localPart) => email("POST", "/inbound/addresses", { domainId: domains[0], localPart, type: "alias", mailboxId: mailboxes[0].id })));
+  const targets: { type: string; id: string; props: Props }[] = [
+    ...(await Promise.all(topics.map(async (t) => ({ type: "EmailTopic", id: t.id as string, props: await stateOf("EmailTopic", t.id, { name: t.name }) })))),
+    ...(await Promise.all(segments.map(async (s) => ({ type: "EmailSegment", id: s.id as string, props: await stateOf("EmailSegment", s.id, { name: s.name, rules: s.rules }) })))),
+    ...(await Promise.all(mailboxes.map(async (m) => ({ type: "Mailbox", id: m.id as string, props: await stateOf("Mailbox", m.id, { domainId: domains[0], localPart: m.address.split("@")[0] }) })))),
+    ...(await Promise.all(aliases.map(async (a) => ({ type: "MailAlias", id: a.id as string, props: await stateOf("MailAlias", a.id, { mailboxId: mailboxes[0].id, localPart: a.address.split("@")[0] }) })))),
+    ...(await Promise.all(domains.map(async (d, i) => ({ type: "ReceivingDomain", id: d, props: await stateOf("ReceivingDomain", d, { domainId: d, domain: `in${i + 1}.acme-shop.com` }) })))),
+  ];
+  h.emu.control.clearRequests();
+
+  const answers = await readAll(targets);
+  expect(answers.map((r) => r.id)).toEqual(targets.map((t) => t.id));
+  expect(answers.slice(0, 3).map((r) => r.properties.name)).toEqual(["news", "offers", "updates"]);
+  expect(answers.slice(3, 6).map((r) => r.properties.name)).toEqual(["segment-a", "segment-b", "segment-c"]);
+  expect(answers.slice(6, 11).map((r) => r.properties.address)).toEqual([...mailboxes, ...aliases].map((a) => a.address));
+  expect(answers.slice(11).map((r) => r.properties.host)).toEqual(["in1.acme-shop.com", "in2.acme-shop.com"]);
+  expect(reads()).toEqual({ "email.topics.list": 1, "email.segments.list": 1, "email.addresses.list": 1, "email.receiving.get": 2 });
+
+  // Gone out of band: a fresh process (no answer of a moment ago) finds it missing from the list, asks by id, and reads it as gone.
+  await email("DELETE", `/topics/${topics[1].id}`);
+  await email("DELETE", `/inbound/addresses/${aliases[1].id}`);
+  await host.stop();
+  host = await startProviderHost();
+  await host.configure(stackConfig({ apiUrl: h.emu.urls.api, emailUrl: h.emu.urls.email, apiKey: h.emu.keys.account, emailApiKey: h.emu.keys.email, projectId: h.emu.projects[0] }));
+  h.emu.control.clearRequests();
+  const again = await readAll(targets.slice(0, 11));
+  expect(again.map((r) => r.id)).toEqual(targets.slice(0, 11).map((t, i) => (i === 1 || i === 10 ? "" : t.id)));
+  expect(reads()).toEqual({ "email.topics.list": 1, "email.topics.get": 1, "email.segments.list": 1, "email.addresses.list": 1, "email.addresses.get": 1 });
 });

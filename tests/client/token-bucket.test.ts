@@ -160,3 +160,15 @@ test("a take with an already aborted signal rejects at once and consumes nothing
   await settle();
   expect(takes.every((t) => t.resolvedAt === 0)).toBe(true);
 });
+
+test("a shared read goes ahead of the requests queued before it, behind earlier shared reads; a 429 retry still comes first", async () => {
+  for (let i = 0; i < 10; i++) await bucket.take();
+  const writes = Array.from({ length: 5 }, () => watch(bucket.take(), clock));
+  const firstShared = watch(bucket.take(undefined, false, true), clock);
+  const secondShared = watch(bucket.take(undefined, false, true), clock);
+  const retried = watch(bucket.take(undefined, true), clock);
+
+  await clock.advance(800);
+  // One token per 100 ms: the retry, then the shared reads in their order, then the queued requests in theirs.
+  expect([retried, firstShared, secondShared, ...writes].map((t) => t.resolvedAt)).toEqual([100, 200, 300, 400, 500, 600, 700, 800]);
+});

@@ -31,7 +31,7 @@ const ssh = (overrides: Props = {}): Props => ({ vpsId, protocol: "tcp", action:
 const rulesOf = (id: string) => server(h, id).firewall;
 
 describe("VpsFirewallRule lifecycle", () => {
-  test("ten rules on one server created concurrently all succeed: ten POSTs, ten rules, each with its own id", async () => {
+  test("ten rules on one server created concurrently all succeed: one POST of the ten, ten rules, each with its own id", async () => {
     const inputs = await Promise.all(Array.from({ length: 10 }, (_, i) => h.checked(T, ssh({ port: String(8001 + i) }))));
     const created = await Promise.all(inputs.map((i) => h.host.create(T, i)));
 
@@ -41,8 +41,19 @@ describe("VpsFirewallRule lifecycle", () => {
     const byPort = (rules: { port?: string }[]) => [...rules].sort((a, b) => Number(a.port) - Number(b.port));
     expect(byPort(rulesOf(vpsId))).toEqual(created.map((c, i) => ({ id: c.id, protocol: "tcp", action: "allow", port: String(8001 + i), source: "203.0.113.0/24" })));
     created.forEach((c, i) => expect(outputsOf(c.properties)).toEqual({ ...outputsOf(inputs[i]), ruleId: c.id }));
-    expect(writes(h)).toHaveLength(10);
-    expect(writes(h).every((w) => w.method === "POST" && w.path === `/api/vps/${vpsId}/firewall` && w.status === 201)).toBe(true);
+    // Sent together, they reach the API as one request (the route takes a list).
+    expect(writes(h)).toEqual([{ method: "POST", path: `/api/vps/${vpsId}/firewall`, status: 201 }]);
+  });
+
+  test("a request of several rules that the API refuses is sent again one rule a request: only the refused rule's create fails", async () => {
+    // Two resources with the same rule, created together: the API refuses the request that holds both.
+    const inputs = await Promise.all([ssh({ port: "80" }), ssh({ port: "443" }), ssh({ port: "443" })].map((i) => h.checked(T, i)));
+    const settled = await Promise.allSettled(inputs.map((i) => h.host.create(T, i)));
+
+    expect(settled.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect(((settled[2] as PromiseRejectedResult).reason as Error).message).toMatch(/REQUEST_ERROR/);
+    expect(rulesOf(vpsId).map((r) => r.port).sort()).toEqual(["443", "80"]);
+    expect(writes(h).map((w) => w.status)).toEqual([400, 201, 201, 400]);
   });
 
   test("read finds the rule; removed out of band it reads as gone; deleting the missing rule succeeds", async () => {

@@ -53,7 +53,12 @@ async function refreshAll(run: Run): Promise<void> {
   };
   const workers = Math.max(1, Math.min(run.options.parallel ?? defaultParallel(), resources.length));
   show();
-  await Promise.all(Array.from({ length: workers }, worker));
+  run.refreshing = true;
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    run.refreshing = false;
+  }
 }
 
 async function refreshResource(run: Run, r: ResourceState, keep: (r: ResourceState | undefined) => void): Promise<void> {

@@ -255,9 +255,16 @@ export class Run {
     this.record({ op, urn: r.urn, type: r.type, name: r.name, diffs: [], error });
   }
 
+  /**
+   * While true, steps are not checkpointed one by one: the CLI elides a refresh step's checkpoint
+   * (pkg/backend/snapshot.go, `refreshSnapshotMutation.End`: "We always elide refreshes") and writes
+   * the refreshed state with the next step that is saved, or when the operation ends.
+   */
+  refreshing = false;
+
   private record(s: Step): void {
     this.steps.push(s);
-    this.checkpoint();
+    if (!this.refreshing) this.checkpoint();
     printStep(this.print, s);
   }
 
