@@ -102,9 +102,12 @@ const BATCH_WINDOW_MS = 50;
  * `POST /vps/{id}/firewall` (the route takes a list and answers the rules it made, in order): a
  * server's rules, created together once it is ready, cost the key one write, not one each. Each add
  * still goes through its own createOnce; a lost answer leaves each of them to look for its own rule.
- * A refused batch of several rules is sent again one rule a request — the API checks every rule of a
- * request before adding any (assumed-routes.md; a refusal charges and makes nothing) — so that one
- * rule the API refuses fails its own resource only. VPS_BUSY reaches every add (retryWhileBusy).
+ * A refused batch of several rules (400) is sent again one rule a request, so that one rule the API
+ * refuses fails its own resource only. assumed-routes.md does not say whether a refused request
+ * added any of its rules; the emulator checks every rule before adding any. Were a real API to keep
+ * some, their repeat is refused as a duplicate (a server holds one rule with given values), that
+ * resource's create fails, and the next `up`'s look finds and adopts the rule: never a second rule.
+ * VPS_BUSY reaches every add (retryWhileBusy).
  */
 class RuleAdds {
   private batch?: { rules: RuleBody[]; answers: { resolve(rule: FirewallRule): void; reject(err: unknown): void }[] };
