@@ -52,7 +52,7 @@ function parseDoc(doc: string): ParsedDoc {
 
 function signatureOf(fn: ts.FunctionDeclaration, source: ts.SourceFile): string {
   const params = fn.parameters.map((p) => p.getText(source)).join(", ");
-  return `${fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) ? "" : ""}${fn.name!.text}(${params}): ${fn.type?.getText(source) ?? "unknown"}`;
+  return `${fn.name!.text}(${params}): ${fn.type?.getText(source) ?? "unknown"}`;
 }
 
 export function dataFunctionPages(root: string): DataFunctionDoc[] {
