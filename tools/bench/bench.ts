@@ -295,6 +295,9 @@ interface Phase {
   providerSpanMs: number;
   /** Spawning the provider host until it listens (part of the start-up). */
   hostStartMs: number;
+  /** Operation start to the first answered request of the busiest key: from then on its reads are
+   * paced by the limit (undefined when nothing was asked). */
+  busiestKeyFirstMs?: number;
   /** The provider host's peak resident memory, MB (undefined where /proc cannot tell). */
   providerRssMb?: number;
   byRoute: Map<string, number>;
@@ -323,6 +326,8 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
   const perKey = new Map<string, number>();
   for (const r of answered) perKey.set(r.keyPrefix ?? "", (perKey.get(r.keyPrefix ?? "") ?? 0) + 1);
   const busiestKeyCalls = Math.max(0, ...perKey.values());
+  const busiestKey = [...perKey].find(([, n]) => n === busiestKeyCalls)?.[0];
+  const busiestKeyFirst = answered.find((r) => (r.keyPrefix ?? "") === busiestKey);
   const calls = providerCalls.filter((c) => c.method !== "host start" && c.method !== "configure");
   const firstCall = Math.min(...calls.map((c) => c.start));
   return {
@@ -345,6 +350,7 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
     checkpointBytes,
     providerSpanMs: calls.length ? Math.max(...calls.map((c) => c.end)) - firstCall : 0,
     hostStartMs: sum(providerCalls.filter((c) => c.method === "host start"), (c) => c.end - c.start),
+    busiestKeyFirstMs: busiestKeyFirst ? Date.parse(busiestKeyFirst.time) - started : undefined,
     providerRssMb: providerPeakRssKb === undefined ? undefined : providerPeakRssKb / 1024,
     byRoute,
   };
@@ -592,7 +598,8 @@ async function main(): Promise<void> {
   }
   if (only.includes("fleet")) {
     progress("1. fleet: up, preview, destroy");
-    scenarios.push(await lifecycle("fleet", "1. fleet", print));
+    // Its refresh makes the 200-resource stack's platform reads with no other resource before them.
+    scenarios.push(await lifecycle("fleet", "1. fleet", print, { refresh: true }));
   }
   if (only.includes("fleet-off")) {
     progress("1. fleet, polling coalescing off");
@@ -716,13 +723,14 @@ function printRefreshes(scenarios: Scenario[]): void {
   console.log("\nScenario 7: refresh (issue 24), through the engine's parallel refresh (--parallel as the CLI's default)");
   console.log("  reads needed: one list per kind that has one (servers, sending domains, webhooks, templates), each server's firewall");
   console.log("  list, each backup add-on by GET; minimum: the busiest key's reads needed after its burst of 10, at 10 rps (start-up not");
-  console.log("  included); wall: start-up included.");
+  console.log("  included); wall: start-up included; first read: when the busiest key's first read was answered, the");
+  console.log("  earliest its paced reads can start (the engine reaches a resource's read in state order).");
   table(
-    ["", "resources", "calls", "reads needed (platform + email)", "calls ÷ needed", "429s", "failed", "wall s", "start-up s", "minimum s"],
+    ["", "resources", "calls", "reads needed (platform + email)", "calls ÷ needed", "429s", "failed", "wall s", "start-up s", "first read s", "minimum s"],
     scenarios.map((s) => {
       const p = s.refresh!;
       const needed = s.readsNeeded!;
-      return [p.label, String(p.resources), String(p.calls), `${needed.platform + needed.email} (${needed.platform} + ${needed.email})`, (p.calls / (needed.platform + needed.email)).toFixed(2), String(p.rateLimited), String(p.failed), s1(p.wallMs), s1(p.startupMs), readsMinimumS(needed).toFixed(1)];
+      return [p.label, String(p.resources), String(p.calls), `${needed.platform + needed.email} (${needed.platform} + ${needed.email})`, (p.calls / (needed.platform + needed.email)).toFixed(2), String(p.rateLimited), String(p.failed), s1(p.wallMs), s1(p.startupMs), p.busiestKeyFirstMs === undefined ? "–" : s1(p.busiestKeyFirstMs), readsMinimumS(needed).toFixed(1)];
     }),
   );
 }
@@ -751,7 +759,14 @@ function printLargeGoals(refreshed: Scenario[], large: Scenario | undefined): vo
   const big = refreshed.find((s) => s.name.startsWith("3."));
   if (big?.refresh) {
     console.log(`  ${verdict(big.refresh.calls <= 50)} ${big.refresh.label}: ${big.refresh.calls} calls ≤ 50`);
-    console.log(`  ${verdict(big.refresh.wallMs <= 4000)} ${big.refresh.label}: wall ${s1(big.refresh.wallMs)} s ≤ 4 s, start-up included (minimum ${readsMinimumS(big.readsNeeded!).toFixed(1)} s)`);
+    const first = big.refresh.busiestKeyFirstMs;
+    // The fleet stack holds the same servers, rules and backups: its refresh makes the same platform
+    // reads with nothing in the state before them, so its wall is what this machine can do for them.
+    const alone = refreshed.find((s) => s.name === "1. fleet")?.refresh;
+    const floor = alone ? `; the same platform reads with no resource before them (${alone.label}): ${s1(alone.wallMs)} s` : "";
+    console.log(
+      `  ${verdict(big.refresh.wallMs <= 4000)} ${big.refresh.label}: wall ${s1(big.refresh.wallMs)} s ≤ 4 s, start-up included (minimum ${readsMinimumS(big.readsNeeded!).toFixed(1)} s after the busiest key's first read${first === undefined ? "" : ` at ${s1(first)} s`}${floor})`,
+    );
   }
   if (!large?.refresh) return;
   const up = large.phases.find((p) => p.op === "up")!;
