@@ -7,8 +7,8 @@
  * whose transitions take their realistic time. Every figure comes from the emulator's request log
  * (what reached the API), the engine's results and the provider calls the engine made.
  *
- *   npm run bench                       every scenario (about 4–5 minutes)
- *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, refresh200, large,
+ *   npm run bench                       every scenario (about 7 minutes)
+ *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, large,
  *                                        client, size
  *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes (under a
  *                                        minute): CI's proof that the script runs and prints its table
@@ -597,7 +597,7 @@ async function main(): Promise<void> {
     scenarios.push(await lifecycle("small", "0. small", print, { refresh: true }));
   }
   if (only.includes("fleet")) {
-    progress("1. fleet: up, preview, destroy");
+    progress("1. fleet: up, preview, refresh, destroy");
     // Its refresh makes the 200-resource stack's platform reads with no other resource before them.
     scenarios.push(await lifecycle("fleet", "1. fleet", print, { refresh: true }));
   }
