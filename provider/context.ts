@@ -13,36 +13,27 @@ import type { RouteId } from "../contract/routes";
 import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
 
+/** A kind's list route, its get route with the name of the id parameter, and an item's id. */
+interface ListedKind<T> {
+  list: RouteId;
+  get: RouteId;
+  param: string;
+  idOf(item: T): string;
+}
+
+const SERVERS: ListedKind<Vps> = { list: "vps.list", get: "vps.get", param: "id", idOf: (s) => s.id };
+const SENDING_DOMAINS: ListedKind<EmailDomain> = { list: "email.domains.list", get: "email.domains.get", param: "domainId", idOf: (d) => d.id };
+const TEMPLATES: ListedKind<EmailTemplate> = { list: "email.templates.list", get: "email.templates.get", param: "templateId", idOf: (t) => t.id };
+const TOPICS: ListedKind<EmailTopic> = { list: "email.topics.list", get: "email.topics.get", param: "topicId", idOf: (t) => t.id };
+const SEGMENTS: ListedKind<EmailSegment> = { list: "email.segments.list", get: "email.segments.get", param: "segmentId", idOf: (s) => s.id };
+const ADDRESSES: ListedKind<InboundAddress> = { list: "email.addresses.list", get: "email.addresses.get", param: "addressId", idOf: (a) => a.id };
+
 /**
  * The reads of every resource (client/poller.ts): refresh, adoption, a create's look for what an
  * earlier attempt made, and waits read through these, so that the concurrent reads of one process
  * cost one call per list, not one per resource. Built on first use.
  */
 export class ApiContext {
-  private built: {
-    platform?: ApiClient;
-    email?: ApiClient;
-    ai?: ApiClient;
-    serverList?: Listing<Vps>;
-    servers?: Poller<Vps>;
-    ofServer: Map<string, Listing<unknown>>;
-    backups?: Poller<BackupAddon>;
-    registeredDomains?: Listing<RegisteredDomain>;
-    emailJobs?: Poller<EmailJob>;
-    sendingDomainList?: Listing<EmailDomain>;
-    sendingDomains?: Poller<EmailDomain>;
-    templateList?: Listing<EmailTemplate>;
-    templates?: Poller<EmailTemplate>;
-    webhooks?: Listing<Webhook>;
-    topicList?: Listing<EmailTopic>;
-    topics?: Poller<EmailTopic>;
-    segmentList?: Listing<EmailSegment>;
-    segments?: Poller<EmailSegment>;
-    addressList?: Listing<InboundAddress>;
-    addresses?: Poller<InboundAddress>;
-    receiving?: Poller<ReceivingStatus>;
-  } = { ofServer: new Map() };
-
   /**
    * Servers this process created (a create answered them, new), with the firewall rules this process
    * added to them since: all such a server holds of this stack. An earlier attempt of a rule create
@@ -54,7 +45,11 @@ export class ApiContext {
 
   private readonly kept = new Map<string, unknown>();
 
-  /** What a resource keeps for this process under `key` (a server's batch of rule adds), built on first use. */
+  /**
+   * What this process keeps under `key`, built on first use: the clients, lists and pollers below, and
+   * what a resource keeps (a server's batch of rule adds). Keys name their kind first ("listed …",
+   * "firewall adds …"), so they cannot meet.
+   */
   keep<T>(key: string, build: () => T): T {
     if (!this.kept.has(key)) this.kept.set(key, build());
     return this.kept.get(key) as T;
@@ -81,33 +76,52 @@ export class ApiContext {
   constructor(readonly settings: Settings) {}
 
   get platform(): ApiClient {
-    return (this.built.platform ??= platformClient(this.settings));
+    return this.keep("client platform", () => platformClient(this.settings));
   }
 
   get email(): ApiClient {
-    return (this.built.email ??= emailClient(this.settings));
+    return this.keep("client email", () => emailClient(this.settings));
   }
 
   get ai(): ApiClient {
-    return (this.built.ai ??= aiClient(this.settings));
+    return this.keep("client ai", () => aiClient(this.settings));
+  }
+
+  /**
+   * A kind the API lists and also answers by id: its list (the resources' lookups by name), and the
+   * poller that reads through it (reads and waits at the same time share one list call per tick; an
+   * object not in the list is read by id).
+   */
+  private listed<T>(api: ApiClient, kind: ListedKind<T>): { list: Listing<T>; poller: Poller<T> } {
+    return this.keep(`listed ${kind.list}`, () => {
+      const list = new Listing<T>(api, kind.list);
+      return { list, poller: new Poller<T>(listOrGet(api, { list, get: kind.get, param: kind.param, idOf: kind.idOf })) };
+    });
+  }
+
+  /** A list the API has no get for, or that is only looked up in. */
+  private listOnly<T>(api: ApiClient, route: RouteId): Listing<T> {
+    return this.keep(`list ${route}`, () => new Listing<T>(api, route));
+  }
+
+  /** Objects that have no list: each read once per tick (concurrent reads of one object share it). */
+  private eachRead<T>(api: ApiClient, route: RouteId, param: string): Poller<T> {
+    return this.keep(`each ${route}`, () => new Poller<T>(eachOnce(getOrGone<T>(api, route, param))));
   }
 
   /** `GET /vps`: the project's servers, for lookups by name. */
   get serverList(): Listing<Vps> {
-    return (this.built.serverList ??= new Listing<Vps>(this.platform, "vps.list"));
+    return this.listed(this.platform, SERVERS).list;
   }
 
   /** Servers read or waited for (to settle) at the same time share one `GET /vps` per tick. */
   get servers(): Poller<Vps> {
-    return (this.built.servers ??= new Poller<Vps>(listOrGet(this.platform, { list: this.serverList, get: "vps.get", param: "id", idOf: (s) => s.id })));
+    return this.listed(this.platform, SERVERS).poller;
   }
 
   /** One list of one server's objects (`GET /vps/{id}/…`), read once for all of them: the API reads none of them by id. */
   private ofServer<T>(route: RouteId, vpsId: string): Listing<T> {
-    const key = `${route} ${vpsId}`;
-    let listing = this.built.ofServer.get(key) as Listing<T> | undefined;
-    if (!listing) this.built.ofServer.set(key, (listing = new Listing<T>(this.platform, route, { id: vpsId })));
-    return listing;
+    return this.keep(`of server ${route} ${vpsId}`, () => new Listing<T>(this.platform, route, { id: vpsId }));
   }
 
   /** `GET /vps/{id}/firewall`: a server's firewall rules. */
@@ -130,88 +144,86 @@ export class ApiContext {
     return this.ofServer("vps.snapshots.list", vpsId);
   }
 
-  /** A server's backup add-on (`GET /vps/{id}/backup`; no list): each read once per tick. */
+  /** A server's backup add-on (`GET /vps/{id}/backup`; no list). */
   get backups(): Poller<BackupAddon> {
-    return (this.built.backups ??= new Poller<BackupAddon>(eachOnce(getOrGone<BackupAddon>(this.platform, "vps.backup.get", "id"))));
+    return this.eachRead(this.platform, "vps.backup.get", "id");
   }
 
   /** `GET /domains` of the platform: the account's registered domains. */
   get registeredDomains(): Listing<RegisteredDomain> {
-    return (this.built.registeredDomains ??= new Listing<RegisteredDomain>(this.platform, "domains.list"));
+    return this.listOnly(this.platform, "domains.list");
   }
 
   /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. Their reads go
    * ahead of the requests queued for the key: behind a queue of creates, the jobs waited for would no
    * longer be among the 50 when the answer comes. */
   get emailJobs(): Poller<EmailJob> {
-    return (this.built.emailJobs ??= new Poller<EmailJob>(
-      listOrGet(this.email, {
-        list: new Listing<EmailJob>(this.email, "email.jobs.list", undefined, undefined, undefined, true),
-        get: "email.jobs.get",
-        param: "jobId",
-        idOf: (j) => j.jobId,
-        ahead: true,
-      }),
-    ));
+    return this.keep("email jobs", () =>
+      new Poller<EmailJob>(
+        listOrGet(this.email, {
+          list: new Listing<EmailJob>(this.email, "email.jobs.list", undefined, undefined, undefined, true),
+          get: "email.jobs.get",
+          param: "jobId",
+          idOf: (j) => j.jobId,
+          ahead: true,
+        }),
+      ),
+    );
   }
 
+  /** `GET /domains` of the email service: the project's sending domains. */
   get sendingDomainList(): Listing<EmailDomain> {
-    return (this.built.sendingDomainList ??= new Listing<EmailDomain>(this.email, "email.domains.list"));
+    return this.listed(this.email, SENDING_DOMAINS).list;
   }
 
   get sendingDomains(): Poller<EmailDomain> {
-    return (this.built.sendingDomains ??= new Poller<EmailDomain>(
-      listOrGet(this.email, { list: this.sendingDomainList, get: "email.domains.get", param: "domainId", idOf: (d) => d.id }),
-    ));
+    return this.listed(this.email, SENDING_DOMAINS).poller;
   }
 
+  /** `GET /templates`: the project's templates. */
   get templateList(): Listing<EmailTemplate> {
-    return (this.built.templateList ??= new Listing<EmailTemplate>(this.email, "email.templates.list"));
+    return this.listed(this.email, TEMPLATES).list;
   }
 
   get templates(): Poller<EmailTemplate> {
-    return (this.built.templates ??= new Poller<EmailTemplate>(
-      listOrGet(this.email, { list: this.templateList, get: "email.templates.get", param: "templateId", idOf: (t) => t.id }),
-    ));
+    return this.listed(this.email, TEMPLATES).poller;
   }
 
   /** `GET /webhooks` (the API has no webhook by id). */
   get webhooks(): Listing<Webhook> {
-    return (this.built.webhooks ??= new Listing<Webhook>(this.email, "email.webhooks.list"));
+    return this.listOnly(this.email, "email.webhooks.list");
   }
 
   /** `GET /topics`: the project's topics. */
   get topicList(): Listing<EmailTopic> {
-    return (this.built.topicList ??= new Listing<EmailTopic>(this.email, "email.topics.list"));
+    return this.listed(this.email, TOPICS).list;
   }
 
   get topics(): Poller<EmailTopic> {
-    return (this.built.topics ??= new Poller<EmailTopic>(listOrGet(this.email, { list: this.topicList, get: "email.topics.get", param: "topicId", idOf: (t) => t.id })));
+    return this.listed(this.email, TOPICS).poller;
   }
 
   /** `GET /segments`: the project's segments. */
   get segmentList(): Listing<EmailSegment> {
-    return (this.built.segmentList ??= new Listing<EmailSegment>(this.email, "email.segments.list"));
+    return this.listed(this.email, SEGMENTS).list;
   }
 
   get segments(): Poller<EmailSegment> {
-    return (this.built.segments ??= new Poller<EmailSegment>(listOrGet(this.email, { list: this.segmentList, get: "email.segments.get", param: "segmentId", idOf: (s) => s.id })));
+    return this.listed(this.email, SEGMENTS).poller;
   }
 
   /** `GET /inbound/addresses`: the project's receiving addresses, mailboxes and aliases in one list. */
   get addressList(): Listing<InboundAddress> {
-    return (this.built.addressList ??= new Listing<InboundAddress>(this.email, "email.addresses.list"));
+    return this.listed(this.email, ADDRESSES).list;
   }
 
   get addresses(): Poller<InboundAddress> {
-    return (this.built.addresses ??= new Poller<InboundAddress>(
-      listOrGet(this.email, { list: this.addressList, get: "email.addresses.get", param: "addressId", idOf: (a) => a.id }),
-    ));
+    return this.listed(this.email, ADDRESSES).poller;
   }
 
-  /** A sending domain's receiving setting (`GET /domains/{id}/receiving`; no list): each read once per tick. */
+  /** A sending domain's receiving setting (`GET /domains/{id}/receiving`; no list). */
   get receiving(): Poller<ReceivingStatus> {
-    return (this.built.receiving ??= new Poller<ReceivingStatus>(eachOnce(getOrGone<ReceivingStatus>(this.email, "email.receiving.get", "domainId"))));
+    return this.eachRead(this.email, "email.receiving.get", "domainId");
   }
 }
 
