@@ -216,7 +216,7 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   const out: string[] = [];
   out.push(`# ${schema.type}`, "", schema.summary, "");
-  out.push(`Token \`pulumi-nodejs:dynamic/svc:${schema.type}\` · calls the ${schema.service === "email" ? "email" : "platform"} API · behaviour: [\`${files.provider}\`](../${files.provider}) · class: [\`${files.sdk}\`](../${files.sdk})`, "");
+  out.push(`Token \`pulumi-nodejs:dynamic/svc:${schema.type}\` · calls the ${schema.service === "email" ? "email" : "platform"} API · behaviour: \`${files.provider}\` · class: \`${files.sdk}\` (in the pulumi-svc repository: the package ships the pages and the compiled code, not the sources)`, "");
   out.push("## Example", "", "```typescript", exampleOf(schema, root), "```", "");
   out.push("## Inputs", "");
   for (const [name, input] of ownInputs(schema)) {
