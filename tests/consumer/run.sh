@@ -229,5 +229,5 @@ for cell in "${CELLS[@]}"; do
 done
 while [ "${#PIDS[@]}" -gt 0 ]; do sleep 0.5; reap; done
 [ "$FAILED" -eq 0 ] || fail "an engine cell failed"
-say "every cell passed: npm and pnpm × @pulumi/pulumi $LOW and $HIGH × Node ${NODE_LINES[*]} (logs: $WORK/logs)"
+say "every cell passed (${#CELLS[@]}): $(printf '%s; ' "${CELLS[@]%% /*}")in $((SECONDS - STARTED)) s (logs: $WORK/logs)"
 rm -rf "$WORK"/npm-* "$WORK"/pnpm-*
