@@ -154,6 +154,20 @@ typecheck() {
   node "$ROOT/tests/consumer/check-links.js" "$dir/node_modules/pulumi-svc" || fail "broken links in the installed package"
 }
 
+# coverage DIR: the program constructs every resource class the installed package exports.
+coverage() {
+  local missing
+  missing="$(cd "$1" && node -e '
+    const pulumi = require("@pulumi/pulumi");
+    const svc = require("pulumi-svc");
+    const program = require("fs").readFileSync("index.ts", "utf8");
+    const classes = Object.entries(svc).filter(([, v]) => typeof v === "function" && v.prototype instanceof pulumi.CustomResource).map(([k]) => k);
+    if (classes.length === 0) throw new Error("no resource class found in pulumi-svc");
+    console.log(classes.filter((c) => !program.includes(`new svc.${c}(`)).join(" "));
+  ')" || fail "could not list the package's classes"
+  [ -z "$missing" ] || fail "tests/consumer/program.ts does not construct: $missing (add them)"
+}
+
 # engine_cell PM VERSION LINE DIR: the program through the engine against the installed emulator.
 engine_cell() {
   local pm="$1" version="$2" line="$3" dir="$4" stack="n$3" out="$WORK/logs/emulator-$1-$2-$3.out"
@@ -197,6 +211,7 @@ for pm in "${PMS[@]}"; do
     started=$SECONDS
     install "$pm" "$version" "$dir"
     typecheck "$dir"
+    coverage "$dir"
     say "$pm @pulumi/pulumi $version: both tsconfigs type-check, links resolve ($((SECONDS - started)) s)"
     # Each install runs on both lines, in its own stack; both cells share the project's node_modules.
     for line in "${NODE_LINES[@]}"; do CELLS+=("$pm $version $line $dir"); done
