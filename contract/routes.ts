@@ -11,9 +11,9 @@
  */
 import { z } from "zod";
 import * as s from "./schemas";
+import type { Method, Service } from "./services";
 
-export type Service = "email" | "platform" | "ai";
-export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+export type { Method, Service };
 export type Safety = "read" | "idempotent" | "non-idempotent" | "paid";
 
 export interface RouteDef {

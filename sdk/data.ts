@@ -10,23 +10,20 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiClient, CallOptions } from "../provider/client/http";
 import type { RouteId, RouteResponse } from "../contract/routes";
-import type * as s from "../contract/schemas";
 import { missingProfile, resolveSettings, type ConfigSource } from "../provider/config";
 import { ApiContext } from "../provider/context";
 import { operationError } from "../provider/resource";
+// Plain types written from the schemas (npm run docs): the answers below are returned as these, so
+// the compiler checks they match; the public declarations reach no zod type.
+import type {
+  VpsPlan, BackupPlan, RenewalOption, EmailStatus, EmailAnalytics, Notification, ActivityEntry, AiModel, InboundStats,
+  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription,
+} from "./generated/data-types";
 
-export type VpsPlan = s.VpsPlan;
-export type BackupPlan = RouteResponse<"backup.plans.list">[number];
-export type RenewalOption = RouteResponse<"vps.renewalOptions">[number];
-export type EmailStatus = RouteResponse<"email.status">;
-export type EmailAnalytics = RouteResponse<"email.analytics">;
-export type Notification = s.Notification;
-export type ActivityEntry = s.ActivityEntry;
-export type AiModel = s.AiModel;
-export type InboundStats = s.InboundStats;
-export type InboundMessageSummary = s.InboundMessageSummary;
-export type VpsSshKeyInfo = s.SshKey;
-export type VpsSnapshotInfo = s.Snapshot;
+export type {
+  VpsPlan, BackupPlan, RenewalOption, EmailStatus, EmailAnalytics, Notification, ActivityEntry, AiModel, InboundStats,
+  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription,
+};
 
 /** Every data function takes the profile whose account it reads (issue 17): a key of stack config
  * `svc:profiles`; default the top-level settings. */
@@ -319,8 +316,6 @@ export function getInboundMessagesOutput(args: pulumi.Input<{ folder?: pulumi.In
 
 // ---- email plan ----
 
-export type EmailPlanOffer = s.EmailPlanOffer;
-export type EmailSubscription = s.EmailSubscription;
 
 /**
  * The email plans on sale, with their prices and limits. Each plan's `code` (what `EmailPlan` takes as `planCode`), `name`,

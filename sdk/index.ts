@@ -24,7 +24,7 @@ export { VpsSnapshot, type VpsSnapshotArgs } from "./vps/snapshot";
 export { getVpsSshKeys, getVpsSshKeysOutput, getVpsSnapshots, getVpsSnapshotsOutput, type VpsSshKeyInfo, type VpsSnapshotInfo } from "./data";
 export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
-export { settingDefs } from "../provider/config";
+export { settingDefs } from "../provider/settings";
 export {
   getVpsPlans, getVpsPlansOutput, getBackupPlans, getBackupPlansOutput, getVpsRenewalOptions, getVpsRenewalOptionsOutput,
   getEmailStatus, getEmailStatusOutput, getEmailAnalytics, getEmailAnalyticsOutput, getNotifications, getNotificationsOutput,
@@ -33,7 +33,7 @@ export {
   type AiModel, type GetNotificationsArgs,
 } from "./data";
 export { OperationError, ClientCodes, type ErrorCode, type ClientCode } from "../provider/client/errors";
-export { WaitTimeoutError } from "../provider/client/poller";
+export { WaitTimeoutError } from "../provider/client/errors";
 export { API_ERROR_CODES, AI_ERROR_CODES, apiErrorCodeGroups, aiErrorCodeGroups, type ApiErrorCode, type AiErrorCode } from "../contract/error-codes";
 export {
   getInboundStats, getInboundStatsOutput, getInboundMessages, getInboundMessagesOutput,

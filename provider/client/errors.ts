@@ -3,7 +3,7 @@
  * on `code` (the API's stable code from the catalogue in contract/error-codes.ts, or one of the
  * client's own below), never on message text (tests/client/no-text-branching.test.ts checks).
  */
-import type { Method, Service } from "../../contract/routes";
+import type { Method, Service } from "../../contract/services";
 import type { AiErrorCode, ApiErrorCode } from "../../contract/error-codes";
 
 /** Codes the client itself assigns when there is no API answer to take a code from. */
@@ -179,4 +179,18 @@ export function redactValue(value: unknown, secrets: readonly (string | undefine
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[redact(k, secrets)] = redactValue(v, secrets, depth + 1);
   return out;
+}
+
+/** A wait ran out of time: `what` it waited for, the last state seen, how long; `code` WAIT_TIMEOUT. */
+export class WaitTimeoutError<T = unknown> extends Error {
+  readonly code = ClientCodes.WAIT_TIMEOUT;
+  constructor(
+    readonly what: string,
+    readonly lastState: T,
+    readonly waitedMs: number,
+    describe: (state: T) => string,
+  ) {
+    super(`timed out after ${Math.round(waitedMs / 1000)} s waiting for ${what}; last state seen: ${describe(lastState)}`);
+    this.name = "WaitTimeoutError";
+  }
 }

@@ -23,7 +23,7 @@
  * under way, so its first read comes one step later (a fast transition is seen there), its second
  * at the usual end, and only then does it follow the tick, from its first step.
  */
-import { ClientCodes, isApiError } from "./errors";
+import { isApiError, WaitTimeoutError } from "./errors";
 import { debugLog } from "../log";
 import type { ApiClient } from "./http";
 import type { RouteId } from "../../contract/routes";
@@ -48,19 +48,7 @@ export interface WaitOptions<T> {
   signal?: AbortSignal;
 }
 
-/** A wait ran out of time: `what` it waited for, the last state seen, how long; `code` WAIT_TIMEOUT. */
-export class WaitTimeoutError<T = unknown> extends Error {
-  readonly code = ClientCodes.WAIT_TIMEOUT;
-  constructor(
-    readonly what: string,
-    readonly lastState: T,
-    readonly waitedMs: number,
-    describe: (state: T) => string,
-  ) {
-    super(`timed out after ${Math.round(waitedMs / 1000)} s waiting for ${what}; last state seen: ${describe(lastState)}`);
-    this.name = "WaitTimeoutError";
-  }
-}
+export { WaitTimeoutError };
 
 interface Waiter<T> {
   id: string;

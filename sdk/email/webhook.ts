@@ -5,7 +5,7 @@ import provider = require("../dynamic/Webhook");
 import { commonInputs } from "../common";
 import { webhookOutputs, type WebhookArgs, type WebhookOutputs } from "../generated/Webhook";
 
-import type { WebhookEvent } from "../../contract/schemas";
+import type { WebhookEvent } from "../generated/data-types";
 
 export type { WebhookArgs, WebhookEvent };
 

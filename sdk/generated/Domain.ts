@@ -54,8 +54,8 @@ export interface DomainOutputs {
   readonly savePending: pulumi.Output<boolean>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const domainOutputs = {
-  computed: { domainId: undefined, status: undefined, statusLabel: undefined, expiresAt: undefined, billing: undefined, savePending: undefined },
+  computed: { name: undefined, period: undefined, whoisProtection: undefined, autoRenew: undefined, domainId: undefined, status: undefined, statusLabel: undefined, expiresAt: undefined, billing: undefined, savePending: undefined },
   secret: [] as string[],
 };

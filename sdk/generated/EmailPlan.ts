@@ -53,8 +53,8 @@ export interface EmailPlanOutputs {
   readonly billing: pulumi.Output<{ total: number; depositCharged: number } | undefined>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const emailPlanOutputs = {
-  computed: { projectId: undefined, activePlanCode: undefined, scheduledPlanCode: undefined, status: undefined, startedAt: undefined, expiresAt: undefined, autoRenew: undefined, changes: undefined, billing: undefined },
+  computed: { planCode: undefined, months: undefined, addons: undefined, projectId: undefined, activePlanCode: undefined, scheduledPlanCode: undefined, status: undefined, startedAt: undefined, expiresAt: undefined, autoRenew: undefined, changes: undefined, billing: undefined },
   secret: [] as string[],
 };

@@ -32,8 +32,8 @@ export interface EmailSegmentOutputs {
   readonly updatedAt: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const emailSegmentOutputs = {
-  computed: { segmentId: undefined, createdAt: undefined, updatedAt: undefined },
+  computed: { name: undefined, rules: undefined, segmentId: undefined, createdAt: undefined, updatedAt: undefined },
   secret: [] as string[],
 };

@@ -30,8 +30,8 @@ export interface EmailTopicOutputs {
   readonly createdAt: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const emailTopicOutputs = {
-  computed: { topicId: undefined, createdAt: undefined },
+  computed: { name: undefined, description: undefined, topicId: undefined, createdAt: undefined },
   secret: [] as string[],
 };

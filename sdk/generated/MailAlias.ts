@@ -34,8 +34,8 @@ export interface MailAliasOutputs {
   readonly createdAt: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const mailAliasOutputs = {
-  computed: { address: undefined, domainId: undefined, aliasId: undefined, createdAt: undefined },
+  computed: { mailboxId: undefined, localPart: undefined, address: undefined, domainId: undefined, aliasId: undefined, createdAt: undefined },
   secret: [] as string[],
 };

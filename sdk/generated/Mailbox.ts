@@ -57,8 +57,8 @@ export interface MailboxOutputs {
   readonly createdAt: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const mailboxOutputs = {
-  computed: { address: undefined, mailboxId: undefined, createdAt: undefined },
+  computed: { domainId: undefined, localPart: undefined, name: undefined, forwardTo: undefined, notifications: undefined, address: undefined, mailboxId: undefined, createdAt: undefined },
   secret: [] as string[],
 };

@@ -31,8 +31,8 @@ export interface ReceivingDomainOutputs {
   readonly mxRecords: pulumi.Output<{ type: string; name: string; value: string; priority?: number }[]>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const receivingDomainOutputs = {
-  computed: { domain: undefined, mxRecords: undefined },
+  computed: { domainId: undefined, host: undefined, domain: undefined, mxRecords: undefined },
   secret: [] as string[],
 };

@@ -43,8 +43,8 @@ export interface SendingDomainOutputs {
   readonly verifiedAt: pulumi.Output<string | undefined>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const sendingDomainOutputs = {
-  computed: { domainId: undefined, status: undefined, dnsRecords: undefined, verifiedAt: undefined },
+  computed: { domain: undefined, waitForVerification: undefined, verificationTimeoutSeconds: undefined, domainId: undefined, status: undefined, dnsRecords: undefined, verifiedAt: undefined },
   secret: [] as string[],
 };

@@ -33,8 +33,8 @@ export interface SendingDomainVerificationOutputs {
   readonly verifiedAt: pulumi.Output<string | undefined>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const sendingDomainVerificationOutputs = {
-  computed: { domain: undefined, status: undefined, verifiedAt: undefined },
+  computed: { domainId: undefined, timeoutSeconds: undefined, domain: undefined, status: undefined, verifiedAt: undefined },
   secret: [] as string[],
 };

@@ -51,8 +51,8 @@ export interface TemplateOutputs {
   readonly updatedAt: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const templateOutputs = {
-  computed: { templateId: undefined, variables: undefined, createdAt: undefined, updatedAt: undefined },
+  computed: { name: undefined, subject: undefined, htmlBody: undefined, textBody: undefined, templateId: undefined, variables: undefined, createdAt: undefined, updatedAt: undefined },
   secret: [] as string[],
 };

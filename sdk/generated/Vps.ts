@@ -99,8 +99,8 @@ export interface VpsOutputs {
   readonly username: pulumi.Output<string | undefined>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const vpsOutputs = {
-  computed: { status: undefined, publicIp: undefined, expiresAt: undefined, lastJobStatus: undefined, lastJobError: undefined, username: undefined },
+  computed: { projectId: undefined, planId: undefined, name: undefined, osType: undefined, osVersion: undefined, rootPassword: undefined, billingPeriod: undefined, autoRenew: undefined, powerState: undefined, status: undefined, publicIp: undefined, expiresAt: undefined, lastJobStatus: undefined, lastJobError: undefined, username: undefined },
   secret: ["rootPassword"] as string[],
 };

@@ -34,8 +34,8 @@ export interface VpsBackupOutputs {
   readonly expiresAt: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const vpsBackupOutputs = {
-  computed: { status: undefined, quotaGb: undefined, usedGb: undefined, expiresAt: undefined },
+  computed: { vpsId: undefined, planCode: undefined, status: undefined, quotaGb: undefined, usedGb: undefined, expiresAt: undefined },
   secret: [] as string[],
 };

@@ -52,8 +52,8 @@ export interface VpsFirewallRuleOutputs {
   readonly ruleId: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const vpsFirewallRuleOutputs = {
-  computed: { ruleId: undefined },
+  computed: { vpsId: undefined, protocol: undefined, action: undefined, port: undefined, source: undefined, ruleId: undefined },
   secret: [] as string[],
 };

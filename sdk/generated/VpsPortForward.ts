@@ -57,8 +57,8 @@ export interface VpsPortForwardOutputs {
   readonly forwardId: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const vpsPortForwardOutputs = {
-  computed: { publicPort: undefined, requestedPublicPort: undefined, address: undefined, forwardId: undefined },
+  computed: { vpsId: undefined, protocol: undefined, privatePort: undefined, domain: undefined, publicPort: undefined, requestedPublicPort: undefined, address: undefined, forwardId: undefined },
   secret: [] as string[],
 };

@@ -34,8 +34,8 @@ export interface VpsSnapshotOutputs {
   readonly error: pulumi.Output<string | null>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const vpsSnapshotOutputs = {
-  computed: { status: undefined, sizeGb: undefined, createdAt: undefined, error: undefined },
+  computed: { vpsId: undefined, name: undefined, status: undefined, sizeGb: undefined, createdAt: undefined, error: undefined },
   secret: [] as string[],
 };

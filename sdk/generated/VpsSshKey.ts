@@ -36,8 +36,8 @@ export interface VpsSshKeyOutputs {
   readonly type: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const vpsSshKeyOutputs = {
-  computed: { fingerprint: undefined, type: undefined },
+  computed: { vpsId: undefined, publicKey: undefined, label: undefined, fingerprint: undefined, type: undefined },
   secret: [] as string[],
 };

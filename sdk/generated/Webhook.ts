@@ -36,8 +36,8 @@ export interface WebhookOutputs {
   readonly createdAt: pulumi.Output<string>;
 }
 
-// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.
+// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const webhookOutputs = {
-  computed: { webhookId: undefined, secret: undefined, enabled: undefined, failCount: undefined, createdAt: undefined },
+  computed: { url: undefined, events: undefined, webhookId: undefined, secret: undefined, enabled: undefined, failCount: undefined, createdAt: undefined },
   secret: ["secret"] as string[],
 };

@@ -7,7 +7,7 @@ import { commonInputs } from "../common";
 import { vpsOutputs, type VpsArgs, type VpsOutputs } from "../generated/Vps";
 import { linkServer } from "./server-links";
 
-import type { BillingPeriod } from "../../contract/schemas";
+import type { BillingPeriod } from "../generated/data-types";
 
 export type { BillingPeriod, VpsArgs };
 

@@ -3,6 +3,7 @@
  * TSDoc (sdk/data.ts),
  *
  * - sdk/generated/<Type>.ts: the resource's args and outputs interfaces with their TSDoc;
+ * - sdk/generated/data-types.ts: the plain types of what the data functions answer;
  * - the TSDoc of each sdk class (summary and example), in place above `export class <Type>`;
  * - docs/<Type>.md: one reference page per resource, docs/<function>.md one per data function, and
  *   docs/README.md, their index.
@@ -15,7 +16,8 @@ import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/index";
 import type { InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
 import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
-import { defaultOf, isOptional, ruleOf, tsTypeOf } from "./schema-text";
+import { defaultOf, isOptional, ruleOf, tsTypeOf, tsTypeOfAnswer } from "./schema-text";
+import * as schemas from "../../contract/schemas";
 
 /** The checkout: the nearest folder above with a package.json (the tools run from build-tools/tools/docs). */
 function findRoot(from: string): string {
@@ -125,7 +127,9 @@ function sdkTypes(schema: ResourceSchema, files: TypeFiles): string {
   const base = "adoptId" in schema.inputs ? "AdoptableArgs" : "CommonArgs";
   const args = ownInputs(schema).map(([name, input]) => argMember(name, input));
   const outputs = outputsOf(schema).map(([name, output]) => outputMember(name, output));
-  const computed = Object.keys(schema.outputs);
+  // Every output key, the inputs' echoes included: `dynamic.Resource` makes an Output only for a key
+  // its props hold, so an optional input left out would otherwise be an undefined member.
+  const every = outputsOf(schema).map(([name]) => name);
   const secret = outputsOf(schema).filter(([, o]) => o.secret).map(([name]) => name);
   return [
     `// ${GENERATED_NOTE} ${files.provider}: edit the schema there, then run it.`,
@@ -142,13 +146,47 @@ function sdkTypes(schema: ResourceSchema, files: TypeFiles): string {
     outputs.join("\n"),
     "}",
     "",
-    "// The outputs only the provider sets (passed as unset inputs so the class exposes them), and the secret ones.",
+    "// Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.",
     `export const ${lowerFirst(schema.type)}Outputs = {`,
-    `  computed: { ${computed.map((n) => `${n}: undefined`).join(", ")} },`,
+    `  computed: { ${every.map((n) => `${n}: undefined`).join(", ")} },`,
     `  secret: [${secret.map((n) => JSON.stringify(n)).join(", ")}] as string[],`,
     "};",
     "",
   ].join("\n");
+}
+
+// ---- sdk/generated/data-types.ts
+
+/**
+ * The types the data functions answer and the value types the classes export, as plain TypeScript
+ * written from the schemas: the package's public declarations then reach no zod type (a program's
+ * strict `tsc` without `skipLibCheck` would check zod's own declarations, which fail under the
+ * `commonjs`/`node` settings most infra repos have). sdk/data.ts returns the decoded answers as these
+ * types, so the compiler checks they still match the schemas.
+ */
+const DATA_TYPES: [name: string, schema: import("zod").ZodType, what: string][] = [
+  ["VpsPlan", schemas.vpsPlan, "A server plan on sale (`getVpsPlans`)."],
+  ["BackupPlan", schemas.backupPlan, "A backup add-on plan (`getBackupPlans`)."],
+  ["RenewalOption", schemas.renewalOption, "What renewing a server for one billing period costs (`getVpsRenewalOptions`)."],
+  ["EmailStatus", schemas.emailStatus, "The email service's state for the project (`getEmailStatus`)."],
+  ["EmailAnalytics", schemas.emailAnalytics, "The project's sending analytics (`getEmailAnalytics`)."],
+  ["Notification", schemas.notification, "An account notification (`getNotifications`)."],
+  ["ActivityEntry", schemas.activityEntry, "One entry of a project's activity log (`getProjectActivity`)."],
+  ["AiModel", schemas.aiModel, "A model of the AI gateway (`getAiModels`)."],
+  ["InboundStats", schemas.inboundStats, "The project's inbox usage and plan limits (`getInboundStats`)."],
+  ["InboundMessageSummary", schemas.inboundMessageSummary, "A received message (`getInboundMessages`)."],
+  ["VpsSshKeyInfo", schemas.sshKey, "An SSH key on a server (`getVpsSshKeys`)."],
+  ["VpsSnapshotInfo", schemas.snapshot, "A snapshot of a server (`getVpsSnapshots`)."],
+  ["EmailPlanOffer", schemas.emailPlanOffer, "An email plan on sale (`getEmailPlans`)."],
+  ["EmailSubscription", schemas.emailSubscription, "The project's email plan subscription (`getEmailPlan`)."],
+];
+
+function dataTypes(): string {
+  const out = ["// Written by `npm run docs` from the schemas in contract/schemas.ts: edit them there, then run it.", ""];
+  for (const [name, schema, what] of DATA_TYPES) out.push(tsdoc([what]), `export type ${name} = ${tsTypeOfAnswer(schema)};`, "");
+  out.push(tsdoc(["A server's billing period: of the purchase, and of the renewals."]), `export type BillingPeriod = ${schemas.billingPeriods.map((p) => JSON.stringify(p)).join(" | ")};`, "");
+  out.push(tsdoc(["A webhook event name."]), `export type WebhookEvent = ${schemas.webhookEventNames.map((e) => JSON.stringify(e)).join(" | ")};`, "");
+  return out.join("\n");
 }
 
 // ---- the sdk class's TSDoc
@@ -178,7 +216,7 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   const out: string[] = [];
   out.push(`# ${schema.type}`, "", schema.summary, "");
-  out.push(`Token \`pulumi-nodejs:dynamic/svc:${schema.type}\` · calls the ${schema.service === "email" ? "email" : "platform"} API · behaviour: [\`${files.provider}\`](../${files.provider}) · class: [\`${files.sdk}\`](../${files.sdk})`, "");
+  out.push(`Token \`pulumi-nodejs:dynamic/svc:${schema.type}\` · calls the ${schema.service === "email" ? "email" : "platform"} API · behaviour: \`${files.provider}\` · class: \`${files.sdk}\` (in the pulumi-svc repository: the package ships the pages and the compiled code, not the sources)`, "");
   out.push("## Example", "", "```typescript", exampleOf(schema, root), "```", "");
   out.push("## Inputs", "");
   for (const [name, input] of ownInputs(schema)) {
@@ -280,6 +318,7 @@ export function generate(root = ROOT, list: readonly SchemaResource[] = Object.v
     wanted.set(files.sdk, withClassDoc(readFileSync(join(root, files.sdk), "utf8"), schema, files.sdk, root));
     wanted.set(join("docs", `${schema.type}.md`), page(schema, files, root));
   }
+  wanted.set(join("sdk", "generated", "data-types.ts"), dataTypes());
   const functions = dataFunctionPages(root);
   for (const fn of functions) wanted.set(join("docs", `${fn.name}.md`), fn.page);
   const generatedPages = new Set([...wanted.keys()].filter((f) => f.startsWith(`docs${sep}`)).map((f) => f.slice(5)));

@@ -18,9 +18,10 @@ type JsonSchema = {
   default?: unknown;
 };
 
-/** The input side of a schema as JSON Schema (transforms apply after the check: the input is what a program gives). */
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
+/** A schema as JSON Schema: its input side (transforms apply after the check: the input is what a
+ * program gives), or its output side (what a decoded API answer holds). */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema & { $schema?: string };
   return rest;
 }
 
@@ -29,7 +30,12 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
  * (an argument); otherwise a plain value (inside an `Output`).
  */
 export function tsTypeOf(schema: z.ZodType, input: boolean): string {
-  return tsText(jsonSchemaOf(schema), input);
+  return tsText(jsonSchemaOf(schema, "input"), input);
+}
+
+/** The TypeScript type of a decoded API answer: plain, with what the schema fills in (defaults) required. */
+export function tsTypeOfAnswer(schema: z.ZodType): string {
+  return tsText(jsonSchemaOf(schema, "output"), false);
 }
 
 function literal(value: unknown): string {
