@@ -53,7 +53,7 @@ test("VpsBackup: a plan code already in the state is not checked against the cat
 });
 
 /** The inputs whose failures are reported with sensitiveFailure. */
-const SENSITIVE: Record<string, string[]> = { Vps: ["rootPassword"], Webhook: ["secret"] };
+const SENSITIVE: Record<string, string[]> = { Vps: ["rootPassword"], Webhook: ["secret"], DomainRegistrant: ["email", "phone", "address", "postalCode"] };
 
 test.each(rows)("$type: $what → refused at preview on $property, no write call", async ({ type, args, property, reason }) => {
   const result = await h.check(type, argsOf(args));
