@@ -27,7 +27,7 @@ useResourceHarness((x) => (h = x), {
     for (const type of Object.keys(base)) await h.inputs(type, argsOf(base[type]));
   },
   fresh: (h) => h.emu.control.clearRequests(),
-  startTimeoutMs: 120_000,
+  startTimeoutMs: 300_000,
 });
 
 test("the catalogue covers every resource type with at least 60 rows in all", () => {
