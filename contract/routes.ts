@@ -206,6 +206,18 @@ export const routes = {
     body: z.object({ contacts: z.array(z.looseObject({ email: z.string() })).optional(), consentConfirmed: z.boolean().optional() }),
   }),
 
+  // ---- suppressions ({email_base_url}; assumed-routes.md "Suppressions"): the address is matched case-insensitively ----
+  "email.suppressions.list": def({
+    service: "email", method: "GET", path: "/suppressions", safety: "read", status: 200, response: s.page(s.emailSuppression), query: pageQuery,
+  }),
+  "email.suppressions.get": def({ service: "email", method: "GET", path: "/suppressions/{email}", safety: "read", status: 200, response: s.emailSuppression }),
+  // 201 when added, 200 with the existing row when the address is listed already: a repeat is safe.
+  "email.suppressions.add": def({
+    service: "email", method: "POST", path: "/suppressions", safety: "idempotent", status: 201, response: s.emailSuppression,
+    body: z.object({ email: z.string(), reason: z.string().optional() }),
+  }),
+  "email.suppressions.delete": def({ service: "email", method: "DELETE", path: "/suppressions/{email}", safety: "idempotent", status: 200, response: s.deleted }),
+
   // ---- virtual servers ({api_base_url}) ----
   "vps.plans.list": def({ service: "platform", method: "GET", path: "/vps/plans", safety: "read", status: 200, response: list(s.vpsPlan) }),
   "vps.list": def({ service: "platform", method: "GET", path: "/vps", safety: "read", status: 200, response: list(s.vps) }),
@@ -239,9 +251,10 @@ export const routes = {
     service: "platform", method: "POST", path: "/vps/{id}/reset-password", safety: "idempotent", status: 200, response: s.vps,
     body: z.object({ rootPassword: z.string() }),
   }),
+  // assumed-routes.md "A server's renewal period": either or both; `billingPeriod` is the next automatic renewal's, charged nothing now.
   "vps.autoRenew": def({
     service: "platform", method: "PATCH", path: "/vps/{id}/auto-renew", safety: "idempotent", status: 200, response: s.vps,
-    body: z.object({ enabled: z.boolean() }),
+    body: z.object({ enabled: z.boolean().optional(), billingPeriod: z.string().optional() }),
   }),
   "vps.firewall.list": def({ service: "platform", method: "GET", path: "/vps/{id}/firewall", safety: "read", status: 200, response: list(s.firewallRule) }),
   "vps.firewall.add": def({

@@ -308,7 +308,13 @@ export const domainDryRun = z.looseObject({
   enoughBalance: z.boolean(),
   note: z.string(),
 });
-export const registrant = z.record(z.string(), z.unknown());
+/** The account's owner details (assumed-routes.md "Domain owner (registrant) details"): each a string or null. */
+export const registrantFields = ["name", "organization", "email", "phone", "address", "city", "province", "postalCode", "country"] as const;
+export type RegistrantField = (typeof registrantFields)[number];
+export const registrant = z.looseObject(
+  Object.fromEntries(registrantFields.map((f) => [f, z.string().nullable()])) as Record<RegistrantField, z.ZodNullable<z.ZodString>>,
+);
+export type Registrant = z.infer<typeof registrant>;
 
 // ---------- email plan and audience (assumed-routes.md "Email plan", "Audience") ----------
 
@@ -361,11 +367,15 @@ export const segmentOperators = ["equals", "not_equals", "contains", "exists"] a
 export const segmentRule = z.looseObject({ field: z.string(), operator: z.string(), value: z.string().optional() });
 export const emailSegment = z.looseObject({ id: z.string(), name: z.string(), rules: z.array(segmentRule), createdAt: timestamp, updatedAt: timestamp });
 export const emailContact = z.looseObject({ id: z.string(), email: z.string(), topicIds: z.array(z.string()), createdAt: timestamp });
+/** A row of the suppression list (assumed-routes.md "Suppressions"). */
+export const suppressionReasons = ["bounce", "complaint", "manual"] as const;
+export const emailSuppression = z.looseObject({ email: z.string(), reason: z.enum(suppressionReasons), createdAt: timestamp });
 
 export type EmailPlanOffer = z.infer<typeof emailPlanOffer>;
 export type EmailSubscription = z.infer<typeof emailSubscription>;
 export type EmailTopic = z.infer<typeof emailTopic>;
 export type EmailSegment = z.infer<typeof emailSegment>;
+export type EmailSuppression = z.infer<typeof emailSuppression>;
 export type SegmentRule = z.infer<typeof segmentRule>;
 
 // ---------- small answers ----------

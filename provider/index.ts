@@ -25,6 +25,8 @@ import { emailSegment } from "./email/segment";
 import { vpsSshKey } from "./vps/ssh-key";
 import { vpsPortForward } from "./vps/port-forward";
 import { vpsSnapshot } from "./vps/snapshot";
+import { domainRegistrant } from "./domains/registrant";
+import { emailSuppression } from "./email/suppression";
 
 export * from "./client";
 export * from "./config";
@@ -49,6 +51,8 @@ export const resources: Record<string, SchemaResource> = {
   VpsSshKey: vpsSshKey,
   VpsPortForward: vpsPortForward,
   VpsSnapshot: vpsSnapshot,
+  DomainRegistrant: domainRegistrant,
+  EmailSuppression: emailSuppression,
 };
 
 type Method = "configure" | keyof ResourceImpl;

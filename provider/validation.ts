@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Host and domain name rules the resources share (checked at preview, before any call).
  */
@@ -13,6 +15,17 @@ export function isFullyQualified(name: string): boolean {
   const labels = name.split(".");
   return labels.length >= 2 && labels.slice(0, -1).every((label) => DNS_LABEL.test(label)) && TOP_LEVEL_LABEL.test(labels[labels.length - 1]);
 }
+
+/** `user@host.tld`, lower-cased. */
+export const emailAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(320, "at most 320 characters")
+  .refine((text) => {
+    const at = text.lastIndexOf("@");
+    return at > 0 && at <= 64 && /^[^\s@<>"(),;:\\[\]]+$/.test(text.slice(0, at)) && isFullyQualified(text.slice(at + 1));
+  }, "must be an email address (user@example.org)");
 
 /** Top-level names that never resolve on the public internet: the email API refuses them (one list, contract/hosts.ts). */
 export { nonPublicTldProblem } from "../contract/hosts";

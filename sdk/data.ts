@@ -270,6 +270,42 @@ export function getVpsSnapshots(vpsId: string, opts: ProfileOption = {}): Promis
   return lookup("getVpsSnapshots", "platform", "vps.snapshots.list", { params: { id: vpsId } }, opts.profile);
 }
 
+export type EmailSuppressionRow = s.EmailSuppression;
+
+export interface GetEmailSuppressionsArgs extends ProfileOption {
+  /** Page size, 1 to 500 (default 100). */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One page of the suppression list, newest first: `nextCursor` (null on the last page) reads the next. */
+export interface EmailSuppressionsPage {
+  suppressions: EmailSuppressionRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * One page of the project's suppression list, newest first: the addresses the platform sends
+ * nothing to. Each row's `email` (lower-cased; what `EmailSuppression` takes as `email` and
+ * `adoptId`), `reason` (`bounce` and `complaint` are added by the platform, `manual` through the
+ * API) and `createdAt`. Pages hold 1 to 500 rows (default 100); `nextCursor` reads the next.
+ *
+ * @example
+ * ```typescript
+ * // Addresses that bounced: candidates to clean out of a mailing list.
+ * export const bounced = svc.getEmailSuppressionsOutput({ limit: 500 }).apply((page) => page.suppressions.filter((r) => r.reason === "bounce").map((r) => r.email));
+ * ```
+ */
+export async function getEmailSuppressions(args: GetEmailSuppressionsArgs = {}): Promise<EmailSuppressionsPage> {
+  const query = {
+    ...(args.limit !== undefined ? { limit: String(args.limit) } : {}),
+    ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
+  };
+  const page = await lookup("getEmailSuppressions", "email", "email.suppressions.list", { query }, args.profile);
+  return { suppressions: page.data, nextCursor: page.nextCursor };
+}
+
 // ---- Output forms: take Pulumi inputs, answer an Output (unknown during preview while an input is) ----
 
 /** `pulumi.output` of plain API data: the value is already plain, so its type stays as it is. */
@@ -309,6 +345,9 @@ export function getAiModelsOutput(opts: ProfileOption = {}): pulumi.Output<AiMod
 }
 export function getInboundStatsOutput(opts: ProfileOption = {}): pulumi.Output<InboundStats> {
   return plain(getInboundStats(opts));
+}
+export function getEmailSuppressionsOutput(args: pulumi.Input<{ limit?: pulumi.Input<number>; cursor?: pulumi.Input<string>; profile?: string }> = {}): pulumi.Output<EmailSuppressionsPage> {
+  return pulumi.output(args).apply((a) => plain(getEmailSuppressions(a)));
 }
 export function getInboundMessagesOutput(args: pulumi.Input<{ folder?: pulumi.Input<string>; limit?: pulumi.Input<number>; cursor?: pulumi.Input<string>; profile?: string }> = {}): pulumi.Output<InboundMessagesPage> {
   return pulumi.output(args).apply((a) => plain(getInboundMessages(a)));

@@ -21,6 +21,8 @@ export { EmailSegment, type EmailSegmentArgs, type EmailSegmentRule } from "./em
 export { VpsSshKey, type VpsSshKeyArgs } from "./vps/ssh-key";
 export { VpsPortForward, type VpsPortForwardArgs } from "./vps/port-forward";
 export { VpsSnapshot, type VpsSnapshotArgs } from "./vps/snapshot";
+export { DomainRegistrant, type DomainRegistrantArgs } from "./domains/registrant";
+export { EmailSuppression, type EmailSuppressionArgs } from "./email/suppression";
 export { getVpsSshKeys, getVpsSshKeysOutput, getVpsSnapshots, getVpsSnapshotsOutput, type VpsSshKeyInfo, type VpsSnapshotInfo } from "./data";
 export { verifyWebhookSignature, type VerifyOptions, type VerifyResult } from "./webhook-signature";
 export { ApiError, OutcomeUnknownError, isApiError } from "../provider/client/errors";
@@ -38,4 +40,5 @@ export { API_ERROR_CODES, AI_ERROR_CODES, apiErrorCodeGroups, aiErrorCodeGroups,
 export {
   getInboundStats, getInboundStatsOutput, getInboundMessages, getInboundMessagesOutput,
   type InboundStats, type InboundMessageSummary, type InboundMessagesPage, type GetInboundMessagesArgs,
+  getEmailSuppressions, getEmailSuppressionsOutput, type EmailSuppressionRow, type EmailSuppressionsPage, type GetEmailSuppressionsArgs,
 } from "./data";

@@ -15,7 +15,7 @@ const MAX_NAME = 100;
 const MAX_DESCRIPTION = 500;
 const MAX_RULES = 20;
 const MAX_CONTACTS_PER_CALL = 1000;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface TopicRec { id: string; projectId: string; name: string; description: string | null; createdAt: string }
 interface SegmentRule { field: string; operator: string; value?: string }

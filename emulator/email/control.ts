@@ -30,7 +30,7 @@ import { clearDeliveryLog, deliveryLog } from "./delivery";
 import { deliverInbound, inboxPlanOf } from "./inbox";
 import { publishDns } from "./domains";
 import { addressOf } from "./send";
-import { emailState } from "./state";
+import { emailState, listSuppression } from "./state";
 
 
 function projectOf(emu: Emu, id: string | undefined, reply: FastifyReply) {
@@ -125,13 +125,7 @@ export function emailControl(control: FastifyInstance, emu: Emu): void {
     if (!project) return reply;
     const address = addressOf(input.email)?.toLowerCase();
     if (!address) return reply.code(400).send({ success: false, error: `email: "${input.email}" is not an address`, code: "VALIDATION" });
-    const list = emailState(emu.world).suppressions;
-    let entry = list.find((s) => s.projectId === project.id && s.email === address);
-    if (!entry) {
-      entry = { projectId: project.id, email: address, reason: input.reason, createdAt: emu.nowIso() };
-      list.push(entry);
-    }
-    return { success: true, data: entry };
+    return { success: true, data: listSuppression(emu, project.id, address, input.reason).entry };
   });
 
   control.post("/email/inbound", async (request, reply) => {

@@ -17,11 +17,12 @@ import { createTemplateWorker, templateHandlers } from "./templates";
 import { webhookHandlers } from "./webhooks";
 import { planHandlers, settleSubscriptions } from "./plans";
 import { audienceHandlers } from "./audience";
+import { suppressionHandlers } from "./suppressions";
 
 export const emailModule: ServiceModule = {
   handlers: {
     ...jobHandlers, ...domainHandlers, ...templateHandlers, ...webhookHandlers, ...overviewHandlers, ...sendHandlers, ...messageHandlers,
-    ...inboxHandlers, ...planHandlers, ...audienceHandlers,
+    ...inboxHandlers, ...planHandlers, ...audienceHandlers, ...suppressionHandlers,
   },
   beforeRequest: settleSubscriptions,
   transitions: {

@@ -21,7 +21,7 @@ import type { Ctx, Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { emitEvent } from "./delivery";
-import { callerProject, emailState, type EmailRec, type SuppressionRec } from "./state";
+import { callerProject, emailState, listSuppression, type EmailRec, type SuppressionRec } from "./state";
 
 export const SIMULATOR_DOMAIN = "simulator.svc.dev";
 const SEND = "email.message.send";
@@ -77,11 +77,7 @@ function mailSummary(e: EmailRec) {
 }
 
 function suppress(emu: Emu, e: EmailRec, addresses: string[], reason: SuppressionRec["reason"]): void {
-  const list = emailState(emu.world).suppressions;
-  for (const email of addresses) {
-    if (list.some((s) => s.projectId === e.projectId && s.email === email)) continue;
-    list.push({ projectId: e.projectId, email, reason, createdAt: emu.nowIso() });
-  }
+  for (const email of addresses) listSuppression(emu, e.projectId, email, reason);
 }
 
 function findEmail(emu: Emu, payload: Record<string, unknown>): EmailRec | undefined {
@@ -223,13 +219,20 @@ export function cursorPosition(emu: Emu, projectId: string, cursor: string): num
 }
 
 /**
- * One page of a project's rows, newest (highest `seq`) first, from the query's `limit` (1–200,
- * default 50) and `cursor`: the spec's pagination for every cursor-paginated list.
+ * One page of a project's rows, newest (highest `seq`) first, from the query's `limit` and `cursor`:
+ * the spec's pagination for every cursor-paginated list. `size`: the list's page size (Limits: 1–200,
+ * default 50; suppressions 1–500, default 100).
  */
-export function pageOf<R extends { seq: number }, V>(ctx: Ctx, projectId: string, rows: R[], view: (row: R) => V): { data: V[]; nextCursor: string | null } {
+export function pageOf<R extends { seq: number }, V>(
+  ctx: Ctx,
+  projectId: string,
+  rows: R[],
+  view: (row: R) => V,
+  size: { default: number; max: number } = { default: PAGE_DEFAULT, max: PAGE_MAX },
+): { data: V[]; nextCursor: string | null } {
   const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
-  const limit = rawLimit === undefined ? PAGE_DEFAULT : Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw new EmuError(422, "VALIDATION", `limit: 1 to ${PAGE_MAX} (got ${rawLimit})`);
+  const limit = rawLimit === undefined ? size.default : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > size.max) throw new EmuError(422, "VALIDATION", `limit: 1 to ${size.max} (got ${rawLimit})`);
   const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, cursor);
   const sorted = rows.filter((r) => r.seq < after).sort((a, b) => b.seq - a.seq);
   const page = sorted.slice(0, limit);

@@ -245,7 +245,7 @@ function checkState(ctx: Ctx, project: Project, m: SendMessage, c: Checked, fiel
   if (undeliverable.length > 0) {
     throw bad(400, "RECIPIENT_DOMAIN_UNDELIVERABLE", `Recipient domain cannot receive mail (no MX record): ${undeliverable.join(", ")}`);
   }
-  const suppressed = c.recipients.filter((r) => state.suppressions.some((s) => s.projectId === project.id && s.email === r));
+  const suppressed = c.recipients.filter((r) => state.suppressions.some((s) => s.projectId === project.id && s.email === r.toLowerCase()));
   if (suppressed.length > 0) throw bad(403, "RECIPIENT_SUPPRESSED", `Recipient is suppressed (earlier bounce or complaint, or on the suppression list): ${suppressed.join(", ")}`);
   return values ? render(subject, values) : subject;
 }

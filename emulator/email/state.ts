@@ -105,9 +105,12 @@ export interface EmailRec {
 /** An address the project may not send to (earlier bounce or complaint, or added by hand). */
 export interface SuppressionRec {
   projectId: string;
+  /** Lower-cased: the list matches addresses case-insensitively. */
   email: string;
   reason: "bounce" | "complaint" | "manual";
   createdAt: string;
+  /** Order of listing in the world (newest first in `GET /suppressions`; cursors point at it). */
+  seq: number;
 }
 
 /** State switches that reach the spec's state-based sending codes (`/_emulator/email/switches`). */
@@ -184,6 +187,8 @@ export interface EmailState {
   /** Last `seq` handed out. */
   emailSeq: number;
   suppressions: SuppressionRec[];
+  /** Last `seq` handed out to a suppression. */
+  suppressionSeq: number;
   /** Recipient domains without MX: RECIPIENT_DOMAIN_UNDELIVERABLE. */
   undeliverableDomains: string[];
   switches: EmailSwitches;
@@ -208,6 +213,9 @@ export function emailState(world: World): EmailState {
   state.emails ??= [];
   state.emailSeq ??= 0;
   state.suppressions ??= [];
+  // A world saved before suppressions had an order: numbered in list order.
+  state.suppressionSeq ??= 0;
+  for (const entry of state.suppressions) entry.seq ??= ++state.suppressionSeq;
   state.undeliverableDomains ??= [...SEEDED_UNDELIVERABLE_DOMAINS];
   state.switches ??= { platformPaused: false, platformPausedReason: null, planMissing: [], walletMissing: false, failNextBatchMessages: 0 };
   state.reputationResetAt ??= {};
@@ -216,6 +224,20 @@ export function emailState(world: World): EmailState {
   state.inbound ??= [];
   state.inboundSeq ??= 0;
   return state as EmailState;
+}
+
+/**
+ * Puts an address on a project's suppression list (a bounce, a complaint, the API or the control
+ * API): the existing row when it is listed already, whatever its reason.
+ */
+export function listSuppression(emu: { world: World; nowIso(): string }, projectId: string, email: string, reason: SuppressionRec["reason"]): { entry: SuppressionRec; added: boolean } {
+  const state = emailState(emu.world);
+  const address = email.toLowerCase();
+  const existing = state.suppressions.find((s) => s.projectId === projectId && s.email === address);
+  if (existing) return { entry: existing, added: false };
+  const entry: SuppressionRec = { projectId, email: address, reason, createdAt: emu.nowIso(), seq: ++state.suppressionSeq };
+  state.suppressions.push(entry);
+  return { entry, added: true };
 }
 
 /** The one project an email call acts on (authentication always decides one). */

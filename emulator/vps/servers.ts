@@ -195,13 +195,24 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
     return vpsView(s, ctx.world);
   },
 
+  /**
+   * Auto-renew on or off, and the period the next automatic renewals charge (assumed-routes.md "A
+   * server's renewal period"): nothing is charged now. A bad period answers the spec's own code for
+   * it, INVALID_BILLING_PERIOD (docs/decisions.md). Never VPS_BUSY (spec: auto-renew is never blocked).
+   */
   "vps.autoRenew": (ctx) => {
     const s = findServer(ctx);
+    const { enabled, billingPeriod } = ctx.body as { enabled?: boolean; billingPeriod?: string };
+    if (enabled === undefined && billingPeriod === undefined) throw new EmuError(422, "VALIDATION", "Give enabled, billingPeriod or both");
+    const period = billingPeriod === undefined ? undefined : requireBillingPeriod(billingPeriod);
     if (s.status === "terminated" || s.status === "terminating") throw new EmuError(400, "REQUEST_ERROR", `Server is ${s.status}`);
-    const { enabled } = ctx.body as { enabled: boolean };
-    if (s.autoRenew !== enabled) {
+    if (enabled !== undefined && s.autoRenew !== enabled) {
       s.autoRenew = enabled;
       userActivity(ctx.emu, s, enabled ? "vps.autoRenew.enable" : "vps.autoRenew.disable");
+    }
+    if (period !== undefined && s.billingPeriod !== period) {
+      s.billingPeriod = period;
+      userActivity(ctx.emu, s, "vps.billingPeriod.change");
     }
     return vpsView(s, ctx.world);
   },

@@ -97,6 +97,12 @@ export const domainSchema: ResourceSchema = {
       change: "update",
       changeText: "toggles in place",
     },
+    registrant: {
+      schema: z.string().min(1, "must not be empty").optional(),
+      description:
+        "The account's `DomainRegistrant` of the same program (`owner.id`): the registration waits until the owner details are written, and a preview before they are does not fail for them being incomplete.",
+      change: "state",
+    },
     adoptId: {
       ...adoptIdInput("the domain name, already registered in this account (it must equal `name`)"),
       schema: z.string().trim().toLowerCase().optional(),
@@ -146,7 +152,7 @@ export const domainSchema: ResourceSchema = {
     DOMAIN_UNAVAILABLE: "The name belongs to another account: choose another name. Refused at preview.",
     DOMAIN_ALREADY_IN_ACCOUNT: "The name is already registered in this account: add `adoptId: \"<name>\"` to manage it (nothing is registered or charged again). Refused at preview.",
     REGISTRANT_INCOMPLETE:
-      "The account's owner (registrant) details are incomplete; the error lists the missing fields. Complete them in the dashboard or with `PATCH /domains/registrant`, then run again. Refused at preview.",
+      "The account's owner (registrant) details are incomplete; the error lists the missing fields. Declare them with a `DomainRegistrant` and give this Domain `registrant: owner.id`, or complete them in the dashboard, then run again. Refused at preview, unless `registrant` names a DomainRegistrant not written yet.",
     INSUFFICIENT_BALANCE: "The wallet cannot pay: top up, then run again. Preview refuses it already, with the price and the balance.",
     REGISTRAR_REJECTED: "422: the registry refused; the charge, if any, was refunded and nothing was registered: the next `pulumi up` may try again.",
     REGISTRAR_ERROR: "502: the registry was unreachable; refunded, nothing registered: the next `pulumi up` may try again.",
@@ -190,7 +196,7 @@ function outputs(inputs: Props, record: DomainView, billing: unknown, savePendin
  * `billing` describes the registration and is answered only by it (carried over from the state).
  */
 export function domainProperties(record: RegisteredDomain, kept: Props, billing: unknown): { inputs: Props; outputs: Props } {
-  const inputs = { ...pick(kept, ["adoptId"]), name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
+  const inputs = { ...pick(kept, ["adoptId", "registrant"]), name: record.name, period: 1, whoisProtection: record.whoisProtection, autoRenew: record.autoRenew };
   return { inputs, outputs: outputs(inputs, record, billing) };
 }
 
@@ -232,7 +238,7 @@ function hintFor(err: unknown, name: string): string | undefined {
       return adoptHint(name);
     case "REGISTRANT_INCOMPLETE": {
       const missing = Array.isArray(err.details.missing) ? err.details.missing.join(", ") : "the API did not say which";
-      return `The account's owner (registrant) details are incomplete; missing: ${missing}. Complete them in the dashboard or with PATCH /domains/registrant, then run again`;
+      return `The account's owner (registrant) details are incomplete; missing: ${missing}. Complete them in the dashboard or with PATCH /domains/registrant (a DomainRegistrant resource, given to this Domain as registrant: owner.id), then run again`;
     }
     case "INSUFFICIENT_BALANCE":
       return "Top up the wallet, then run again";
@@ -288,6 +294,11 @@ async function dryRunFailure(ctx: CallContext, inputs: Props): Promise<CheckFail
   try {
     raw = await ctx.api.platform.call("domains.register", { body: { name, period: 1, whoisProtection }, query: { dryRun: "true" } });
   } catch (err) {
+    // The program's DomainRegistrant writes them before the registration (its id is unknown until then).
+    if (isApiError(err, "REGISTRANT_INCOMPLETE") && isUnknown(inputs.registrant)) {
+      process.stderr.write(`Domain ${name}: not priced in this preview: the owner details are written by the program's DomainRegistrant first; \`pulumi up\` prices the name before paying.\n`);
+      return undefined;
+    }
     const hint = hintFor(err, name) ?? "The price could not be checked, so the preview stops here (a dry run charges nothing): try again";
     return { property: "name", reason: operationError("registration dry run", knownOutcome(err), hint).message };
   }

@@ -20,7 +20,7 @@ import type { ApiContext } from "../context";
 import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, type InputSpec, type ResourceSchema, type SchemaResource } from "../schema";
-import { isFullyQualified } from "../validation";
+import { emailAddress, isFullyQualified } from "../validation";
 
 export const MAX_FORWARD_ADDRESSES = 5;
 
@@ -31,16 +31,6 @@ export const localPart = z
   .toLowerCase()
   .regex(/^(?!\.)(?!.*\.\.)[a-z0-9._+-]{1,64}(?<!\.)$/, "1 to 64 letters, digits, dots, _, + or -, not starting or ending with a dot, no two dots in a row (the part before the @)");
 
-/** `user@host.tld`, lower-cased. */
-const emailAddress = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(320, "at most 320 characters")
-  .refine((text) => {
-    const at = text.lastIndexOf("@");
-    return at > 0 && at <= 64 && /^[^\s@<>"(),;:\\[\]]+$/.test(text.slice(0, at)) && isFullyQualified(text.slice(at + 1));
-  }, "must be an email address (user@example.org)");
 
 /** Webmail passwords: dashboard-only, refused as inputs (and never echoed). */
 export const PASSWORD_PROPERTIES = ["password", "webmailPassword"];

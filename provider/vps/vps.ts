@@ -1,6 +1,6 @@
 /**
  * Vps: a virtual server. Changed in place where the API allows (upgrade to a larger plan, reinstall,
- * password reset, auto-renew, power), replaced where it has no call (name, project). Create is paid
+ * password reset, auto-renew and its renewal period, power), replaced where it has no call (name, project). Create is paid
  * and non-idempotent: it goes through createOnce (../create-once.ts): `POST /vps` is sent once, and
  * only when the project has no live server of that name. A server with the resource's default name
  * (derived from organization, project, stack and resource name by the sdk) can only be this
@@ -33,7 +33,7 @@ export const vpsSchema: ResourceSchema = {
   type: "Vps",
   service: "platform",
   summary:
-    "A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.",
+    "A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew and the renewal period, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.",
   example: "Vps.ts",
   inputs: {
     projectId: {
@@ -77,10 +77,11 @@ export const vpsSchema: ResourceSchema = {
     },
     billingPeriod: {
       schema: z.enum(billingPeriods).default("monthly"),
-      description: "The period of the purchase, and of the renewals.",
+      description:
+        "The period of the purchase, and of the automatic renewals: each renewal charges the plan's price for this period (`getVpsRenewalOptions`) and extends the server by it.",
       change: "update",
       changeText:
-        "recorded in the state only, with no call: the API has no call to change a server's renewal period (renew by hand with `POST /vps/{id}/renew` to use another period); a refresh keeps the program's value",
+        "updates in place with `PATCH /vps/{id}/auto-renew`: the next automatic renewal charges the new period; nothing is charged now. A refresh reads the server's period, so one changed in the dashboard shows as drift",
     },
     autoRenew: {
       schema: z.boolean().default(true),
@@ -140,7 +141,7 @@ export const vpsSchema: ResourceSchema = {
 
 Every action refused with \`VPS_BUSY\` waits for the server to settle and is tried again. Paid and destructive calls are never resent: if an upgrade's answer is lost, the server's plan tells whether it went through; if a reinstall's is, its system. An update compares the program with the live server, not the old state, so an update that failed half-way (upgraded, then the reinstall failed) is finished by the next one without paying or wiping twice. A changed \`osType\`/\`osVersion\` reinstalls with the program's \`rootPassword\`; a changed password alone resets it.
 
-Refresh brings the live plan, system, power state and auto-renew back as inputs, so drift shows in the next preview. Delete terminates the server and waits until it is \`terminated\`; one already gone counts as deleted.
+Refresh brings the live plan, system, power state, auto-renew and renewal period (\`billingPeriod\`) back as inputs, so drift shows in the next preview. Delete terminates the server and waits until it is \`terminated\`; one already gone counts as deleted.
 
 The SSH keys, port forwards and snapshots of a server declared in the same program (\`vpsId: server.id\`) learn its plan and power state at preview, so their rules are checked before the server exists (see [VpsSshKey](VpsSshKey.md)).`,
 };
@@ -196,8 +197,9 @@ async function planRules(ctx: CallContext, inputs: Props, olds: Props): Promise<
  * getServerAttributes): create's outputs, adoption, read and the drift a refresh shows all come from
  * it, so they always agree. What the API's server record does not say comes from `kept`: the root
  * password and login (the credentials' or the state's), pulumi-svc's own inputs (adoptId,
- * defaultName), the billing period chosen (it applies at the next renewal: no call changes it
- * before, so it is never drift) and, while the server is in a transition, the power state wanted.
+ * defaultName) and, while the server is in a transition, the power state wanted. The billing period
+ * is the server's renewal period (`PATCH /vps/{id}/auto-renew` changes it), so a change made
+ * elsewhere is drift.
  * No value may be `undefined`: the provider host cannot encode it (a create would then fail after the
  * server was made and paid for). `lastJobError` is API text: cleaned of the root passwords known.
  */
@@ -209,7 +211,7 @@ export function serverProperties(server: Vps, kept: Props, otherSecrets: string[
     name: server.name,
     osType: server.osType,
     osVersion: server.osVersion,
-    billingPeriod: kept.billingPeriod ?? server.billingPeriod,
+    billingPeriod: server.billingPeriod,
     autoRenew: server.autoRenew,
     powerState: server.status === "stopped" ? "stopped" : server.status === "running" ? "running" : (kept.powerState ?? "running"),
   };
@@ -321,6 +323,18 @@ async function settle(ctx: CallContext, vpsId: string, inputs: Props, operation:
     );
   }
   return server;
+}
+
+/**
+ * The one `PATCH /vps/{id}/auto-renew` body that brings auto-renew and the renewal period to the
+ * program's (only what differs), or undefined when both already are. Charges nothing.
+ */
+export function renewalChange(server: Vps, inputs: Props): { enabled?: boolean; billingPeriod?: string } | undefined {
+  const body = {
+    ...(server.autoRenew !== inputs.autoRenew ? { enabled: inputs.autoRenew as boolean } : {}),
+    ...(server.billingPeriod !== inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod as string } : {}),
+  };
+  return Object.keys(body).length ? body : undefined;
 }
 
 /** A job that settled without doing its work (the API undid it): the reason is the server's last job error. */
@@ -440,8 +454,9 @@ export const vps: SchemaResource = {
     // Made by this create, or by an interrupted earlier one (adopted by its default name): the
     // create's own steps are finished. A server just made is not polled through its provisioning.
     let server = await settle(ctx, created.id, inputs, "create", adopted ? undefined : USUAL_MS.create);
-    if (inputs.autoRenew === false && server.autoRenew) {
-      server = await retryWhileBusy(ctx, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: { enabled: false } })).catch((err) => {
+    const renewal = renewalChange(server, inputs);
+    if (renewal) {
+      server = await retryWhileBusy(ctx, server.id, () => api.call("vps.autoRenew", { params: { id: created.id }, body: renewal })).catch((err) => {
         throw new PartialFailure(created.id, outputs(inputs, server), inputs, fail("create", err, inputs));
       });
     }
@@ -473,10 +488,8 @@ export const vps: SchemaResource = {
       } else if (olds.rootPassword !== news.rootPassword) {
         await resetPassword(ctx, id, news);
       }
-      if (server.autoRenew !== news.autoRenew) {
-        server = await retryWhileBusy(ctx, id, () => api.call("vps.autoRenew", { params: { id }, body: { enabled: news.autoRenew as boolean } }));
-      }
-      // billingPeriod needs no call: it applies at the next renewal.
+      const renewal = renewalChange(server, news);
+      if (renewal) server = await retryWhileBusy(ctx, id, () => api.call("vps.autoRenew", { params: { id }, body: renewal }));
       server = await applyPower(ctx, await waitSettled(ctx, id), news, "update");
       return { outs: outputs(news, server, await usernameOf(api, id)) };
     } catch (err) {

@@ -28,6 +28,12 @@ export interface DomainArgs extends AdoptableArgs {
    * - A change: toggles in place.
    */
   autoRenew?: pulumi.Input<boolean>;
+  /**
+   * The account's `DomainRegistrant` of the same program (`owner.id`): the registration waits until the owner details are written, and a preview before they are does not fail for them being incomplete.
+   * - Rule: must not be empty.
+   * - A change: recorded in the state only (no call).
+   */
+  registrant?: pulumi.Input<string>;
 }
 
 /** The outputs of {@link Domain}: every argument as applied, and what the API makes. */
@@ -40,6 +46,8 @@ export interface DomainOutputs {
   readonly whoisProtection: pulumi.Output<boolean>;
   /** Renew the registration from the wallet before it expires. Turn it off to let the domain lapse. */
   readonly autoRenew: pulumi.Output<boolean>;
+  /** The account's `DomainRegistrant` of the same program (`owner.id`): the registration waits until the owner details are written, and a preview before they are does not fail for them being incomplete. */
+  readonly registrant: pulumi.Output<string | undefined>;
   /** The API's numeric id of the registration; undefined while `savePending` (the next refresh or `up` fills it). The Pulumi id is the name. */
   readonly domainId: pulumi.Output<number | undefined>;
   /** The registration's status as the API's number; `statusLabel` says it in words. */
@@ -56,6 +64,6 @@ export interface DomainOutputs {
 
 // Every output, passed as an unset input (overridden by the args given) so the class has an Output for each whatever is left out; and the secret ones.
 export const domainOutputs = {
-  computed: { name: undefined, period: undefined, whoisProtection: undefined, autoRenew: undefined, domainId: undefined, status: undefined, statusLabel: undefined, expiresAt: undefined, billing: undefined, savePending: undefined },
+  computed: { name: undefined, period: undefined, whoisProtection: undefined, autoRenew: undefined, registrant: undefined, domainId: undefined, status: undefined, statusLabel: undefined, expiresAt: undefined, billing: undefined, savePending: undefined },
   secret: [] as string[],
 };

@@ -44,10 +44,10 @@ export interface VpsArgs extends AdoptableArgs {
    */
   rootPassword: pulumi.Input<string>;
   /**
-   * The period of the purchase, and of the renewals.
+   * The period of the purchase, and of the automatic renewals: each renewal charges the plan's price for this period (`getVpsRenewalOptions`) and extends the server by it.
    * - Rule: one of `monthly`, `3month`, `6month`, `yearly`.
    * - Default: `"monthly"`.
-   * - A change: recorded in the state only, with no call: the API has no call to change a server's renewal period (renew by hand with `POST /vps/{id}/renew` to use another period); a refresh keeps the program's value.
+   * - A change: updates in place with `PATCH /vps/{id}/auto-renew`: the next automatic renewal charges the new period; nothing is charged now. A refresh reads the server's period, so one changed in the dashboard shows as drift.
    */
   billingPeriod?: pulumi.Input<"monthly" | "3month" | "6month" | "yearly">;
   /**
@@ -79,7 +79,7 @@ export interface VpsOutputs {
   readonly osVersion: pulumi.Output<string>;
   /** The root password the server is installed with. A secret output. */
   readonly rootPassword: pulumi.Output<string>;
-  /** The period of the purchase, and of the renewals. */
+  /** The period of the purchase, and of the automatic renewals: each renewal charges the plan's price for this period (`getVpsRenewalOptions`) and extends the server by it. */
   readonly billingPeriod: pulumi.Output<"monthly" | "3month" | "6month" | "yearly">;
   /** Renew from the wallet before the server expires. */
   readonly autoRenew: pulumi.Output<boolean>;

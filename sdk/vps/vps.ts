@@ -12,7 +12,7 @@ import type { BillingPeriod } from "../generated/data-types";
 export type { BillingPeriod, VpsArgs };
 
 /**
- * A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.
+ * A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew and the renewal period, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.
  *
  * @example
  * ```typescript

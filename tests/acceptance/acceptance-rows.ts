@@ -47,6 +47,8 @@ const audienceOf = (w: World) => {
 const addresses = (w: World, type: "mailbox" | "alias") =>
   emailRecords(w).addresses.filter((a) => a.type === type).map((a) => a.id);
 const SDV_DOMAIN = "verify.acceptance-example.com";
+const OWNER =
+  'name: "Acceptance Owner", email: "owner@acceptance-example.com", phone: "+62.8111111111", address: "Jl. Uji 1", city: "Bandung", province: "Jawa Barat", postalCode: "40111", country: "ID"';
 
 export const ROWS: AcceptanceRow[] = [
   {
@@ -254,5 +256,27 @@ export const ROWS: AcceptanceRow[] = [
     createCall: () => ({ method: "POST", path: "/email/segments" }),
     interrupted: "asks adoptId",
     badInput: { program: `new svc.EmailSegment("seg", { name: "Acme", rules: [] });`, property: "rules" },
+  },
+  {
+    type: "DomainRegistrant",
+    name: "owner",
+    // Other details than the seeded ones, so the create writes them (its PATCH is the faulted call).
+    program: `new svc.DomainRegistrant("owner", { ${OWNER}, adoptId: adopt("owner") });`,
+    list: () => ["registrant"],
+    undeletable: "an account always has its one set of owner details, and no call clears them",
+    keptAfterDestroy: "the platform cannot clear the owner details: destroy removes the resource from the stack only and says so (docs/DomainRegistrant.md)",
+    createCall: () => ({ method: "PATCH", path: "/api/domains/registrant" }),
+    interrupted: "adopts",
+    badInput: { program: `new svc.DomainRegistrant("owner", { ${OWNER}, country: "IDN" });`, property: "country" },
+  },
+  {
+    type: "EmailSuppression",
+    name: "supp",
+    program: `new svc.EmailSuppression("supp", { email: "acceptance@example.org", adoptId: adopt("supp") });`,
+    list: (w) => ((w.email as { suppressions?: { email: string }[] }).suppressions ?? []).map((x) => x.email),
+    deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/suppressions/${encodeURIComponent(id)}`),
+    createCall: () => ({ method: "POST", path: "/email/suppressions" }),
+    interrupted: "asks adoptId",
+    badInput: { program: `new svc.EmailSuppression("supp", { email: "not-an-address" });`, property: "email" },
   },
 ];

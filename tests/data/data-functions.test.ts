@@ -215,3 +215,23 @@ describe("email plan: getEmailPlans, getEmailPlan", () => {
     expect(err.code).toBe("INVALID_API_KEY");
   });
 });
+
+describe("suppressions: getEmailSuppressions", () => {
+  test("one page newest first, its cursor reads the next; the Output form answers the same", async () => {
+    for (const email of ["a@acme-customer.dev", "b@acme-customer.dev", "c@acme-customer.dev"]) {
+      expect((await emu.call("POST", "/email/suppressions", { key: emu.keys.email, body: { email } })).status).toBe(201);
+    }
+    const first = await svc.getEmailSuppressions({ limit: 2 });
+    expect(first.suppressions.map((r) => [r.email, r.reason])).toEqual([["c@acme-customer.dev", "manual"], ["b@acme-customer.dev", "manual"]]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await svc.getEmailSuppressions({ limit: 2, cursor: first.nextCursor! });
+    expect(second).toEqual({ suppressions: [expect.objectContaining({ email: "a@acme-customer.dev" })], nextCursor: null });
+    expect(await valueOf(svc.getEmailSuppressionsOutput({ limit: 2 }))).toEqual(first);
+  });
+
+  test("a page size past the spec's 500 is the API's 422 VALIDATION, named with the function and the call", async () => {
+    const err = await rejection(svc.getEmailSuppressions({ limit: 501 }));
+    expect(err.message).toMatch(/^getEmailSuppressions failed: GET \/suppressions(\?\S*)? 422 VALIDATION — /);
+    expect(err.code).toBe("VALIDATION");
+  });
+});

@@ -240,7 +240,9 @@ describe("Domain create: refusals at up (the account changed after preview)", ()
     const err = await failure(h.host.create(T, inputs));
 
     expect(err.message).toMatch(/^create failed: POST \/domains 400 REGISTRANT_INCOMPLETE — /);
-    expect(err.message).toMatch(/missing: email, postalCode\. Complete them in the dashboard or with PATCH \/domains\/registrant, then run again$/);
+    expect(err.message).toMatch(
+      /missing: email, postalCode\. Complete them in the dashboard or with PATCH \/domains\/registrant \(a DomainRegistrant resource, given to this Domain as registrant: owner\.id\), then run again$/,
+    );
     expect(wallet(h)).toBe(SEEDED_WALLET);
   });
 

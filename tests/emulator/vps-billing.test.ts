@@ -129,6 +129,36 @@ describe("auto-renew", () => {
     expect(activity).toContainEqual(expect.objectContaining({ action: "vps.autoRenew", actor: "system", entityId: id }));
   });
 
+  test("PATCH auto-renew with billingPeriod sets the next renewals' period, charges nothing now; the renewal then charges it", async () => {
+    const id = await f.running();
+    const { expiresAt } = await f.get(id);
+    const before = f.wallet();
+    const res = await f.api("PATCH", `/vps/${id}/auto-renew`, { body: { billingPeriod: "yearly" } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id, billingPeriod: "yearly", autoRenew: true, expiresAt });
+    expect(f.wallet()).toBe(before);
+    f.emu.control.advanceClock((Date.parse(expiresAt) - f.emu.control.emu.nowMs()) / 1000 - 12 * 3600);
+    expect((await f.get(id)).expiresAt).toBe(addMonths(expiresAt, 12));
+    expect(f.wallet()).toBe(before - f.planPrice(PLAN.small, "yearly"));
+  });
+
+  test("both fields at once; a bad period is 400 INVALID_BILLING_PERIOD and changes nothing; an empty body is 422 VALIDATION", async () => {
+    const id = await f.running();
+    const res = await f.api("PATCH", `/vps/${id}/auto-renew`, { body: { enabled: false, billingPeriod: "3month" } });
+    expect(res.body.data).toMatchObject({ autoRenew: false, billingPeriod: "3month" });
+    const bad = await f.api("PATCH", `/vps/${id}/auto-renew`, { body: { enabled: true, billingPeriod: "weekly" } });
+    expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: "INVALID_BILLING_PERIOD" });
+    expect(await f.get(id)).toMatchObject({ autoRenew: false, billingPeriod: "3month" });
+    const empty = await f.api("PATCH", `/vps/${id}/auto-renew`, { body: {} });
+    expect({ status: empty.status, code: empty.body.code }).toEqual({ status: 422, code: "VALIDATION" });
+  });
+
+  test("POST /vps/{id}/renew (paid now) leaves the renewal period as it is", async () => {
+    const id = await f.running();
+    await f.api("POST", `/vps/${id}/renew`, { body: { billingPeriod: "yearly" } });
+    expect((await f.get(id)).billingPeriod).toBe("monthly");
+  });
+
   test("turned off, nothing is charged; an empty wallet is notified once", async () => {
     const off = await f.running({ name: "manual-renew" });
     expect((await f.api("PATCH", `/vps/${off}/auto-renew`, { body: { enabled: false } })).body.data.autoRenew).toBe(false);

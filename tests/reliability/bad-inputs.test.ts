@@ -27,7 +27,7 @@ useResourceHarness((x) => (h = x), {
     for (const type of Object.keys(base)) await h.inputs(type, argsOf(base[type]));
   },
   fresh: (h) => h.emu.control.clearRequests(),
-  startTimeoutMs: 120_000,
+  startTimeoutMs: 300_000,
 });
 
 test("the catalogue covers every resource type with at least 60 rows in all", () => {
@@ -53,7 +53,7 @@ test("VpsBackup: a plan code already in the state is not checked against the cat
 });
 
 /** The inputs whose failures are reported with sensitiveFailure. */
-const SENSITIVE: Record<string, string[]> = { Vps: ["rootPassword"], Webhook: ["secret"] };
+const SENSITIVE: Record<string, string[]> = { Vps: ["rootPassword"], Webhook: ["secret"], DomainRegistrant: ["email", "phone", "address", "postalCode"] };
 
 test.each(rows)("$type: $what → refused at preview on $property, no write call", async ({ type, args, property, reason }) => {
   const result = await h.check(type, argsOf(args));

@@ -209,18 +209,28 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
     inputs = running;
   });
 
-  test("billingPeriod: update with no write call (applies at the next renewal); a refresh shows no drift", async () => {
+  test("billingPeriod: one PATCH /vps/{id}/auto-renew, nothing charged; a period changed elsewhere shows as drift", async () => {
+    const before = wallet(h);
     const news = await h.checked(T, { ...outputsOf(inputs), billingPeriod: "yearly" }, inputs);
     expect(await h.host.diff(T, id, state, news)).toMatchObject({ changes: "some", replaces: [] });
     const updated = await h.host.update(T, id, state, news);
-    expect(writes(h)).toEqual([]);
+    expect(writes(h)).toEqual([{ method: "PATCH", path: `/api/vps/${id}/auto-renew`, status: 200 }]);
+    expect(server(h, id).billingPeriod).toBe("yearly");
+    expect(wallet(h)).toBe(before);
     expect(updated.properties.billingPeriod).toBe("yearly");
     state = updated.properties;
     inputs = news;
-    // No call can change it before the renewal, so refresh must not report it as drift.
     const read = await h.host.read(T, id, state);
     expect(read.inputs.billingPeriod).toBe("yearly");
     expect(await h.host.diff(T, id, read.properties, await h.checked(T, outputsOf(inputs), read.inputs))).toMatchObject({ changes: "none" });
+
+    // Changed elsewhere (the dashboard, another tool): the refresh reads the server's period, the program's differs.
+    const outOfBand = (billingPeriod: string) => h.emu.call("PATCH", `/api/vps/${id}/auto-renew`, { key: h.emu.keys.account, body: { billingPeriod } });
+    expect((await outOfBand("3month")).status).toBe(200);
+    const drifted = await h.host.read(T, id, state);
+    expect(drifted.inputs.billingPeriod).toBe("3month");
+    expect(await h.host.diff(T, id, drifted.properties, await h.checked(T, outputsOf(inputs), drifted.inputs))).toMatchObject({ changes: "some", replaces: [] });
+    expect((await outOfBand("yearly")).status).toBe(200);
   });
 
   test("name and projectId: replace (the API has no rename or move)", async () => {

@@ -63,6 +63,11 @@ export const base: Record<string, Props> = {
   VpsSshKey: { vpsId: SERVER_ID, publicKey: KEYS.ed25519.publicKey, label: "laptop", ...onSharedServer },
   VpsPortForward: { vpsId: SERVER_ID, protocol: "https", privatePort: 8443, domain: "app.example.com", ...onSharedServer },
   VpsSnapshot: { vpsId: SERVER_ID, name: "before-upgrade", ...onSharedServer },
+  DomainRegistrant: {
+    name: "Budi Santoso", email: "budi@example.com", phone: "+62.8123456789", address: "Jl. Merdeka 1", city: "Jakarta",
+    province: "DKI Jakarta", postalCode: "10110", country: "ID",
+  },
+  EmailSuppression: { email: "former-customer@example.org" },
 };
 
 /** A row of `type`: the base inputs with `changes` (a property set to `undefined` is removed). */
@@ -453,9 +458,45 @@ const snapshot: Row[] = [
   row("VpsSnapshot", "an unknown property", { retention: 7 }, "retention", unknown("retention")),
 ];
 
+// ---- DomainRegistrant: every detail but organization required; the personal ones (secret) refused without their value ----
+const registrant: Row[] = [
+  row("DomainRegistrant", "name empty", { name: "" }, "name", /must not be empty: name is required for a registration/),
+  row("DomainRegistrant", "name only spaces", { name: "   " }, "name", /must not be empty/),
+  row("DomainRegistrant", "name missing", { name: undefined }, "name", REQUIRED),
+  row("DomainRegistrant", "name over 255 characters", { name: "B".repeat(256) }, "name", /at most 255 characters/),
+  row("DomainRegistrant", "city not a string", { city: 5 }, "city", TYPE),
+  row("DomainRegistrant", "province missing", { province: undefined }, "province", REQUIRED),
+  row("DomainRegistrant", "country of 3 letters", { country: "IDN" }, "country", /a 2-letter country code/),
+  row("DomainRegistrant", "country SQL-ish", { country: SQL }, "country", /a 2-letter country code/),
+  row("DomainRegistrant", "organization over 255 characters", { organization: "O".repeat(256) }, "organization", /at most 255 characters/),
+  // Personal data (secret outputs): the CLI prints a failing property's value, so these are named in the reason only (tests/reliability/bad-inputs.test.ts SENSITIVE).
+  row("DomainRegistrant", "email without @", { email: "budi.example.com" }, "email", /must be an email address/),
+  row("DomainRegistrant", "email missing", { email: undefined }, "email", /email is required/),
+  row("DomainRegistrant", "phone without the country code", { phone: "08123456789" }, "phone", /\+<country code>\.<number>/),
+  row("DomainRegistrant", "address empty", { address: "" }, "address", /must not be empty/),
+  row("DomainRegistrant", "postalCode missing", { postalCode: undefined }, "postalCode", /postalCode is required/),
+  row("DomainRegistrant", "adoptId not registrant", { adoptId: "budi" }, "adoptId", /its id is "registrant"/),
+  row("DomainRegistrant", "an unknown property", { fax: "+62.21000000" }, "fax", unknown("fax")),
+];
+
+// ---- EmailSuppression: one address (INVALID_EMAIL); adoptId is the address ----
+const suppression: Row[] = [
+  row("EmailSuppression", "email empty", { email: "" }, "email", /must be an email address/),
+  row("EmailSuppression", "email without @", { email: "former-customer.example.org" }, "email", /must be an email address/),
+  row("EmailSuppression", "email with a display name", { email: "Ana <ana@example.org>" }, "email", /must be an email address/),
+  row("EmailSuppression", "email host without a dot", { email: "ana@localhost" }, "email", /must be an email address/),
+  row("EmailSuppression", "email over 320 characters", { email: `${"a".repeat(64)}@${Array.from({ length: 5 }, () => "b".repeat(63)).join(".")}.example.org` }, "email", /at most 320 characters/),
+  row("EmailSuppression", "email SQL-ish", { email: SQL }, "email", /must be an email address/),
+  row("EmailSuppression", "email not a string", { email: 42 }, "email", TYPE),
+  row("EmailSuppression", "email missing", { email: undefined }, "email", REQUIRED),
+  row("EmailSuppression", "adoptId another address", { adoptId: "someone@example.org" }, "adoptId", /adoptId must equal email/),
+  row("EmailSuppression", "an unknown property", { reason: "bounce" }, "reason", unknown("reason")),
+];
+
 export const rows: Row[] = [
   ...sendingDomain, ...sendingDomainVerification, ...webhook, ...template, ...vps, ...firewallRule, ...backup, ...domain,
   ...receivingDomain, ...mailbox, ...mailAlias, ...emailPlan, ...emailTopic, ...emailSegment, ...sshKey, ...portForward, ...snapshot,
+  ...registrant, ...suppression,
 ];
 
 /** The only calls a check may make, by type: reading a catalogue. Every other check calls nothing. */

@@ -1,0 +1,4 @@
+// The provider of every DomainRegistrant: this module's exports are the object `__provider` stores (see ../shim.ts).
+import { providerShim } from "../shim";
+
+export = providerShim("DomainRegistrant");
