@@ -38,8 +38,21 @@ const admin = new svc.VpsSshKey("admin-key", { vpsId: app.id, publicKey: config.
 const https = new svc.VpsPortForward("https", { vpsId: app.id, protocol: "https", privatePort: 8443, domain: "app.consumer-check.dev" });
 const baseline = new svc.VpsSnapshot("baseline", { vpsId: app.id, name: "baseline" });
 
-// A registered domain.
-const site = new svc.Domain("site", { name: config.require("domainName"), whoisProtection: true });
+// The owner details, then a registered domain that waits for them.
+const owner = new svc.DomainRegistrant("owner", {
+  name: "Budi Santoso",
+  email: "budi@consumer-check.dev",
+  phone: "+62.8123456789",
+  address: "Jl. Merdeka 1",
+  city: "Jakarta",
+  province: "DKI Jakarta",
+  postalCode: "10110",
+  country: "ID",
+});
+const site = new svc.Domain("site", { name: config.require("domainName"), whoisProtection: true, registrant: owner.id });
+
+// An address the project must never mail.
+const bounced = new svc.EmailSuppression("bounced", { email: "bounced@consumer-check.dev" }, onPlan);
 
 // Outputs of optional inputs left out: each is an Output holding what the API settled on.
 export const webName = web.name;
@@ -57,3 +70,5 @@ export const segmentId = customers.segmentId;
 export const adminFingerprint = admin.fingerprint;
 export const forwardAddress = https.address;
 export const snapshotStatus = baseline.status;
+export const ownerComplete = owner.complete;
+export const suppressedBecause = bounced.reason;
