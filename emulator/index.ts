@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { buildApp } from "./core/app";
 import type { EmulatorControl } from "./core/control";
 import type { ServiceModule } from "./core/module";
-import { Emu, type DnsMode, type TransitionMode } from "./core/emu";
+import { Emu, removeStaleStateTemps, type DnsMode, type TransitionMode } from "./core/emu";
 import type { FaultRuleInput, RequestLogEntry } from "./core/faults";
 import { seededKeys, type SeededKeys } from "./core/seed";
 import { projectsOfAccount, type World } from "./core/world";
@@ -68,6 +68,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stateFile: options.stateFile,
     allowLocalWebhooks: options.allowLocalWebhooks ?? false,
   });
+  // A temp file a killed emulator left holds every key in clear: it goes before anything else.
+  if (options.stateFile) removeStaleStateTemps(options.stateFile);
   if (options.stateFile && existsSync(options.stateFile)) emu.load(JSON.parse(readFileSync(options.stateFile, "utf8")) as World);
   const { app, control } = buildApp(emu, serviceModules);
   const host = options.host ?? "127.0.0.1";
