@@ -72,7 +72,6 @@ async function main(): Promise<void> {
     note(`after ${from + count} requests`);
   }
   const seconds = (Date.now() - started) / 1000;
-  note(`after ${total} requests`);
 
   // The whole log through the control API, page by page, as a tool reads it.
   let after: string | null = null;
