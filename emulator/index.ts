@@ -70,14 +70,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   // A temp file a killed emulator left holds every key in clear: it goes before anything else.
   if (options.stateFile) removeStaleStateTemps(options.stateFile);
-  if (options.stateFile && existsSync(options.stateFile)) emu.load(JSON.parse(readFileSync(options.stateFile, "utf8")) as World);
+  if (options.stateFile && existsSync(options.stateFile)) {
+    const text = readFileSync(options.stateFile, "utf8");
+    emu.load(JSON.parse(text) as World, text);
+  }
   const { app, control } = buildApp(emu, serviceModules);
   const host = options.host ?? "127.0.0.1";
   await app.listen({ port: options.port ?? 4010, host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  emu.saveNow();
+  // A new state file is written at once; one loaded unchanged is not written again (a restart costs one read).
+  if (!emu.stateWritten) emu.saveNow();
   return {
     urls: { api: `${origin}/api`, email: `${origin}/email`, ai: `${origin}/ai`, control: `${origin}/_emulator` },
     keys: seededKeys(emu.world),

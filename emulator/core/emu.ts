@@ -329,13 +329,29 @@ export class Emu {
     this.rng = new Rng(this.world.rngState);
   }
 
-  /** Replaces the world (state file load). A world saved before there was a second account, or shared-address plans, gains them. */
-  load(world: World): void {
+  /**
+   * Replaces the world (state file load; `fileText` is the file as read). A world saved before there
+   * was a second account, or shared-address plans, gains them (and is written again).
+   */
+  load(world: World, fileText?: string): void {
     if (!world.otherAccounts) seedSecondAccount(world, world.seed);
     if (!world.catalog.vpsPlans.some((p) => p.sharedAddress)) seedSharedAddressPlans(world, world.seed);
     this.world = world;
     this.rng = new Rng(world.rngState);
+    const started = Date.now();
     this.lastSaved = JSON.stringify(world);
+    // The first write after a restart already starts early: writing costs about three times the
+    // serializing just measured (the write grows with the world as the serializing does).
+    this.saveCostMs = Math.min(STATE_WRITE_DELAY_MS, 3 * (Date.now() - started));
+    if (fileText !== undefined && fileText !== this.lastSaved) {
+      this.lastSaved = "";
+      this.save();
+    }
     for (const t of world.transitions) if (t.dueAt !== null && t.wake) this.wakeAt(t.dueAt);
+  }
+
+  /** True once the state file holds this world (written or loaded unchanged). */
+  get stateWritten(): boolean {
+    return this.lastSaved !== "";
   }
 }
