@@ -60,9 +60,14 @@ function unknownPathAnswer(emu: Emu, log: RequestLog, modules: ServiceModule[]) 
     const message = `No route ${request.method} ${path}: ${error.message}`;
     // A module without the envelope (the AI gateway) answers its own unknown paths in its own shape.
     const own = modules.map((m) => m.notFound?.(path, message)).find((answer) => answer !== undefined);
-    log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code: own?.code ?? "NOT_FOUND", fault: null, dropped: false });
-    if (own) return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
-    return unknownRoute(emu, request, reply, path, message);
+    const logged = (status: number, code: string) => log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status, code, fault: null, dropped: false });
+    if (own) {
+      logged(own.status, own.code);
+      return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
+    }
+    const answer = unknownRoute(emu, request, reply, path, message);
+    logged(reply.statusCode, reply.statusCode === 429 ? "RATE_LIMITED" : "NOT_FOUND");
+    return answer;
   };
 }
 
@@ -180,7 +185,10 @@ function drop(request: FastifyRequest, reply: FastifyReply): void {
 function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotency: IdempotencyBook): void {
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/_emulator")) return payload;
-    emu.save();
+    // A change answered 2xx by the envelope APIs is in the state file before its answer leaves; the
+    // rest (reads, refusals, the AI gateway's charges) is written behind.
+    if (request.svc && request.method !== "GET" && reply.statusCode < 300) await emu.committed();
+    else emu.save();
     let code: string | null = null;
     if (typeof payload === "string" && reply.statusCode >= 400) {
       try {

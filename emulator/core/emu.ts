@@ -96,6 +96,8 @@ export class Emu {
   /** What a write costs, ms from its due time to the rename (its timer's lateness included): recent writes, the worst weighing most. */
   private saveCostMs = 0;
   private warnedSlowSave = false;
+  /** Answers waiting for the next write (`committed`). */
+  private readonly commitWaiters: (() => void)[] = [];
 
   private readonly startOptions: EmuOptions;
   /** Wake-up timers of scheduled transitions (real time, unref'd) and work to stop on close. */
@@ -283,6 +285,32 @@ export class Emu {
     this.saveDueAt = Date.now() + delay;
     this.saveTimer = setTimeout(() => this.saveNow(), delay);
     this.saveTimer.unref();
+  }
+
+  /**
+   * Resolves once the state file holds the world as it is now: an answer that acknowledges a change
+   * waits for this, so a kill -9 never loses a change already answered. Group commit: the requests
+   * answered in one turn of the event loop share one write (the next turn's share the next), so
+   * writes cost one serializing per turn whatever their number, and a read waits for nothing.
+   */
+  committed(): Promise<void> {
+    if (!this.options.stateFile || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.commitWaiters.push(resolve);
+      if (this.commitWaiters.length > 1) return;
+      setImmediate(() => {
+        const waiters = this.commitWaiters.splice(0);
+        try {
+          this.saveNow();
+        } catch (err) {
+          // The answers still leave (the change is made); the write is tried again behind.
+          console.error(`svc-emulator: writing the state file failed: ${(err as Error).message}`);
+          this.save();
+        } finally {
+          for (const done of waiters) done();
+        }
+      });
+    });
   }
 
   /**

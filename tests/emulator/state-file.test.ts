@@ -1,6 +1,7 @@
 /**
- * `--state FILE` at a small size: when a change reaches the file (the write-behind starts early
- * enough to end within STATE_WRITE_DELAY_MS, earlier as writes grow slow), the file's mode, and
+ * `--state FILE` at a small size: when a change reaches the file (an answered write before its
+ * answer leaves; other changes written behind, early enough to end within STATE_WRITE_DELAY_MS,
+ * earlier as writes grow slow), the file's mode, and
  * the temp files a killed emulator leaves (removed at the next start). `tools/bench/state-durability.ts`
  * measures the same with an 8 MB world and 20 kill -9s.
  */
@@ -54,6 +55,31 @@ describe("the write-behind", () => {
     emu.close();
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(join(file, ".."))).toEqual(["world.json"]);
+  });
+});
+
+describe("an answered change", () => {
+  test("is in the file when its 2xx answer arrives, for each of 12 concurrent writes (they share the writes)", async () => {
+    const file = join(freshDir(), "world.json");
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    const origin = emu.urls.email;
+    try {
+      const add = async (i: number) => {
+        // Two keys of the same project: 12 writes stay within the per-key limit of 10.
+        const key = i % 2 ? emu.keys.email : emu.keys.account;
+        const res = await fetch(`${origin}/contacts`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "x-svc-project": emu.projects[0] },
+          body: JSON.stringify({ consentConfirmed: true, contacts: [{ email: `answered-${i}@example.org` }] }),
+        });
+        expect(res.status).toBe(201);
+        // Read the moment the answer arrived: no write-behind has run in between.
+        return readFileSync(file, "utf8").includes(`"answered-${i}@example.org"`);
+      };
+      expect(await Promise.all(Array.from({ length: 12 }, (_, i) => add(i)))).toEqual(Array(12).fill(true));
+    } finally {
+      await emu.close();
+    }
   });
 });
 
