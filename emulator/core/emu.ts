@@ -12,12 +12,13 @@ import type { Account, ActivityRec, NotificationRec, PendingTransition, World } 
 export type TransitionMode = "immediate" | "time" | "manual";
 
 /**
- * The state file's promise: a change answered before a `kill -9` is in the file unless it was
- * answered less than this long before the kill. Requests only mark the world changed; the world is
- * written once per change burst (a request costs the same with a 19 MB world as with a fresh one),
- * early enough that the write ends within this time: the wait is this minus what the last writes
- * took (serializing and writing grow with the world, and a busy process's timer fires late).
- * Control operations and close write at once.
+ * The state file's promise for changes no answer acknowledges (background transitions, webhook
+ * deliveries, the AI gateway's charges; an answered write waits for its own write, `committed`):
+ * they are in the file within this time. Such changes only mark the world changed; the world is
+ * written once per burst (a read costs the same with a 19 MB world as with a fresh one), early
+ * enough that the write ends within this time: the wait is this minus what the last writes took
+ * (serializing and writing grow with the world, and a busy process's timer fires late). Control
+ * operations and close write at once.
  */
 export const STATE_WRITE_DELAY_MS = 1_000;
 /** Room kept for the write's timer firing late on a busy event loop. */
