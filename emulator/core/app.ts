@@ -186,9 +186,9 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotenc
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/_emulator")) return payload;
     // A change answered 2xx by the envelope APIs is in the state file before its answer leaves; the
-    // rest (reads, refusals, the AI gateway's charges) is written behind.
+    // rest (reads and refusals, which seldom change anything; the AI gateway's answers) is written behind.
     if (request.svc && request.method !== "GET" && reply.statusCode < 300) await emu.committed();
-    else emu.save();
+    else emu.save(reply.statusCode >= 300 || request.method === "GET");
     let code: string | null = null;
     if (typeof payload === "string" && reply.statusCode >= 400) {
       try {

@@ -277,13 +277,20 @@ export class Emu {
 
   /**
    * The world may have changed: the state file is written so that the write ends within
-   * STATE_WRITE_DELAY_MS (write-behind; a kill -9 loses at most that much). Cheap whatever the
-   * world's size: called after every request.
+   * STATE_WRITE_DELAY_MS (write-behind; a kill -9 loses at most that much). `unlikely`: a request
+   * that answered no change (a read, a refusal) may still have settled something; its write waits
+   * the whole STATE_WRITE_DELAY_MS, so reads serialize the world at most once a second. Cheap
+   * whatever the world's size: called after every request.
    */
-  save(): void {
-    if (!this.options.stateFile || this.saveTimer || this.closed) return;
-    const delay = Math.max(0, STATE_WRITE_DELAY_MS - STATE_TIMER_SLACK_MS - this.saveCostMs);
-    this.saveDueAt = Date.now() + delay;
+  save(unlikely = false): void {
+    if (!this.options.stateFile || this.closed) return;
+    const delay = unlikely ? STATE_WRITE_DELAY_MS : Math.max(0, STATE_WRITE_DELAY_MS - STATE_TIMER_SLACK_MS - this.saveCostMs);
+    const dueAt = Date.now() + delay;
+    if (this.saveTimer) {
+      if (this.saveDueAt <= dueAt) return;
+      clearTimeout(this.saveTimer);
+    }
+    this.saveDueAt = dueAt;
     this.saveTimer = setTimeout(() => this.saveNow(), delay);
     this.saveTimer.unref();
   }
