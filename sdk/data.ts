@@ -17,12 +17,12 @@ import { operationError } from "../provider/resource";
 // the compiler checks they match; the public declarations reach no zod type.
 import type {
   VpsPlan, BackupPlan, RenewalOption, EmailStatus, EmailAnalytics, Notification, ActivityEntry, AiModel, InboundStats,
-  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription,
+  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription, EmailSuppressionRow,
 } from "./generated/data-types";
 
 export type {
   VpsPlan, BackupPlan, RenewalOption, EmailStatus, EmailAnalytics, Notification, ActivityEntry, AiModel, InboundStats,
-  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription,
+  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription, EmailSuppressionRow,
 };
 
 /** Every data function takes the profile whose account it reads (issue 17): a key of stack config
@@ -269,8 +269,6 @@ export function getVpsSnapshots(vpsId: string, opts: ProfileOption = {}): Promis
   if (!vpsId) return Promise.reject(new Error("getVpsSnapshots: vpsId is required"));
   return lookup("getVpsSnapshots", "platform", "vps.snapshots.list", { params: { id: vpsId } }, opts.profile);
 }
-
-export type EmailSuppressionRow = s.EmailSuppression;
 
 export interface GetEmailSuppressionsArgs extends ProfileOption {
   /** Page size, 1 to 500 (default 100). */

@@ -179,6 +179,7 @@ const DATA_TYPES: [name: string, schema: import("zod").ZodType, what: string][] 
   ["VpsSnapshotInfo", schemas.snapshot, "A snapshot of a server (`getVpsSnapshots`)."],
   ["EmailPlanOffer", schemas.emailPlanOffer, "An email plan on sale (`getEmailPlans`)."],
   ["EmailSubscription", schemas.emailSubscription, "The project's email plan subscription (`getEmailPlan`)."],
+  ["EmailSuppressionRow", schemas.emailSuppression, "An address on the project's suppression list (`getEmailSuppressions`)."],
 ];
 
 function dataTypes(): string {
