@@ -15,7 +15,7 @@ import { resolve } from "node:path";
 import { killChildren } from "./children";
 import { readStackState, runEngine, type EngineOptions, type Operation } from "./engine";
 import { formatStackOutputs, printTerminating } from "./printing";
-import { getConfig, removeConfig, setConfig } from "./state";
+import { getConfig, qualifyConfigKey, readProject, removeConfig, setConfig } from "./state";
 
 const USAGE = [
   "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)] [--parallel N] [--refresh (preview, up)] [--skip-preview]",
@@ -46,10 +46,12 @@ function usage(): never {
 
 function config(args: string[], values: Values, passphrase: string): void {
   // `config <dir> <key> <value>`: the short form kept from before `config set`.
-  const [verb, dir, key, value] = ["set", "get", "rm"].includes(args[0]) ? args : ["set", ...args];
+  // eslint-disable-next-line prefer-const
+  let [verb, dir, key, value] = ["set", "get", "rm"].includes(args[0]) ? args : ["set", ...args];
   if (!dir || !key) usage();
   const projectDir = resolve(dir);
   const stack = values.stack!;
+  key = qualifyConfigKey(key, readProject(projectDir).name);
   if (verb === "set") {
     if (value === undefined) usage();
     setConfig(projectDir, stack, passphrase, key, value, values.secret, values.path);
@@ -116,7 +118,8 @@ async function main(): Promise<void> {
   const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], parallel, refresh: values.refresh, skipPreview: values["skip-preview"], print };
   watchCtrlC(options, print);
   const result = await runEngine(operation as Operation, options);
-  process.exit(result.ok ? 0 : 1);
+  // The CLI's exit codes (pkg/cmd/pulumi/cmd/exit_codes.go ExitCodeFor): cancelled 8, else 1.
+  process.exit(result.ok ? 0 : result.cancelled ? 8 : 1);
 }
 
 main().catch((err: Error) => {

@@ -83,6 +83,7 @@ async function deploy(run: Run): Promise<void> {
     run.startFromRefreshed();
   }
   const { exitCode, registered } = await runProgram(run);
+  if (exitCode !== 0 || run.errors.length) keepStackOutputs(run);
   const removed = removedResources(run, registered);
   // Originals a failed replacement left pending delete are deleted with the other deletes, after the
   // program, and not at all when it failed (step_generator.go GenerateDeletes: `if res.Delete`).
@@ -102,6 +103,16 @@ async function deploy(run: Run): Promise<void> {
   await deleteAfterProgram(run, removed);
 }
 
+/** A failed update keeps the stack outputs it did not register again (pulumi_test.go
+ * TestStackOutputsProgramError, TestStackOutputsResourceError: "Prior output is preserved"). */
+function keepStackOutputs(run: Run): void {
+  // Nothing registered: the old outputs stand as they are.
+  if (run.next.outputs === run.old.outputs) return;
+  const { outputs: registered, secretOutputs: registeredSecrets } = run.next;
+  run.next.outputs = { ...run.old.outputs, ...registered };
+  run.next.secretOutputs = [...new Set([...run.old.secretOutputs.filter((k) => !(k in registered)), ...registeredSecrets])];
+}
+
 /** The warnings, diagnostics, outputs and summary the CLI prints at the end, and the result. */
 function finish(run: Run, messages: string[]): RunResult {
   printInterruptedCreates(run.print, run.pendingOps.filter((x) => !(run.old.pendingOperations ?? []).includes(x)));
@@ -115,5 +126,5 @@ function finish(run: Run, messages: string[]): RunResult {
   const ms = Date.now() - run.started;
   if (run.operation === "up" && !run.dryRun) printOutputs(run.print, run.next);
   printSummary(run.print, counts, ms, run.errors.length);
-  return { operation: run.operation, ok: run.errors.length === 0, steps: run.steps, counts, outputs: run.next.outputs, errors: run.errors, messages, ms };
+  return { operation: run.operation, ok: run.errors.length === 0, steps: run.steps, counts, outputs: run.next.outputs, errors: run.errors, ...(run.cancelledByUser ? { cancelled: true } : {}), messages, ms };
 }

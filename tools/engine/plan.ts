@@ -128,7 +128,10 @@ class ResourcePlan {
     // A resource deleted by a delete-before-replace whose create then failed is replaced again, and
     // not deleted again (step_generator.go continueStepsFromDiff: `|| old.PendingReplacement`).
     if (diff.replaces.length > 0 || before.pendingReplacement) return () => this.replace(before, diff, diffs);
-    if (diff.changes === "some" || before.initErrors) return () => this.update(before, diffs);
+    // A provider that cannot tell (DIFF_UNKNOWN: a dynamic provider without `diff`) gets the engine's
+    // own diff of the inputs (step_generator.go diffResource: `if diff.Changes == plugin.DiffUnknown`).
+    const changed = diff.changes === "some" || (diff.changes === "unknown" && diffs.length > 0);
+    if (changed || before.initErrors) return () => this.update(before, diffs);
     return async () => this.same(before);
   }
 
@@ -192,6 +195,8 @@ class ResourcePlan {
     try {
       const res = await this.run.inStep(op, this.base, () => this.host.create(this.type, inputs, { urn: this.urn, timeout: timeoutSeconds(this.reg.customTimeouts.create) }));
       this.run.dropPending(pending);
+      // step.go CreateStep.Apply: an empty id fails the step; nothing is saved.
+      if (!res.id) throw new Error("provider did not return an ID from Create");
       this.run.keep({ ...this.base, custom: true, id: res.id, inputs, outputs: res.properties, secrets: this.secrets, secretInputs: this.secretInputs });
       this.run.step(op, this.base, diffs);
       return this.answer(res.id, res.properties);

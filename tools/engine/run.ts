@@ -235,7 +235,9 @@ export class Run {
   }
 
   provider(): Promise<ProviderHost> {
-    return (this.hostStart ??= startProviderHost({ cwd: this.options.projectDir, project: this.project.name, stack: this.stack, env: svcEnv(), asEngine: true }).then(async (h) => {
+    const prefix = "pulumi-nodejs:";
+    const packageConfig = Object.fromEntries(Object.entries(this.config.values).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    return (this.hostStart ??= startProviderHost({ cwd: this.options.projectDir, project: this.project.name, stack: this.stack, env: svcEnv(), asEngine: true, packageConfig }).then(async (h) => {
       this.host = h;
       if (this.killed) h.kill();
       this.options.onProviderHost?.(h);

@@ -141,12 +141,28 @@ export function parseConfigPath(path: string): (string | number)[] {
   return parts;
 }
 
+function coercePathValue(value: string): ConfigValue {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (value.length > 1 && value.startsWith("0")) return value;
+  return /^-?\d+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+}
+
+/** A key as `pulumi config` takes it: one with no namespace is the project's (`<project>:key`). */
+export function qualifyConfigKey(key: string, project: string): string {
+  const top = key.split(/[.[]/, 1)[0];
+  return top.includes(":") ? key : `${project}:${key}`;
+}
+
 /** `pulumi config set [--secret] [--path] key value` for the test engine's stack file. */
 export function setConfig(projectDir: string, stack: string, passphrase: string, key: string, value: string, secret = false, path = false): void {
   const file = readStackFile(projectDir, stack);
   file.encryptionsalt ??= Crypter.newSalt();
   file.config ??= {};
-  const stored: ConfigValue = secret ? { secure: crypterFor(passphrase, file.encryptionsalt).encrypt(value) } : value;
+  // With --path, a plain "true"/"false" or whole number is stored as a boolean or number (pulumi/pulumi
+  // sdk/go/common/resource/config/object.go: "If it's convertible to an int, return the int"; a
+  // leading zero keeps the string).
+  const stored: ConfigValue = secret ? { secure: crypterFor(passphrase, file.encryptionsalt).encrypt(value) } : path ? coercePathValue(value) : value;
   if (!path) file.config[key] = stored;
   else {
     const parts = parseConfigPath(key);

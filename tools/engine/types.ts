@@ -66,6 +66,8 @@ export interface RunResult {
   /** Stack outputs (secrets in clear: this is the program's own view). */
   outputs: Props;
   errors: string[];
+  /** Cancelled by the user (a first Ctrl-C). */
+  cancelled?: boolean;
   /** What the provider host wrote on stderr (the CLI shows these as diagnostics). */
   messages: string[];
   ms: number;
