@@ -7,7 +7,7 @@ import { HostError, type DiffAnswer, type ProviderHost } from "./provider-host";
 import { resourceLabel } from "./printing";
 import type { Run } from "./run";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
-import type { PendingOperation, Props, ResourceState } from "./state";
+import { parseConfigPath, type PendingOperation, type Props, type ResourceState } from "./state";
 import type { StepOp } from "./types";
 
 export const dynamicType = (type: string) => type.replace(/^pulumi-nodejs:dynamic\/svc:/, "");
@@ -110,7 +110,7 @@ class ResourcePlan {
     if (before) applyIgnoreChanges(news, before, reg.ignoreChanges);
     this.news = news;
     // An ignored input keeps its old value, secret if it was.
-    const keptSecret = before ? reg.ignoreChanges.filter((k) => (before.secretInputs ?? before.secrets).includes(k)) : [];
+    const keptSecret = before ? reg.ignoreChanges.map((p) => parseConfigPath(p)[0] as string).filter((k) => (before.secretInputs ?? before.secrets).includes(k)) : [];
     this.secretInputs = [...new Set([...secretInputs, ...keptSecret])];
     this.secrets = [...new Set([...this.secretInputs, ...reg.additionalSecretOutputs])];
     this.kept = before;
@@ -165,7 +165,7 @@ class ResourcePlan {
       throw new Error("the dynamic provider host answered a Read without its provider: not expected of @pulumi/pulumi");
     } catch (err) {
       this.run.failedStep("import", this.base, (err as Error).message);
-      return this.refuse(`${this.label}: reading resource ${importId} to import failed: ${(err as Error).message}`);
+      return this.refuse(`${this.label}: ${stepError((err as Error).message, this.run.dryRun)}`);
     }
   }
 
@@ -285,12 +285,44 @@ class ResourcePlan {
   }
 }
 
-/** ignoreChanges, before check as the CLI does: the old input stays (a new one stays absent). */
+/**
+ * ignoreChanges, before check as the CLI does (step_generator.go processIgnoreChanges): at each path
+ * (`size`, `tags.env`, `rules[0].port`, `tags["a.b"]`) the old input stays, and a value the old
+ * inputs did not have stays absent.
+ */
 function applyIgnoreChanges(news: Props, before: ResourceState, ignoreChanges: string[]): void {
-  for (const key of ignoreChanges) {
-    if (key in before.inputs) news[key] = before.inputs[key];
-    else delete news[key];
+  for (const path of ignoreChanges) {
+    const parts = parseConfigPath(path);
+    const old = valueAt(before.inputs, parts);
+    if (old.found) setAt(news, parts, structuredClone(old.value));
+    else deleteAt(news, parts);
   }
+}
+
+type Container = Record<string | number, unknown>;
+const isContainer = (v: unknown): v is Container => v !== null && typeof v === "object";
+
+function valueAt(root: Props, parts: (string | number)[]): { found: boolean; value?: unknown } {
+  let at: unknown = root;
+  for (const part of parts) {
+    if (!isContainer(at) || !(part in at)) return { found: false };
+    at = at[part];
+  }
+  return { found: true, value: at };
+}
+
+function setAt(root: Props, parts: (string | number)[], value: unknown): void {
+  let at: Container = root;
+  for (const [i, part] of parts.slice(0, -1).entries()) {
+    if (!isContainer(at[part])) at[part] = typeof parts[i + 1] === "number" ? [] : {};
+    at = at[part] as Container;
+  }
+  at[parts[parts.length - 1]] = value;
+}
+
+function deleteAt(root: Props, parts: (string | number)[]): void {
+  const parent = valueAt(root, parts.slice(0, -1));
+  if (parent.found && isContainer(parent.value)) delete parent.value[parts[parts.length - 1]];
 }
 
 /**
@@ -311,6 +343,13 @@ function goValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => `{${goValue(v)}}`).join(" ")}]`;
   if (typeof value === "object") return `map[${Object.entries(value).map(([k, v]) => `${k}:{${goValue(v)}}`).join(" ")}]`;
   return String(value);
+}
+
+/** A failed step's error as the CLI prints it under the resource: the error itself (diag 2000,
+ * `GetResourceOperationFailedError`), in a preview `Preview failed: <error>` (diag 2005,
+ * `GetPreviewFailedError`; pkg/engine/update.go OnResourceStepPost). */
+export function stepError(message: string, dryRun: boolean): string {
+  return dryRun ? `Preview failed: ${message}` : message;
 }
 
 /** A step that failed: its error is printed already and the deployment cancelled. */

@@ -3,7 +3,7 @@
  * `id` option): the real engine's read step (CONFORMANCE.md, "ReadResource").
  */
 import type { ReadRegistration, RegisterAnswer } from "./monitor";
-import { dynamicType, isDynamicType, StepFailed } from "./plan";
+import { dynamicType, isDynamicType, stepError, StepFailed } from "./plan";
 import { resourceLabel } from "./printing";
 import type { Run } from "./run";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
@@ -38,7 +38,7 @@ export async function readExternal(run: Run, req: ReadRegistration, urn: string)
     } catch (err) {
       run.throwIfInterrupted();
       if (before) run.keep(before);
-      const message = `${label}: ${(err as Error).message}`;
+      const message = `${label}: ${stepError((err as Error).message, run.dryRun)}`;
       run.failedStep("read", base, (err as Error).message);
       run.fail(message);
       run.cancel();

@@ -9,14 +9,15 @@
  * The provider's behaviour is steered by the resource's own inputs: `replaceOn` (keys whose change
  * replaces), `dbr` (delete before replace), `diffUnknown` (no answer: DIFF_UNKNOWN), `failCreate`,
  * `failUpdate`, `failDelete`, `partial` (a create that fails after making the object), `emptyId`,
- * `bad` (refused at check).
+ * `bad` (refused at check), `slow` (ms the create waits), `echoConfig` (the create's output `config`
+ * is the provider process's PULUMI_CONFIG).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult } from "../../../tools/engine/engine";
 import { packageRoot } from "../../../tools/engine/provider-host";
-import type { StackState } from "../../../tools/engine/state";
+import { setConfig, type StackState } from "../../../tools/engine/state";
 
 const ROOT = packageRoot(__dirname);
 export const PASSPHRASE = "lifecycle-passphrase";
@@ -42,8 +43,12 @@ export interface Lifecycle {
   /** Writes the program: `Res`, `pulumi` and `note(key, value)` (see `notes`) in scope. */
   program(code: string): void;
   run(op: Operation, o?: { ok?: boolean } & Partial<EngineOptions>): Promise<LifecycleRun>;
+  /** `pulumi config set` (the key as given, namespaced). */
+  config(key: string, value: string, secret?: boolean): void;
   state(): StackState;
   stateText(): string;
+  /** The state file's path. */
+  stateFile: string;
   /** The objects the provider holds, by id. */
   objects(): Record<string, Record<string, unknown>>;
   /** What the program noted with `note(key, value)` (inside an `apply`: only known values get here). */
@@ -73,13 +78,16 @@ const provider = {
   },
   async create(inputs) {
     record({ op: "create", name: inputs.name });
+    if (inputs.slow) await new Promise((resolve) => setTimeout(resolve, inputs.slow));
     if (inputs.failCreate) throw new Error("create refused: " + inputs.failCreate);
     const s = load();
     const id = inputs.emptyId ? "" : "id-" + s.next++;
     s.objects[id] = plain(inputs);
     save(s);
     if (inputs.partial) throw Object.assign(new Error("not ready"), { id, properties: { ...inputs, computed: "c-" + id }, reasons: ["not ready"] });
-    return { id, outs: { ...inputs, computed: "c-" + id } };
+    const outs = { ...inputs, computed: "c-" + id };
+    if (inputs.echoConfig) outs.config = process.env.PULUMI_CONFIG;
+    return { id, outs };
   },
   async read(id, props) {
     record({ op: "read", name: props.name, id, keys: Object.keys(props).sort() });
@@ -136,8 +144,10 @@ export function lifecycle(name: string): Lifecycle {
       if (result.ok !== ok) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${output.join("\n")}`);
       return { ...result, output, calls: readLines<Call>(log) };
     },
+    config: (key, value, secret = false) => setConfig(dir, "dev", PASSPHRASE, key, value, secret),
     state: () => readStackState(options),
     stateText: () => readFileSync(options.stateFile, "utf8"),
+    stateFile: options.stateFile,
     objects: () => (existsSync(store) ? (JSON.parse(readFileSync(store, "utf8")) as { objects: Record<string, Record<string, unknown>> }).objects : {}),
     notes: () => readLines(notesFile),
     close() {
