@@ -5,7 +5,8 @@
 import { dynamicType, timeoutSeconds } from "./plan";
 import { resourceLabel } from "./printing";
 import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
-import type { ResourceState } from "./state";
+import { HostError } from "./provider-host";
+import type { PendingOperation, ResourceState } from "./state";
 
 const protectedMessage = (r: ResourceState) => `${resourceLabel(r)}: resource is protected; set protect: false (and run up) before deleting it`;
 
@@ -39,10 +40,14 @@ export async function deleteResource(run: Run, r: ResourceState, shown = true): 
     return true;
   }
   if (r.custom && r.id && !r.retainOnDelete) {
+    const pending: PendingOperation = { op: "delete", urn: r.urn, type: r.type, name: r.name, inputs: r.inputs, secrets: r.secretInputs ?? r.secrets, startedAt: new Date().toISOString() };
     try {
       const h = await run.provider();
+      run.beginPending(pending);
       await run.inStep("delete", r, () => h.delete(dynamicType(r.type), r.id!, r.outputs, { urn: r.urn, oldInputs: r.inputs, timeout: timeoutSeconds(r.customTimeouts?.delete) }));
+      run.dropPending(pending);
     } catch (err) {
+      if (!(err instanceof HostError && err.unreachable)) run.dropPending(pending);
       if (err instanceof DeploymentCancelled) return false;
       if (run.interrupted) throw err;
       run.failedStep("delete", r, String(err));

@@ -115,7 +115,7 @@ function keepStackOutputs(run: Run): void {
 
 /** The warnings, diagnostics, outputs and summary the CLI prints at the end, and the result. */
 function finish(run: Run, messages: string[]): RunResult {
-  printInterruptedCreates(run.print, run.pendingOps.filter((x) => !(run.old.pendingOperations ?? []).includes(x)));
+  printInterruptedCreates(run.print, run.pendingOps.filter((x) => x.op === "create" && !(run.old.pendingOperations ?? []).includes(x)));
   printDiagnostics(run.print, messages, `${run.project.name}-${run.stack}`);
   // The deployment's own last word (deployment_executor.go reportExecResult): "<kind> canceled" is
   // an error of its own; "<kind> failed" follows the errors already printed.

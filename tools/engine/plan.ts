@@ -191,7 +191,7 @@ class ResourcePlan {
     // Recorded before the call (the CLI's pending operation), dropped once the provider answered.
     this.run.throwIfCancelled();
     const pending: PendingOperation = { op: "create", urn: this.urn, type: this.reg.type, name: this.reg.name, inputs, secrets: this.secretInputs, startedAt: new Date().toISOString() };
-    this.run.beginCreate(pending);
+    this.run.beginPending(pending);
     try {
       const res = await this.run.inStep(op, this.base, () => this.host.create(this.type, inputs, { urn: this.urn, timeout: timeoutSeconds(this.reg.customTimeouts.create) }));
       this.run.dropPending(pending);
@@ -266,12 +266,16 @@ class ResourcePlan {
       return this.answer(before.id, this.inputs);
     }
     this.run.throwIfCancelled();
+    const pending: PendingOperation = { op: "update", urn: this.urn, type: this.reg.type, name: this.reg.name, inputs: this.inputs, secrets: this.secretInputs, startedAt: new Date().toISOString() };
+    this.run.beginPending(pending);
     try {
       const res = await this.run.inStep("update", this.base, () => this.host.update(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges, timeout: timeoutSeconds(this.reg.customTimeouts.update) }));
+      this.run.dropPending(pending);
       this.run.keep({ ...this.base, custom: true, id: before.id, inputs: this.inputs, outputs: res.properties, secrets: this.secrets, secretInputs: this.secretInputs });
       this.run.step("update", this.base, diffs);
       return this.answer(before.id, res.properties);
     } catch (err) {
+      if (!(err instanceof HostError && err.unreachable)) this.run.dropPending(pending);
       return this.failed(err, "update");
     }
   }

@@ -66,7 +66,7 @@ export function printProgramOutput(print: Print, chunk: string): void {
 export function printPendingOperationsWarning(print: Print, previous: PendingOperation[]): void {
   if (!previous.length) return;
   print(`  warning: Attempting to deploy or update resources with ${previous.length} pending operations from previous deployment.`);
-  for (const p of previous) print(`      * ${p.urn}, interrupted while creating`);
+  for (const p of previous) print(`      * ${p.urn}, interrupted while ${{ create: "creating", update: "updating", delete: "deleting" }[p.op]}`);
   print("    These resources are in an unknown state because the Pulumi CLI was interrupted while waiting for changes to these resources to complete.");
 }
 

@@ -113,7 +113,7 @@ export class Run {
     this.old = loadState(this.stateFile, this.passphrase);
     this.prior = new Map(this.old.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
     this.next = { salt: this.old.salt, resources: [], outputs: this.old.outputs, secretOutputs: this.old.secretOutputs };
-    this.pendingOps = [...(this.old.pendingOperations ?? [])];
+    this.pendingOps = (this.old.pendingOperations ?? []).filter((p) => p.op === "create");
   }
 
   /**
@@ -293,8 +293,9 @@ export class Run {
     for (const x of [...this.old.resources, ...this.replacedToDelete]) if (x.urn === r.urn && x.id === r.id && x.pendingDelete === r.pendingDelete) this.deletedNow.add(x);
   }
 
-  /** Recorded before the provider's create is called (the CLI's pending operation). */
-  beginCreate(pending: PendingOperation): void {
+  /** Recorded before the provider's create, update or delete is called (the CLI's pending operation:
+   * pkg/backend/snapshot.go `BeginMutation` writes it before the step runs). */
+  beginPending(pending: PendingOperation): void {
     this.pendingOps.push(pending);
     this.checkpoint();
   }

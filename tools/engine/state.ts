@@ -248,7 +248,9 @@ export interface ResourceState {
  * between the API call and the next checkpoint leaves this trace of an object the stack may own.
  */
 export interface PendingOperation {
-  op: "create";
+  /** Creates are kept across runs; an update or a delete left pending by a run that died is reported
+   * by the next `up` and then dropped (pkg/backend/snapshot.go `Snap`: only pending creates stay). */
+  op: "create" | "update" | "delete";
   urn: string;
   type: string;
   name: string;
