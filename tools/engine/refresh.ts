@@ -19,7 +19,8 @@ export function defaultParallel(): number {
 export async function refresh(run: Run): Promise<void> {
   // `pulumi refresh --clear-pending-creates` drops them (pkg/cmd/pulumi/operations/refresh.go);
   // without it, a non-interactive refresh keeps them.
-  if (run.options.clearPendingCreates && run.pendingOps.length) {
+  // Once, before the operation (refresh.go, before the engine runs): not in its preview pass.
+  if (run.options.clearPendingCreates && !run.previewPass && run.pendingOps.length) {
     for (const p of [...run.pendingOps]) {
       printClearedPendingCreate(run.print, p);
       run.dropPending(p);
