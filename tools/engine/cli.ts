@@ -46,12 +46,12 @@ function usage(): never {
 
 function config(args: string[], values: Values, passphrase: string): void {
   // `config <dir> <key> <value>`: the short form kept from before `config set`.
-  // eslint-disable-next-line prefer-const
-  let [verb, dir, key, value] = ["set", "get", "rm"].includes(args[0]) ? args : ["set", ...args];
-  if (!dir || !key) usage();
+  const [verb, dir, given, value] = ["set", "get", "rm"].includes(args[0]) ? args : ["set", ...args];
+  if (!dir || !given) usage();
   const projectDir = resolve(dir);
   const stack = values.stack!;
-  key = qualifyConfigKey(key, readProject(projectDir).name);
+  // `pulumi config set k v` stores `<project>:k` (pkg/cmd/pulumi/config/io.go parseConfigKey).
+  const key = qualifyConfigKey(given, readProject(projectDir).name);
   if (verb === "set") {
     if (value === undefined) usage();
     setConfig(projectDir, stack, passphrase, key, value, values.secret, values.path);
