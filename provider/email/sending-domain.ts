@@ -213,7 +213,13 @@ export const sendingDomain: SchemaResource = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { ...changesOf(sendingDomainSchema), defaults: WAIT_DEFAULTS });
+    const diff = diffInputs(olds, news, { ...changesOf(sendingDomainSchema), defaults: WAIT_DEFAULTS });
+    // A domain left unverified by a wait that ran out is waited for again by the update. After a
+    // refresh the engine no longer remembers that wait's failure (it clears the init errors), so
+    // the old status is what says the work is unfinished.
+    const waits = (news.waitForVerification ?? WAIT_DEFAULTS.waitForVerification) !== false;
+    if (!diff.changes && waits && olds.status !== undefined && olds.status !== "verified") return { ...diff, changes: true };
+    return diff;
   },
 
   async create(inputs, ctx) {

@@ -422,9 +422,13 @@ export const vps: SchemaResource = {
   async diff(_id, olds, news): Promise<DiffResult> {
     // A server that ended in `error` cannot be updated into shape: replace it.
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
+    // A server left mid-job by a wait that ran out is waited for by the update: after a refresh
+    // the engine no longer remembers that failure (it clears the init errors), its status does.
+    const unfinished = typeof olds.status === "string" && !["running", "stopped"].includes(olds.status);
     // planId (`depends`) diffs as an update: check refuses a plan change that is not an upgrade.
     const { replace, update } = changesOf(vpsSchema);
-    return diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    const diff = diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    return unfinished && !diff.changes ? { ...diff, changes: true } : diff;
   },
 
   async create(inputs, ctx) {
