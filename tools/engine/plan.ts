@@ -221,9 +221,12 @@ class ResourcePlan {
   }
 
   private async update(before: Existing, diffs: string[]): Promise<RegisterAnswer> {
+    // A provider without preview support (the Node dynamic host) is not called: the engine answers
+    // the new inputs as the outputs (provider_plugin.go Update: `req.Preview && !supportsPreview`),
+    // and the SDK resolves every other output unknown in a dry run (runtime/resource.ts resolveOutputs).
     if (this.run.dryRun) {
       this.run.step("update", this.base, diffs);
-      return this.answer(before.id, { ...before.outputs, ...this.inputs });
+      return this.answer(before.id, this.inputs);
     }
     this.run.throwIfCancelled();
     try {

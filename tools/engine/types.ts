@@ -50,6 +50,9 @@ export interface EngineOptions {
   /** `pulumi up --refresh` / `preview --refresh`: every resource is read first, and the program is
    * compared with the refreshed state. */
   refresh?: boolean;
+  /** `--skip-preview`: `up`, `destroy` and `refresh` run without the preview pass the CLI runs
+   * first (default: the pass runs, as under the CLI). */
+  skipPreview?: boolean;
 }
 
 export interface RunResult {
