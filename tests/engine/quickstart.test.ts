@@ -60,6 +60,21 @@ test("a second preview shows no changes and makes no write call", async () => {
   expect(calls(s.writes())).toEqual([]);
 });
 
+test("the server's plan upgraded: the preview lists exactly one update (the server) and no replace; the up upgrades it in place", async () => {
+  const [before] = servers();
+  s.config(`${P}:plan`, "s-2vcpu-2gb");
+  const preview = await s.run("preview");
+  expect(changes(preview)).toEqual(["update web"]);
+  expect(preview.counts).toEqual({ update: 1, same: 7 });
+  // The new address is not known before the upgrade ran: the stack output shows as unknown.
+  const up = await s.run("up");
+  expect(changes(up)).toEqual(["update web"]);
+  const [after] = servers();
+  expect(after.id).toBe(before.id);
+  expect(after.planId).toBe(s.world().catalog.vpsPlans.find((p) => p.name === "s-2vcpu-2gb")!.id);
+  expect(servers()).toHaveLength(1);
+});
+
 test("the state file holds no plaintext key, root password or webhook secret; the passphrase recovers them", async () => {
   const [webhook] = email().webhooks;
   const text = s.stateText();
