@@ -8,7 +8,7 @@ import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/su
 import { emailRecords, serverRecords } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 const P = "svc-quickstart";
 const ROOT_PASSWORD = "Quick!start2026x";
