@@ -1,7 +1,7 @@
 /**
  * The test engine from the command line (a stand-in for the `pulumi` CLI on machines without it):
  *   npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates]
- *                    [--parallel N] [--refresh (preview, up)]
+ *                    [--parallel N] [--refresh (preview, up)] [--skip-preview]
  *   npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]
  *   npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]
  *   npm run engine -- config rm <project dir> <key> [--path] [--stack dev]
@@ -18,7 +18,7 @@ import { formatStackOutputs, printTerminating } from "./printing";
 import { getConfig, removeConfig, setConfig } from "./state";
 
 const USAGE = [
-  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)] [--parallel N] [--refresh (preview, up)]",
+  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)] [--parallel N] [--refresh (preview, up)] [--skip-preview]",
   "       npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]",
   "       npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]",
   "       npm run engine -- config rm <project dir> <key> [--path] [--stack dev]",
@@ -34,6 +34,7 @@ const OPTIONS = {
   "clear-pending-creates": { type: "boolean", default: false },
   parallel: { type: "string", short: "p" },
   refresh: { type: "boolean", short: "r", default: false },
+  "skip-preview": { type: "boolean", default: false },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const print = (line: string) => console.log(line);
-  const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], parallel, refresh: values.refresh, print };
+  const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], parallel, refresh: values.refresh, skipPreview: values["skip-preview"], print };
   watchCtrlC(options, print);
   const result = await runEngine(operation as Operation, options);
   process.exit(result.ok ? 0 : 1);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ownChild } from "./children";
 import { startMonitor, type Registration, type Severity } from "./monitor";
 import { registerResource, StepFailed } from "./plan";
+import { readExternal } from "./read";
 import { printDiagnostic, printProgramOutput, resourceLabel } from "./printing";
 import { packageRoot, pulumiScript } from "./provider-host";
 import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
@@ -38,7 +39,7 @@ class Urns {
   constructor(private readonly run: Run) {}
 
   /** URNs qualify a type by its parents' types (all but the stack's), as the engine's do. */
-  add(reg: Registration): string {
+  add(reg: Pick<Registration, "type" | "name" | "parent">): string {
     const parentType = reg.parent && reg.parent !== this.stack ? this.typeOf.get(reg.parent) : undefined;
     const qualified = parentType ? `${parentType}$${reg.type}` : reg.type;
     const urn = `urn:pulumi:${this.run.stack}::${this.run.project.name}::${qualified}::${reg.name}`;
@@ -62,6 +63,11 @@ export async function runProgram(run: Run): Promise<{ exitCode: number | null; r
       const urn = urns.add(reg);
       labels.set(urn, reg.type === STACK_TYPE ? `${STACK_TYPE} ${reg.name}` : resourceLabel(reg));
       return run.track(registerResource(run, reg, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(reg), err)));
+    },
+    read: (req) => {
+      const urn = urns.add(req);
+      labels.set(urn, resourceLabel(req));
+      return run.track(readExternal(run, req, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(req), err)));
     },
     registerOutputs(urn, outputs) {
       if (urn !== urns.stack) return;

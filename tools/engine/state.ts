@@ -202,8 +202,12 @@ export interface ResourceState {
   parent?: string;
   inputs: Props;
   outputs: Props;
-  /** Top-level properties whose values are secret. */
+  /** Top-level outputs whose values are secret: those of a secret input's name (provider_plugin.go
+   * `annotateSecrets`, for a provider that does not accept secrets) and `additionalSecretOutputs`. */
   secrets: string[];
+  /** Top-level inputs the program made secret: inputs are stored as given (step_executor.go), a
+   * plain string stays plain. Absent in states written before the split: `secrets` then. */
+  secretInputs?: string[];
   dependencies: string[];
   protect: boolean;
   retainOnDelete: boolean;
@@ -212,6 +216,9 @@ export interface ResourceState {
   /** Deleted by a delete-before-replace whose create did not succeed: the next `up` creates its
    * replacement without deleting it again (the CLI's PendingReplacement). */
   pendingReplacement?: boolean;
+  /** Read by the program (`get`, the `id` option), not managed: never deleted at the API (the CLI's
+   * `external`). */
+  external?: boolean;
   /** A partial failure: the next `up` runs update even without a diff. */
   initErrors?: string[];
   /** The original of a create-then-delete replacement whose delete did not run (the update failed
@@ -229,7 +236,7 @@ export interface PendingOperation {
   urn: string;
   type: string;
   name: string;
-  /** The checked inputs the create was called with (secrets encrypted on disk). */
+  /** The checked inputs the create was called with (the program's secret inputs encrypted on disk). */
   inputs: Props;
   secrets: string[];
   /** When the create was started (ISO time): the provider adopts only objects made since. */
@@ -285,6 +292,7 @@ export function loadState(file: string, passphrase: string): StackState {
       ...r,
       // Fields left out when at their defaults (see saveState).
       secrets: r.secrets ?? [],
+      secretInputs: r.secretInputs ?? r.secrets ?? [],
       dependencies: r.dependencies ?? [],
       protect: r.protect ?? false,
       retainOnDelete: r.retainOnDelete ?? false,
@@ -301,12 +309,14 @@ export function loadState(file: string, passphrase: string): StackState {
  * sdk/go/common/apitype/core.go, ResourceV3: `protect`, `retainOnDelete`, `dependencies`… are
  * `omitempty`). */
 function stored(r: ResourceState, crypter: Crypter): Partial<ResourceState> {
-  const { secrets, dependencies, protect, retainOnDelete, ...rest } = r;
+  const { secrets, secretInputs = [], dependencies, protect, retainOnDelete, ...rest } = r;
   return {
     ...rest,
-    inputs: seal(r.inputs, secrets, crypter),
+    inputs: seal(r.inputs, secretInputs, crypter),
     outputs: seal(r.outputs, secrets, crypter),
     ...(secrets.length ? { secrets } : {}),
+    // Written whenever either list has a key, so an empty list is not read back as `secrets`.
+    ...(secrets.length || secretInputs.length ? { secretInputs } : {}),
     ...(dependencies.length ? { dependencies } : {}),
     ...(protect ? { protect } : {}),
     ...(retainOnDelete ? { retainOnDelete } : {}),

@@ -3,7 +3,9 @@ import type { ProviderHost } from "./provider-host";
 import type { Props } from "./state";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
-export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "import" | "refresh";
+/** `read`: a resource the program reads (`get`, or a custom resource with the `id` option); `discard`:
+ * such a resource the program no longer reads, dropped from the state with no provider call. */
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "import" | "refresh" | "read" | "discard";
 
 export interface Step {
   op: StepOp;
