@@ -18,8 +18,9 @@ export interface AdoptableArgs extends CommonArgs {
    * Manage an existing object instead of creating one: its id (each type's reference page says which
    * id). The create then only reads it: nothing is created or charged, and its outputs are the
    * object as the API has it; where it differs from the program, the next `pulumi up` updates or
-   * replaces it as usual. Changing or removing it afterwards changes nothing. See the README,
-   * "Adopting existing objects".
+   * replaces it as usual. Changing or removing it afterwards changes nothing. The resource option
+   * `import` does the same (the class turns it into this argument). See the README, "Adopting
+   * existing objects".
    */
   adoptId?: pulumi.Input<string>;
 }
@@ -56,17 +57,21 @@ export interface ClassSpec {
    * is one of these, or an input.
    */
   idOutputs?: readonly string[];
+  /** Why the type takes no `adoptId` (and so no `import` option), when it takes none. */
+  noAdoption?: string;
 }
 
 /** `opts.import` moved into `adoptId`: the engine's own import cannot read a dynamic resource by id alone. */
 function adoptionOf(
-  type: string,
+  spec: ClassSpec,
   name: string,
   args: Record<string, unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): { args: Record<string, unknown>; opts: pulumi.CustomResourceOptions | undefined } {
   const importId = opts?.import;
   if (importId === undefined || importId === "") return { args, opts };
+  const type = spec.type;
+  if (spec.noAdoption) throw new Error(`${type} "${name}": the resource option import does not apply: ${spec.noAdoption}`);
   if (args.adoptId !== undefined && args.adoptId !== importId) {
     throw new Error(
       `${type} "${name}": both the resource option import and the argument adoptId are given: keep one (\`adoptId: "${String(importId)}"\` is the argument this package reads)`,
@@ -90,7 +95,7 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
     opts: pulumi.CustomResourceOptions | undefined,
     extra: Record<string, unknown> = {},
   ) {
-    const adoption = adoptionOf(spec.type, name, { ...args }, opts);
+    const adoption = adoptionOf(spec, name, { ...args }, opts);
     const given = adoption.args;
     // A plain string given for a secret input would be stored in clear in the state's inputs:
     // the engine marks only outputs secret (additionalSecretOutputs).

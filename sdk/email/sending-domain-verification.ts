@@ -7,7 +7,11 @@ import { sendingDomainVerificationOutputs, type SendingDomainVerificationArgs, t
 
 export type { SendingDomainVerificationArgs };
 
-const SPEC: ClassSpec = { type: "SendingDomainVerification", outputs: sendingDomainVerificationOutputs };
+const SPEC: ClassSpec = {
+  type: "SendingDomainVerification",
+  outputs: sendingDomainVerificationOutputs,
+  noAdoption: "a verification is a state of its sending domain, not an object: declare it over the SendingDomain (adopt that one with adoptId) instead",
+};
 
 /**
  * Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.
