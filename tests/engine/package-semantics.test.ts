@@ -10,7 +10,7 @@ import { calls, changes, fixtureProject, type EngineStack } from "../../tools/su
 import { emailRecords, liveServers } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
-jest.setTimeout(240_000);
+jest.setTimeout(600_000);
 
 const STACK = "engine-test-package";
 
