@@ -196,8 +196,8 @@ export const ROWS: AcceptanceRow[] = [
     type: "MailAlias",
     name: "als",
     needs: `${receivingOn("als")}\nconst alsMailbox = new svc.Mailbox("alsMailbox", { domainId: alsRcv.domainId, localPart: "team", name: changed ? "Team" : undefined, adoptId: adopt("alsMailbox") });`,
-    // The mailbox updated in place: the alias wired by its id stays.
-    inPlace: { updates: ["alsMailbox"] },
+    // The sending domain and the mailbox updated in place: receiving and the alias wired by the mailbox's id stay.
+    inPlace: { updates: ["alsDomain", "alsMailbox"] },
     program: `new svc.MailAlias("als", { mailboxId: alsMailbox.id, localPart: "help", adoptId: adopt("als") });`,
     list: (w) => addresses(w, "alias"),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/inbound/addresses/${id}`),

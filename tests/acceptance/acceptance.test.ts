@@ -29,7 +29,8 @@ import {
   type StepName,
 } from "./acceptance-matrix";
 
-jest.setTimeout(240_000);
+// Each step is one engine run for all rows: minutes on a busy two-core machine.
+jest.setTimeout(600_000);
 
 const project = fixtureProject("acceptance");
 let a: MatrixStack;
