@@ -167,7 +167,7 @@ new svc.Template("adopted", { name: "adopted", subject: config.get("adoptedSubje
     expect(changes(await f.s.run("preview"))).toEqual(["update adopted"]);
     expect(f.s.writes()).toEqual([]);
     f.s.config("svc-engine-options:adoptedSubject", "Hi");
-  });
+  }, 300_000); // an up and three previews, each with its preview pass
 
   test("ignoreChanges keeps the old input; retainOnDelete drops the resource from the stack but not the object", async () => {
     f.s.config("svc-engine-options:subject", "Second\nsubject, never sent: ignored");
