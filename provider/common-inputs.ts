@@ -24,7 +24,7 @@ import type { ResourceSchema, SchemaResource } from "./schema";
 import type { CallContext } from "./context";
 import { apiContextOf, createdHere, currentConfig, rememberCreated } from "./runtime";
 
-const COMMON = ["profile", "timeouts"] as const;
+const COMMON = ["profile", "timeouts", "parentUrn"] as const;
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */
 const NO_MOVE: Record<string, string> = {
@@ -45,6 +45,9 @@ function without(props: Props): Props {
   for (const k of COMMON) delete out[k];
   return out;
 }
+
+/** The URN of the resource's parent as the class passed it ("" for the stack): with the type and name, which resource this is. */
+const parentOf = (props: Props | undefined): string => (typeof props?.parentUrn === "string" ? props.parentUrn : "");
 
 const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" && !isUnknown(props.profile) ? (props.profile as string) : undefined);
 
@@ -145,11 +148,11 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
       const [inputs] = args as [Props];
       try {
         const created = await write("create", inputs, (ctx) => impl.create(without(inputs), ctx));
-        rememberCreated(type, created.id);
+        rememberCreated(type, created.id, parentOf(inputs));
         return created;
       } catch (err) {
         // A partial failure answers the id too: the object is the new resource's all the same.
-        if (err instanceof PartialFailure) rememberCreated(type, err.id);
+        if (err instanceof PartialFailure) rememberCreated(type, err.id, parentOf(inputs));
         throw err;
       }
     }
@@ -165,7 +168,8 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
     }
     case "delete": {
       const [id, props] = args as [string, Props];
-      if (createdHere(type, id)) {
+      const creator = createdHere(type, id);
+      if (creator !== undefined && creator !== parentOf(props)) {
         // Another resource of this deployment holds the object now (see runtime.ts, createdIds): the
         // old one leaves the stack, the object stays.
         process.stderr.write(`svc: ${type} ${id} is kept: a create of this deployment answered it for another resource (a resource moved without aliases), so deleting the old resource removes it from the stack only\n`);

@@ -29,12 +29,14 @@ export interface AdoptableArgs extends CommonArgs {
  * The resource option `customTimeouts`, copied into the inputs: the Node dynamic-provider host drops
  * the engine's timeout, so this is how the provider's waits learn it. A change alone is no diff.
  */
-export function commonInputs(opts: pulumi.CustomResourceOptions | undefined): { timeouts?: Record<string, string> } {
+export function commonInputs(opts: pulumi.CustomResourceOptions | undefined): { timeouts?: Record<string, string>; parentUrn?: pulumi.Input<string> } {
+  // The parent tells the provider, which gets no URN, a resource moved under a component from the one it was (provider/runtime.ts).
+  const parent = opts?.parent ? { parentUrn: opts.parent.urn } : {};
   const t = opts?.customTimeouts;
-  if (!t) return {};
+  if (!t) return parent;
   const timeouts: Record<string, string> = {};
   for (const k of ["create", "update", "delete"] as const) if (t[k]) timeouts[k] = t[k]!;
-  return Object.keys(timeouts).length ? { timeouts } : {};
+  return Object.keys(timeouts).length ? { ...parent, timeouts } : parent;
 }
 
 /** What a class's generated file says of its outputs (sdk/generated/<Type>.ts). */
