@@ -19,12 +19,12 @@
 import { missingProfile } from "./config";
 import { causeOfType } from "./client/errors";
 import { WaitTimeoutError } from "./client/poller";
-import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
+import { isUnknown, PartialFailure, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import type { ResourceSchema, SchemaResource } from "./schema";
 import type { CallContext } from "./context";
-import { apiContextOf, currentConfig } from "./runtime";
+import { apiContextOf, createdHere, currentConfig, rememberCreated } from "./runtime";
 
-const COMMON = ["profile", "timeouts"] as const;
+const COMMON = ["profile", "timeouts", "parentUrn"] as const;
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */
 const NO_MOVE: Record<string, string> = {
@@ -45,6 +45,9 @@ function without(props: Props): Props {
   for (const k of COMMON) delete out[k];
   return out;
 }
+
+/** The URN of the resource's parent as the class passed it ("" for the stack): with the type and name, which resource this is. */
+const parentOf = (props: Props | undefined): string => (typeof props?.parentUrn === "string" ? props.parentUrn : "");
 
 const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" && !isUnknown(props.profile) ? (props.profile as string) : undefined);
 
@@ -143,7 +146,15 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
     }
     case "create": {
       const [inputs] = args as [Props];
-      return write("create", inputs, (ctx) => impl.create(without(inputs), ctx));
+      try {
+        const created = await write("create", inputs, (ctx) => impl.create(without(inputs), ctx));
+        rememberCreated(type, created.id, parentOf(inputs));
+        return created;
+      } catch (err) {
+        // A partial failure answers the id too: the object is the new resource's all the same.
+        if (err instanceof PartialFailure) rememberCreated(type, err.id, parentOf(inputs));
+        throw err;
+      }
     }
     case "update": {
       const [id, olds, news] = args as [string, Props, Props];
@@ -157,6 +168,13 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
     }
     case "delete": {
       const [id, props] = args as [string, Props];
+      const creator = createdHere(type, id);
+      if (creator !== undefined && creator !== parentOf(props)) {
+        // Another resource of this deployment holds the object now (see runtime.ts, createdIds): the
+        // old one leaves the stack, the object stays.
+        process.stderr.write(`svc: ${type} ${id} is kept: a create of this deployment answered it for another resource (a resource moved without aliases), so deleting the old resource removes it from the stack only\n`);
+        return undefined;
+      }
       const { ctx, operation } = callContext(props, "delete");
       try {
         return await impl.delete(id, without(props), ctx);

@@ -143,7 +143,11 @@ Every action refused with \`VPS_BUSY\` waits for the server to settle and is tri
 
 Refresh brings the live plan, system, power state, auto-renew and renewal period (\`billingPeriod\`) back as inputs, so drift shows in the next preview. Delete terminates the server and waits until it is \`terminated\`; one already gone counts as deleted.
 
-The SSH keys, port forwards and snapshots of a server declared in the same program (\`vpsId: server.id\`) learn its plan and power state at preview, so their rules are checked before the server exists (see [VpsSshKey](VpsSshKey.md)).`,
+The SSH keys, port forwards and snapshots of a server declared in the same program (\`vpsId: server.id\`) learn its plan and power state at preview, so their rules are checked before the server exists (see [VpsSshKey](VpsSshKey.md)).
+
+**The preview of an update** (an upgrade, a reinstall, a power change) shows the server's new inputs and its \`id\`; every other output — \`publicIp\`, \`status\`, \`expiresAt\`, \`username\` — is unknown there (the real CLI does not call a dynamic provider in a preview of an update). Resources wired by \`vpsId: server.id\` stay unchanged in it; a stack output of \`server.publicIp\` shows as \`output<string>\`, and a resource that takes \`server.publicIp\` as an input previews as an update of its own, which the \`up\` then finds needs nothing. A server whose job was still running when a wait ran out (\`status\` \`provisioning\`, \`upgrading\`…) diffs as an update also after a \`pulumi refresh\`, and the next \`up\` waits for it.
+
+Static \`Vps.get(name, id)\` reads a live server (outputs only, nothing managed).`,
 };
 const INPUTS = Object.keys(vpsSchema.inputs);
 
@@ -436,9 +440,13 @@ export const vps: SchemaResource = {
   async diff(_id, olds, news): Promise<DiffResult> {
     // A server that ended in `error` cannot be updated into shape: replace it.
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
+    // A server left mid-job by a wait that ran out is waited for by the update: after a refresh
+    // the engine no longer remembers that failure (it clears the init errors), its status does.
+    const unfinished = typeof olds.status === "string" && !["running", "stopped"].includes(olds.status);
     // planId (`depends`) diffs as an update: check refuses a plan change that is not an upgrade.
     const { replace, update } = changesOf(vpsSchema);
-    return diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    const diff = diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    return unfinished && !diff.changes ? { ...diff, changes: true } : diff;
   },
 
   async create(inputs, ctx) {
