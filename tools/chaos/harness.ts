@@ -365,9 +365,9 @@ export interface Run extends RunResult {
 /** One engine operation, whatever its outcome. */
 export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: ProviderHost) => void, extra: Partial<EngineOptions> = {}): Promise<Run> {
   if (s.engine === "pulumi") {
-    // The real CLI has no hook into its provider host: a scenario that needs one cannot run under it.
-    if (onProviderHost) throw new Error("this scenario kills the test engine's provider host; the real CLI offers no such hook");
-    return s.execute(op, { ...extra, signal });
+    // Under the real CLI the scenarios only kill the provider host: its process, found under the CLI's.
+    const hostKiller = onProviderHost && ((host: { kill(): void }) => onProviderHost(host as ProviderHost));
+    return s.execute(op, { ...extra, signal, onProviderHost: hostKiller });
   }
   const output: string[] = [];
   try {

@@ -12,4 +12,5 @@ if [ ! -x .pulumi-cli/bin/pulumi ]; then
   echo "real CLI not built: the matrix and the examples did NOT run under it (build it with tools/pulumi-cli/build.sh, Go needed)"
   exit 0
 fi
+export SVC_ENGINE=pulumi
 npm run --silent build && exec npx jest -c jest.realcli.config.js "$@"

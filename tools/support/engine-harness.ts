@@ -45,7 +45,10 @@ export interface EngineStack {
 }
 
 /** Run options that mean the same under the test engine and the real CLI (its flags). */
-export type SharedRunOptions = Pick<EngineOptions, "clearPendingCreates" | "refresh" | "parallel" | "signal">;
+export type SharedRunOptions = Pick<EngineOptions, "clearPendingCreates" | "refresh" | "parallel" | "signal"> & {
+  /** Under the real CLI: a handle that kills its provider host. */
+  onProviderHost?: (host: { kill(): void }) => void;
+};
 
 export interface StackOptions {
   projectDir: string;
@@ -73,7 +76,8 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
   config("svc:projectId", emu.projects[0]);
   const execute = async (op: Operation, extra: SharedRunOptions = {}): Promise<EngineRun> => {
     const output: string[] = [];
-    const result = await runEngine(op, { ...options, ...extra, print: (line) => output.push(line) });
+    const { onProviderHost, ...rest } = extra;
+    const result = await runEngine(op, { ...options, ...rest, print: (line) => output.push(line), onProviderHost: onProviderHost && ((h) => onProviderHost(h)) });
     return { ...result, output };
   };
   return {

@@ -6,7 +6,7 @@
  * the same RunResult and StackState the test engine answers, so a test runs unchanged on either.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Operation, RunResult, Step, StepOp } from "../engine/types";
 import type { PendingOperation, Props, ResourceState, StackState } from "../engine/state";
@@ -62,15 +62,55 @@ export interface CliOutput {
   stderr: string;
 }
 
-/** Runs `pulumi args…` in `cwd`; never throws for a non-zero exit. */
-export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<CliOutput> {
+/** The processes under `pid` (children, grandchildren…), from /proc. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
+  walk(pid);
+  return out;
+}
+
+const cmdline = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+};
+
+/** Kills (SIGKILL) the dynamic-provider host the CLI run `pid` started: its launcher and its node process. */
+export function killProviderHost(pid: number): number {
+  const hosts = descendants(pid).filter((p) => /pulumi-resource-pulumi-nodejs|cmd\/dynamic-provider/.test(cmdline(p)));
+  for (const p of hosts) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+  return hosts.length;
+}
+
+/** Runs `pulumi args…` in `cwd`; never throws for a non-zero exit. `signal` kills it as `kill -9` would. */
+export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(CLI, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], signal });
+    const child = spawn(CLI, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], signal, killSignal: "SIGKILL" });
+    if (child.pid) onStart?.(child.pid);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
+    child.on("error", (err) => (err.name === "AbortError" ? undefined : reject(err)));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
@@ -258,6 +298,8 @@ export interface CliRunOptions {
   refresh?: boolean;
   parallel?: number;
   signal?: AbortSignal;
+  /** Called once the CLI runs with a handle that kills its provider host (a crash of the plugin). */
+  onProviderHost?: (host: { kill(): void }) => void;
 }
 
 /**
@@ -289,8 +331,8 @@ export class CliStack {
     return join(this.backendDir, ".pulumi", "stacks", this.project, `${this.stack}.json`);
   }
 
-  async cli(args: string[], signal?: AbortSignal): Promise<CliOutput> {
-    return runCli([...args, "--non-interactive", "--color", "never"], this.projectDir, this.env, signal);
+  async cli(args: string[], signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
+    return runCli([...args, "--non-interactive", "--color", "never"], this.projectDir, this.env, signal, onStart);
   }
 
   /** A short command (config, export, import), synchronously as the harness's state() is; throws when it fails. */
@@ -338,7 +380,7 @@ export class CliStack {
     if (o.clearPendingCreates) args.push("--clear-pending-creates");
     if (o.parallel) args.push("--parallel", String(o.parallel));
     const t0 = Date.now();
-    const r = await this.cli(args, o.signal);
+    const r = await this.cli(args, o.signal, (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }));
     const ms = Date.now() - t0;
     const events = existsSync(log) ? readFileSync(log, "utf8") : "";
     rmSync(log, { force: true });
