@@ -19,6 +19,7 @@ module.exports = {
     "<rootDir>/tests/email-sending/example.test.ts",
   ],
   globalSetup: "<rootDir>/tests/support/real-cli-setup.js",
+  setupFilesAfterEnv: ["<rootDir>/tests/support/real-cli-timeouts.js"],
   // Each CLI operation is a preview pass and an update, each starting Go and two Node processes.
   testTimeout: 300000,
   maxWorkers: 1,

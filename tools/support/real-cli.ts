@@ -50,7 +50,8 @@ export function cliEnv(home: string, backendDir: string, passphrase: string): No
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
     PULUMI_DIY_BACKEND_GZIP: "false",
     PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: "true",
-    PULUMI_DEBUG_COMMANDS: "",
+    // `--event-log` (the engine events as JSON lines) is among the commands and flags this shows.
+    PULUMI_DEBUG_COMMANDS: "true",
     PULUMI_ACCESS_TOKEN: "",
     NO_COLOR: "1",
   };
