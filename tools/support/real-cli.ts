@@ -143,6 +143,8 @@ interface StepMetadata {
   old?: { outputs?: Props } | null;
   new?: { outputs?: Props } | null;
   diffs?: string[];
+  /** The properties that cause a replacement. */
+  keys?: string[];
 }
 
 interface EngineEvent {
@@ -181,7 +183,8 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
       s = { op, urn: m.urn, type: m.type, name: nameOf(m.urn), diffs: [] };
       steps.set(m.urn, s);
     } else if (RANK.indexOf(op) > RANK.indexOf(s.op)) s.op = op;
-    for (const d of m.diffs ?? []) if (!s.diffs.includes(d)) s.diffs.push(d);
+    // A replacement's properties are its `keys` (the Node dynamic host answers no `diffs` of its own).
+    for (const d of [...(m.diffs ?? []), ...(m.keys ?? [])]) if (!s.diffs.includes(d)) s.diffs.push(d);
     return s;
   };
   for (const e of events.slice(start)) {
