@@ -6,7 +6,7 @@
  * the same RunResult and StackState the test engine answers, so a test runs unchanged on either.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Operation, RunResult, Step, StepOp } from "../engine/types";
 import type { PendingOperation, Props, ResourceState, StackState } from "../engine/state";
@@ -386,6 +386,8 @@ export class CliStack {
     const t0 = Date.now();
     const r = await this.cli(args, o.signal, (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }));
     const ms = Date.now() - t0;
+    // SVC_REAL_CLI_LOG: one line per operation (its time and outcome), written as it ends.
+    if (process.env.SVC_REAL_CLI_LOG) appendFileSync(process.env.SVC_REAL_CLI_LOG, `${new Date().toISOString()} ${this.project}/${this.stack} ${op} exit ${r.code} ${(ms / 1000).toFixed(1)} s\n`);
     const events = existsSync(log) ? readFileSync(log, "utf8") : "";
     rmSync(log, { force: true });
     const { steps, errors, messages } = stepsOfEventLog(events);
