@@ -162,6 +162,10 @@ const shortType = (type: string): string => type.replace(/^pulumi-nodejs:dynamic
 // eslint-disable-next-line no-control-regex
 const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, "").replace(/<\{%[^%]*%\}>/g, "").trim();
 
+/** JSON with object keys sorted: the checkpoint does not keep a property bag's key order. */
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Props).sort(([a], [b]) => a.localeCompare(b))) : x));
+
 /** The steps and diagnostics of one run's event log (`--event-log`): the last engine pass only (`up` runs a preview pass first). */
 export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]; messages: string[] } {
   const events = text
@@ -197,7 +201,7 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
         else {
           const before = m.old?.outputs ?? {};
           const after = m.new.outputs ?? {};
-          const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+          const keys = m.diffs?.length ? m.diffs : [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => stable(before[k]) !== stable(after[k]));
           s.op = keys.length ? "refresh" : "same";
           s.diffs = keys;
         }
