@@ -13,4 +13,13 @@ if [ ! -x .pulumi-cli/bin/pulumi ]; then
   exit 0
 fi
 export SVC_ENGINE=pulumi
-npm run --silent build && exec npx jest -c jest.realcli.config.js "$@"
+npm run --silent build || exit 1
+npx jest -c jest.realcli.config.js "$@"
+code=$?
+# SVC_REAL_CLI_ADVISORY=1: failures under the real CLI are reported, not fatal (while the known
+# differences of tools/engine/CONFORMANCE.md, "Seen under the real CLI", are being fixed).
+if [ "$code" -ne 0 ] && [ "${SVC_REAL_CLI_ADVISORY:-}" = "1" ]; then
+  echo "REAL CLI: some tests FAILED under pulumi $(cat .pulumi-cli/bin/VERSION) (advisory: SVC_REAL_CLI_ADVISORY=1); see above and tools/engine/CONFORMANCE.md"
+  exit 0
+fi
+exit "$code"
