@@ -23,11 +23,12 @@ test("an up's steps are those of its update pass, a replacement's three steps on
     pre("create-replacement", "hook", { diffs: ["url"] }),
     pre("replace", "hook", { diffs: ["url"] }),
     pre("same", "tpl"),
+    pre("update", "srv", { old: { inputs: { planId: "s-1", __provider: "a", name: "n" } }, new: { inputs: { name: "n", planId: "s-2", __provider: "b" } } }),
     pre("delete-replaced", "hook"),
     { diagnosticEvent: { message: "a provider line\n", severity: "info" } },
   );
   const r = stepsOfEventLog(text);
-  expect(r.steps.map((s) => `${s.op} ${s.name} ${s.diffs.join(",")}`)).toEqual(["replace hook url", "same tpl "]);
+  expect(r.steps.map((s) => `${s.op} ${s.name} ${s.diffs.join(",")}`)).toEqual(["replace hook url", "same tpl ", "update srv planId"]);
   expect(r.messages).toEqual(["a provider line"]);
 });
 

@@ -140,8 +140,8 @@ interface StepMetadata {
   op: string;
   urn: string;
   type: string;
-  old?: { outputs?: Props } | null;
-  new?: { outputs?: Props } | null;
+  old?: { inputs?: Props; outputs?: Props } | null;
+  new?: { inputs?: Props; outputs?: Props } | null;
   diffs?: string[];
   /** The properties that cause a replacement. */
   keys?: string[];
@@ -189,6 +189,12 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
     } else if (RANK.indexOf(op) > RANK.indexOf(s.op)) s.op = op;
     // A replacement's properties are its `keys` (the Node dynamic host answers no `diffs` of its own).
     for (const d of [...(m.diffs ?? []), ...(m.keys ?? [])]) if (!s.diffs.includes(d)) s.diffs.push(d);
+    // An update with no listed keys: the inputs that changed, as the CLI's display finds them.
+    if (op === "update" && !s.diffs.length && m.old?.inputs && m.new?.inputs) {
+      const before = m.old.inputs;
+      const after = m.new.inputs;
+      s.diffs = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== "__provider" && stable(before[k]) !== stable(after[k]));
+    }
     return s;
   };
   for (const e of events.slice(start)) {
