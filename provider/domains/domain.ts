@@ -295,10 +295,11 @@ async function dryRunFailure(ctx: CallContext, inputs: Props): Promise<CheckFail
   if (!answer) {
     return { property: "name", reason: `the registration dry run for ${name} was not answered as a dry run: look at the account's domains and wallet before running again` };
   }
-  if (answer.enoughBalance) return undefined;
   const { billing, currency } = answer;
   const balance = answer.balanceAfter + billing.total;
   const parts = billing.whoisProtection ? ` (registration ${money(billing.registration, currency)} + WHOIS protection ${money(billing.whoisProtection, currency)})` : "";
+  // Priced with the run's other paid steps, against the wallet as first read in this process (foresight.ts).
+  if (answer.enoughBalance) return ctx.api.foresight.charge("name", { resource: "Domain", what: `the registration of ${name}${parts}`, amount: billing.total }, { knownBalance: { balance, currency } });
   return {
     property: "name",
     reason:

@@ -185,7 +185,8 @@ function hintFor(err: unknown): string | undefined {
  * Preview's price: a dry run of each step (charges nothing). Answers the failure on `planCode` when
  * the API would refuse a step or the wallet cannot pay them all, and the line telling the price.
  */
-async function priced(api: ApiClient, steps: Step[]): Promise<{ failure?: CheckFailure; message?: string }> {
+async function priced(ctx: CallContext, steps: Step[]): Promise<{ failure?: CheckFailure }> {
+  const api = ctx.api.email;
   let total = 0;
   let balance: number | undefined;
   let currency = "IDR";
@@ -210,7 +211,10 @@ async function priced(api: ApiClient, steps: Step[]): Promise<{ failure?: CheckF
       },
     };
   }
-  return { message: `EmailPlan: ${what} costs ${money(total, currency)} now, charged from the wallet (${money(balance ?? 0, currency)}) by \`pulumi up\`` };
+  // With the run's other paid steps, against the wallet as first read in this process (foresight.ts);
+  // the line telling the price is written there.
+  const failure = await ctx.api.foresight.charge("planCode", { resource: "EmailPlan", what, amount: total }, { knownBalance: { balance: balance ?? 0, currency } });
+  return { failure };
 }
 
 function outputs(inputs: Props, live: EmailSubscription, projectId: string, changes: number, billing: unknown): Props {
@@ -287,10 +291,8 @@ export const emailPlan: SchemaResource = {
       return result;
     }
     if (steps.length === 0) return result;
-    const { failure, message } = await priced(api, steps);
+    const { failure } = await priced(ctx, steps);
     if (failure) result.failures.push(failure);
-    // The CLI shows the provider's stderr lines as messages: the preview tells the price.
-    else if (message) process.stderr.write(`${message}\n`);
     return result;
   },
 

@@ -20,6 +20,7 @@ import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
+import { money } from "../foresight";
 
 // The failure says which part of the rule the name breaks; the rule in words is both (the docs read it without an input).
 const serverName = z
@@ -189,6 +190,84 @@ async function planRules(ctx: CallContext, inputs: Props, olds: Props): Promise<
     if (problem) failures.push({ property: "planId", reason: problem });
   }
   return failures;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The platform's upgrade charge: the difference of the monthly prices for the days left, (new − old) ×
+ * days ÷ 30, whole Rupiah (platform-api.md "Prorated difference for the days left"; the emulator's
+ * rule). The preview's estimate: the `up` pays what the API computes at the time of the call.
+ */
+export function proratedUpgrade(from: VpsPlan, to: VpsPlan, expiresAt: string, nowMs = Date.now()): { amount: number; days: number } {
+  const days = Math.max(0, Math.ceil((Date.parse(expiresAt) - nowMs) / DAY_MS));
+  return { amount: Math.max(0, Math.round(((to.prices.monthly - from.prices.monthly) * days) / 30)), days };
+}
+
+/**
+ * Preview's price (foresight.ts): what the `up` will charge for this server — its full price on a
+ * create, the prorated difference on an upgrade — added to the run's paid steps against the wallet.
+ * Nothing for an adoption, nor for a server of this name the project already holds (the create
+ * adopts it or stops, never pays: an interrupted `up` made it, and paid then).
+ */
+async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
+  if (inputs.adoptId !== undefined || isUnknown(inputs.planId) || isUnknown(inputs.projectId)) return [];
+  const plans = await vpsPlans(ctx.api.platform);
+  const plan = plans.find((p) => p.id === inputs.planId);
+  if (!plan) return [];
+  const replaced = (name: string) => olds[name] !== undefined && olds[name] !== inputs[name];
+  const created = Object.keys(olds).length === 0 || replaced("name") || replaced("projectId");
+  const name = isUnknown(inputs.name) ? undefined : (inputs.name as string);
+  const label = name ? `server "${name}"` : "a new server";
+  let live: Vps | undefined;
+  const liveNamed = async (n: string) => sameName(await ctx.api.serverList.lookup(), n, inputs.projectId as string)[0];
+  try {
+    if (created) {
+      if (name && (await liveNamed(name))) return [];
+    } else if (olds.planId !== inputs.planId && typeof olds.name === "string") {
+      live = await liveNamed(olds.name);
+      if (!live || live.planId === inputs.planId) return [];
+    } else return [];
+  } catch (err) {
+    return [{ property: "planId", reason: `could not read the project's servers to price the change: ${operationError("check", err).message}` }];
+  }
+  const source = { platform: () => ctx.api.platform };
+  if (created) {
+    const period = inputs.billingPeriod as string;
+    const price = plan.prices[period as keyof typeof plan.prices];
+    if (price === undefined) return [];
+    const failure = await ctx.api.foresight.charge("planId", { resource: "Vps", what: `${label} (plan ${plan.name}, ${period})`, amount: price }, source);
+    return failure ? [failure] : [];
+  }
+  const from = plans.find((p) => p.id === live!.planId);
+  if (!from) return [];
+  const { amount, days } = proratedUpgrade(from, plan, live!.expiresAt);
+  if (amount === 0) return [];
+  const failure = await ctx.api.foresight.charge(
+    "planId",
+    { resource: "Vps", what: `the upgrade of ${label} from ${from.name} to ${plan.name} (prorated for the ${days} days left; ${money(plan.prices.monthly)} − ${money(from.prices.monthly)} a month)`, amount },
+    source,
+  );
+  return failure ? [failure] : [];
+}
+
+/**
+ * What an in-place update destroys or interrupts, in plain words (a line the CLI shows at preview): a
+ * reinstall wipes the disk, a password reset locks out the old password, a stop powers the server off.
+ */
+export function destructiveChanges(olds: Props, news: Props): string[] {
+  const server = `Vps "${String(news.name ?? olds.name)}"`;
+  const changed = (name: string) => !isUnknown(news[name]) && olds[name] !== undefined && news[name] !== undefined && olds[name] !== news[name];
+  const out: string[] = [];
+  if (changed("osType") || changed("osVersion")) {
+    out.push(
+      `Warning: ${server} will be REINSTALLED with ${String(news.osType)} ${String(news.osVersion)} (was ${String(olds.osType)} ${String(olds.osVersion)}): its disk is wiped, everything on it is lost (the server and its address are kept). Take a VpsSnapshot first if you need its data.`,
+    );
+  } else if (changed("rootPassword")) {
+    out.push(`Warning: ${server} will have its root password reset: the old password stops working.`);
+  }
+  if (olds.powerState !== "stopped" && news.powerState === "stopped") out.push(`Warning: ${server} will be powered off (stopped): it stops serving until powerState is "running" again.`);
+  return out;
 }
 
 /**
@@ -416,6 +495,7 @@ export const vps: SchemaResource = {
       else result.failures.push({ property: "name", reason: "name is required (at least 3 characters)" });
     }
     if (result.failures.length === 0) result.failures.push(...(await planRules(ctx, inputs, olds)));
+    if (result.failures.length === 0) result.failures.push(...(await chargeRule(ctx, inputs, olds)));
     return result;
   },
 
@@ -424,7 +504,11 @@ export const vps: SchemaResource = {
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
     // planId (`depends`) diffs as an update: check refuses a plan change that is not an upgrade.
     const { replace, update } = changesOf(vpsSchema);
-    return diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    const result = diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    // Said at preview (the CLI shows the provider's stderr lines): an in-place update that wipes,
+    // locks out or powers off. A replace makes a new server instead: nothing of these happens to it.
+    if (result.changes && result.replaces.length === 0) for (const line of destructiveChanges(olds, news)) process.stderr.write(`${line}\n`);
+    return result;
   },
 
   async create(inputs, ctx) {
