@@ -25,7 +25,13 @@
  * runs (`knownBalance`).
  */
 import type { ApiClient } from "./client/http";
-import { operationError, type CheckFailure } from "./resource";
+import { OperationError } from "./client/errors";
+
+/** A check failure (resource.ts's shape; not imported from there: resource.ts's context imports this file). */
+interface CheckFailure {
+  property: string;
+  reason: string;
+}
 
 export const money = (amount: number, currency = "IDR"): string => `${currency} ${Math.round(amount).toLocaleString("en-US")}`;
 
@@ -43,6 +49,11 @@ interface Wallet {
 }
 
 export class Foresight {
+  /** An EmailPlan of the program was checked in this process: email objects may count on it. */
+  emailPlanDeclared = false;
+  /** That EmailPlan buys or changes the plan in this run: the limits read now are not the run's. */
+  emailPlanChanges = false;
+  private readonly reads = new Map<string, Promise<unknown>>();
   private wallet?: Promise<Wallet>;
   private readonly charges: PlannedCharge[] = [];
   private readonly counts = new Map<string, Promise<number>>();
@@ -85,7 +96,7 @@ export class Foresight {
     } catch (err) {
       return {
         property,
-        reason: operationError("read of the wallet", err, "The price could not be checked against the wallet, so the preview stops here (nothing was charged): try again").message,
+        reason: new OperationError("read of the wallet", err, { hint: "The price could not be checked against the wallet, so the preview stops here (nothing was charged): try again" }).message,
       };
     }
     this.charges.push(step);
@@ -122,6 +133,20 @@ export class Foresight {
     const planned = (this.added.get(kind) ?? 0) + 1;
     this.added.set(kind, planned);
     return { existing: found, planned };
+  }
+
+  /** `read` once per process (a failed read is not kept: the next check reads again). */
+  once<T>(key: string, read: () => Promise<T>): Promise<T> {
+    let value = this.reads.get(key) as Promise<T> | undefined;
+    if (!value) {
+      const started = read();
+      value = started;
+      this.reads.set(key, started);
+      started.catch(() => {
+        if (this.reads.get(key) === started) this.reads.delete(key);
+      });
+    }
+    return value;
   }
 
   /** Takes back an `add` whose check then failed for another reason (its create will not run). */

@@ -279,7 +279,12 @@ export const emailPlan: SchemaResource = {
   async check(olds, news, ctx: CallContext) {
     const result = checkSchema(emailPlanSchema, news);
     const inputs = result.inputs;
-    if (result.failures.length || inputs.adoptId !== undefined || INPUTS.some((n) => isUnknown(inputs[n]))) return result;
+    if (result.failures.length || inputs.adoptId !== undefined) return result;
+    // The email objects' limits are checked against the plan as it is, unless this run changes it (email/plan-limits.ts).
+    if (INPUTS.some((n) => isUnknown(inputs[n]))) {
+      ctx.api.foresight.emailPlanChanges = true;
+      return result;
+    }
     const changed = Object.keys(olds).length === 0 || diffInputs(olds, inputs, changesOf(emailPlanSchema)).changes;
     if (!changed) return result;
     const api = ctx.api.email;
@@ -291,6 +296,7 @@ export const emailPlan: SchemaResource = {
       return result;
     }
     if (steps.length === 0) return result;
+    ctx.api.foresight.emailPlanChanges = true;
     const { failure } = await priced(ctx, steps);
     if (failure) result.failures.push(failure);
     return result;
