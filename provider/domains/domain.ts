@@ -65,6 +65,7 @@ const domainName = z
 
 export const domainSchema: ResourceSchema = {
   type: "Domain",
+  preview: `**Price.** The registration's dry run gives its price, which joins the run's other paid steps of the profile (servers, backups, email plan) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)): the preview line says the price, and the step that brings the run over the wallet is refused on \`name\`.`,
   service: "platform",
   summary:
     "A domain name registered to the account, paid from the wallet. Preview prices the name with a free dry run and refuses what cannot be registered or paid; `up` registers it once, never charging twice. Needs a whole-account API key. Destroying (or renaming) the resource does NOT delete the registration: it cannot be undone, so the domain stays in the account and only leaves the stack.",

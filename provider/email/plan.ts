@@ -35,6 +35,7 @@ import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaR
 
 export const emailPlanSchema: ResourceSchema = {
   type: "EmailPlan",
+  preview: `**Price.** The dry runs' total joins the run's other paid steps of the profile (servers, backups, domains) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)). While this resource buys or changes the plan in the run, the email objects' limits are not checked at preview against the plan being replaced (they may be the new plan's).`,
   service: "email",
   summary:
     "The project's email plan, bought, changed and given its inbox add-ons from the account's wallet. Preview prices any change (a free dry run) and refuses one the wallet cannot pay; `up` sends each purchase once, with an Idempotency-Key derived from the stack, this resource and the change, so a retry or a rerun never charges twice. One per project; `pulumi destroy` leaves the plan active (cancelling is dashboard-only).",

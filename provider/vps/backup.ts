@@ -21,6 +21,7 @@ import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-w
 
 export const vpsBackupSchema: ResourceSchema = {
   type: "VpsBackup",
+  preview: `**Price.** An activation states the backup plan's price (\`GET /backup/plans\`), a move to a larger plan the prorated difference for the add-on's time left; each joins the run's paid steps against the wallet (see [Vps](Vps.md#what-the-preview-foresees)) and the step that brings them over it is refused on \`planCode\`. A smaller plan costs nothing; a server that already holds an add-on (adopted by the create) costs nothing.`,
   service: "platform",
   summary:
     "The backup add-on of a server (one per server; the resource's id is the server's id). Activation is paid and never sent twice; a new plan applies in place. Destroy cancels it.",
