@@ -23,7 +23,7 @@ import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type P
 import type { ResourceSchema, SchemaResource } from "./schema";
 import type { CallContext } from "./context";
 import { apiContextOf, currentConfig } from "./runtime";
-import { emailPlanForesight } from "./email/plan-limits";
+import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
 
 const COMMON = ["profile", "timeouts"] as const;
 
@@ -149,7 +149,9 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
     }
     case "create": {
       const [inputs] = args as [Props];
-      return write("create", inputs, (ctx) => impl.create(without(inputs), ctx));
+      return write("create", inputs, (ctx) => impl.create(without(inputs), ctx)).finally(() => {
+        if (impl.schema.service === "email") emailObjectSettled(type, without(inputs), callContext(inputs).ctx);
+      });
     }
     case "update": {
       const [id, olds, news] = args as [string, Props, Props];
@@ -167,7 +169,9 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
       const [id, props] = args as [string, Props];
       const { ctx, operation } = callContext(props, "delete");
       try {
-        return await impl.delete(id, without(props), ctx);
+        await impl.delete(id, without(props), ctx);
+        if (impl.schema.service === "email") emailObjectSettled(type, without(props), ctx);
+        return;
       } catch (err) {
         throw withTimeoutHint(err, operation);
       }

@@ -56,8 +56,7 @@ export class Foresight {
   private readonly reads = new Map<string, Promise<unknown>>();
   private wallet?: Promise<Wallet>;
   private readonly charges: PlannedCharge[] = [];
-  private readonly counts = new Map<string, Promise<number>>();
-  private readonly added = new Map<string, number>();
+  private readonly added = new Map<string, Set<string>>();
 
   /** `account`: how the messages name the account (`the default account`, `profile "staging"`). */
   constructor(readonly account: string) {}
@@ -117,22 +116,26 @@ export class Foresight {
   }
 
   /**
-   * Adds one object of `kind` (a key: the kind and its scope, `mailboxes`, `ssh keys of <server>`)
-   * and answers how many there would be, with the count of existing ones read once per process.
+   * Plans one object of `kind` (a key: the kind and its scope, `mailboxes`, `aliases of <mailbox>`),
+   * named `identity` (the same object checked again plans nothing more), and answers what the run
+   * plans of the kind. The caller matches them with what is listed now: an object made already is
+   * listed and planned, counted once.
    */
-  async add(kind: string, existing: () => Promise<number>): Promise<{ existing: number; planned: number }> {
-    let count = this.counts.get(kind);
-    if (!count) {
-      count = existing();
-      this.counts.set(kind, count);
-      count.catch(() => {
-        if (this.counts.get(kind) === count) this.counts.delete(kind);
-      });
-    }
-    const found = await count;
-    const planned = (this.added.get(kind) ?? 0) + 1;
+  plan(kind: string, identity: string): Set<string> {
+    const planned = this.added.get(kind) ?? new Set<string>();
+    planned.add(identity);
     this.added.set(kind, planned);
-    return { existing: found, planned };
+    return planned;
+  }
+
+  /** Takes back a `plan` whose check then failed (its create will not run). */
+  unplan(kind: string, identity: string): void {
+    this.added.get(kind)?.delete(identity);
+  }
+
+  /** An object this process made, failed to make, or deleted: no longer planned (the lists say the rest). */
+  settled(kind: string, identity: string): void {
+    this.added.get(kind)?.delete(identity);
   }
 
   /** `read` once per process (a failed read is not kept: the next check reads again). */
@@ -149,11 +152,6 @@ export class Foresight {
     return value;
   }
 
-  /** Takes back an `add` whose check then failed for another reason (its create will not run). */
-  unadd(kind: string): void {
-    const n = this.added.get(kind);
-    if (n) this.added.set(kind, n - 1);
-  }
 }
 
 /** A count limit reached: the reason in the words the failures use. */

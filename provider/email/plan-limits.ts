@@ -2,8 +2,8 @@
  * At preview, before any email object is made (foresight.ts): the project has an email plan, or the
  * program declares an `EmailPlan` (the API answers `402 NO_PLAN` to every email call without one);
  * and the objects this run adds fit in what the plan allows — sending domains, templates, webhooks,
- * mailboxes, aliases per mailbox, forwarding — against what the project holds now (read once per
- * provider process, so the `up`'s own creates are not counted twice).
+ * mailboxes, aliases per mailbox, forwarding — against what the project holds now (a recent list),
+ * matched by identity with what the run plans, so an object the `up` made already is counted once.
  *
  * Only creates count: a replace may run delete-first, and removals run after every create (see
  * foresight.ts). An object of the same identity already there (an interrupted `up` made it) is
@@ -25,76 +25,76 @@ const known = (v: unknown): v is string => typeof v === "string" && !isUnknown(v
 interface CountRule {
   /** The counter's key: the kind and its scope. */
   kind(inputs: Props): string | undefined;
+  /** The object among its kind: the same object checked again adds nothing. */
+  identity(inputs: Props): string;
   what: string;
   property: string;
   limit(ctx: CallContext): Promise<number | undefined>;
-  /** What exists now, and whether one of them is this resource's (adopted by its create). */
-  existing(ctx: CallContext, inputs: Props): Promise<{ count: number; mine: boolean }>;
+  /** The identities of the objects of the kind that exist now (a recent list of this process). */
+  existing(ctx: CallContext, inputs: Props): Promise<string[]>;
   fix: string;
 }
 
 const status = (ctx: CallContext) => ctx.api.foresight.once("email status", () => ctx.api.email.call("email.status")) as Promise<Status>;
 const stats = (ctx: CallContext) => ctx.api.foresight.once("email inbound stats", () => ctx.api.email.call("email.inbound.stats")) as Promise<Stats>;
-const listed = <T>(ctx: CallContext, key: string, read: () => Promise<T[]>) => ctx.api.foresight.once(`listed ${key}`, read);
 
 const LARGER_PLAN = "remove one (from the program or the project), or move to a larger plan with svc.EmailPlan (getEmailPlans lists them)";
 
 const COUNT_RULES: Record<string, CountRule> = {
   SendingDomain: {
+    identity: (inputs) => String(inputs.domain),
     kind: () => "sending domains",
     what: "sending domains",
     property: "domain",
     limit: async (ctx) => limitValue((await status(ctx)).plan?.domains),
     existing: async (ctx, inputs) => {
-      const list = await listed<EmailDomain>(ctx, "domains", () => ctx.api.sendingDomainList.lookup());
-      return { count: list.length, mine: list.some((d) => d.domain === inputs.domain) };
+      return (await ctx.api.sendingDomainList.lookup()).map((d: EmailDomain) => d.domain);
     },
     fix: LARGER_PLAN,
   },
   Template: {
+    identity: (inputs) => String(inputs.name ?? inputs.defaultName),
     kind: () => "templates",
     what: "templates",
     property: "name",
     limit: async (ctx) => limitValue((await status(ctx)).plan?.templates),
     existing: async (ctx, inputs) => {
-      const list = await listed<EmailTemplate>(ctx, "templates", () => ctx.api.templateList.lookup());
-      const name = inputs.name ?? inputs.defaultName;
-      return { count: list.length, mine: list.some((t) => t.name === name) };
+      return (await ctx.api.templateList.lookup()).map((t: EmailTemplate) => t.name);
     },
     fix: LARGER_PLAN,
   },
   Webhook: {
+    identity: (inputs) => String(inputs.url),
     kind: () => "webhooks",
     what: "webhooks",
     property: "url",
     limit: async (ctx) => limitValue((await status(ctx)).plan?.webhooks),
     existing: async (ctx, inputs) => {
-      const list = await listed<Webhook>(ctx, "webhooks", () => ctx.api.webhooks.lookup());
-      return { count: list.length, mine: list.some((w) => w.url === inputs.url) };
+      return (await ctx.api.webhooks.lookup()).map((w: Webhook) => w.url);
     },
     fix: LARGER_PLAN,
   },
   Mailbox: {
+    identity: (inputs) => `${String(inputs.localPart)}@${String(inputs.domainId)}`,
     kind: () => "mailboxes",
     what: "mailboxes",
     property: "localPart",
     limit: async (ctx) => limitValue((await stats(ctx)).plan.mailboxes),
     existing: async (ctx, inputs) => {
-      const list = await listed<InboundAddress>(ctx, "addresses", () => ctx.api.addressList.lookup());
-      const boxes = list.filter((a) => a.type === "mailbox");
-      return { count: boxes.length, mine: boxes.some((a) => a.domainId === inputs.domainId && a.address.startsWith(`${String(inputs.localPart)}@`)) };
+      const boxes = (await ctx.api.addressList.lookup()).filter((a: InboundAddress) => a.type === "mailbox");
+      return boxes.map((a) => `${a.address.slice(0, a.address.lastIndexOf("@"))}@${a.domainId}`);
     },
     fix: `${LARGER_PLAN}; extra mailboxes are also sold as the EmailPlan add-on "extra-mailboxes"`,
   },
   MailAlias: {
+    identity: (inputs) => String(inputs.localPart),
     kind: (inputs) => (known(inputs.mailboxId) ? `aliases of mailbox ${inputs.mailboxId}` : undefined),
     what: "aliases on this mailbox",
     property: "localPart",
     limit: async (ctx) => limitValue((await stats(ctx)).plan.aliases),
     existing: async (ctx, inputs) => {
-      const list = await listed<InboundAddress>(ctx, "addresses", () => ctx.api.addressList.lookup());
-      const aliases = list.filter((a) => a.mailboxId === inputs.mailboxId && a.type === "alias");
-      return { count: aliases.length, mine: aliases.some((a) => a.address.startsWith(`${String(inputs.localPart)}@`)) };
+      const aliases = (await ctx.api.addressList.lookup()).filter((a: InboundAddress) => a.mailboxId === inputs.mailboxId && a.type === "alias");
+      return aliases.map((a) => a.address.slice(0, a.address.lastIndexOf("@")));
     },
     fix: LARGER_PLAN,
   },
@@ -132,12 +132,19 @@ export async function emailPlanForesight(type: string, olds: Props, inputs: Prop
     if (rule && kind) {
       const limit = await rule.limit(ctx);
       if (limit !== undefined) {
-        const { mine } = await rule.existing(ctx, inputs);
-        if (!mine) {
-          const counts = await foresight.add(kind, async () => (await rule.existing(ctx, inputs)).count);
-          if (counts.existing + counts.planned > limit) {
-            foresight.unadd(kind);
-            failures.push({ property: rule.property, reason: `${overLimit(`too many ${rule.what} for the email plan ${current.plan.name}`, limit, counts, rule.fix)} (refused at preview: nothing was made)` });
+        // What exists now and what the run plans, matched by identity: an object this run made is
+        // counted once (listed and planned), one being made once (planned), one already there adds nothing.
+        const live = new Set(await rule.existing(ctx, inputs));
+        const identity = rule.identity(inputs);
+        if (!live.has(identity)) {
+          const planned = foresight.plan(kind, identity);
+          const adds = [...planned].filter((i) => !live.has(i)).length;
+          if (live.size + adds > limit) {
+            foresight.unplan(kind, identity);
+            failures.push({
+              property: rule.property,
+              reason: `${overLimit(`too many ${rule.what} for the email plan ${current.plan.name}`, limit, { existing: live.size, planned: adds }, rule.fix)} (refused at preview: nothing was made)`,
+            });
           }
         }
       }
@@ -146,4 +153,14 @@ export async function emailPlanForesight(type: string, olds: Props, inputs: Prop
     failures.push({ property: "", reason: operationError("read of the email plan's limits", err, "The limits could not be checked, so the preview stops here: try again").message });
   }
   return failures;
+}
+
+/**
+ * An email object this process created (or failed to create) or deleted: no longer planned — made,
+ * it is in the lists from now on; deleted or not made, its place is free.
+ */
+export function emailObjectSettled(type: string, props: Props, ctx: CallContext): void {
+  const rule = COUNT_RULES[type];
+  const kind = rule?.kind(props);
+  if (rule && kind) ctx.api.foresight.settled(kind, rule.identity(props));
 }

@@ -243,7 +243,7 @@ function previewText(schema: ResourceSchema): string | undefined {
   }
   if (parts.length === 0) return undefined;
   parts.push(
-    "The preview's foresight is read once per run, at the first check that needs it (the wallet, the counts): what someone else changes between the preview and the `up` — a limit reached, the wallet spent — is not foreseen. The `up` then still fails cleanly as before: the API refuses the step (`402`, `REQUEST_ERROR`), nothing is charged for it, the objects made before it stay in the state, and the next `up` goes on from there.",
+    "The preview's foresight reads the wallet once per run, at the first check that needs it, and the counts from the project's lists: what someone else changes between the preview and the `up` — a limit reached, the wallet spent — is not foreseen. The `up` then still fails cleanly as before: the API refuses the step (`402`, `REQUEST_ERROR`), nothing is charged for it, the objects made before it stay in the state, and the next `up` goes on from there.",
   );
   return parts.join("\n\n");
 }
