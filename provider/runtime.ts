@@ -39,7 +39,7 @@ export function currentConfig(): ConfigSource | undefined {
 export function apiContextOf(profile: string | undefined): ApiContext {
   let context = contexts.get(profile ?? "");
   if (!context) {
-    context = new ApiContext(resolveSettings(configSource, process.env, profile));
+    context = new ApiContext(resolveSettings(configSource, process.env, profile), profile);
     contexts.set(profile ?? "", context);
   }
   return context;

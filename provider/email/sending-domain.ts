@@ -44,6 +44,7 @@ export const dnsRecordOutput = z.array(z.object({ type: z.string(), name: z.stri
 
 export const sendingDomainSchema: ResourceSchema = {
   type: "SendingDomain",
+  preview: `**Limit.** A new sending domain counts against the plan's \`domains\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`domain\` with the counts, instead of \`402 DOMAIN_LIMIT_REACHED\` mid-\`up\`. Only creates count (a replace may run delete-first; removals run after every create); a domain already in the project (adopted) adds nothing.`,
   service: "email",
   summary:
     "A domain the project sends email from, with the DNS records to publish for it. By default `up` waits until the domain is verified; a program that publishes the records itself turns the wait off and adds a `SendingDomainVerification` that depends on them.",
