@@ -4,7 +4,7 @@
  * summary. Uses the real `pulumi` CLI when one is built (tools/pulumi-cli/build.sh) or on PATH (local
  * file backend and passphrase in a temp dir), and the project's test engine otherwise; it says which.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +58,16 @@ function cliDriver(tmp: string): Driver {
     : { ...process.env, PULUMI_BACKEND_URL: `file://${tmp}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true" };
   const bin = built ? CLI : "pulumi";
   const pulumi = (args: string[], inherit = true) => execFileSync(bin, [...args, "--cwd", PROJECT_DIR, "--non-interactive"], { env, stdio: inherit ? "inherit" : "pipe" }).toString();
+  // An operation runs the program, which calls the emulator in this process: waiting for the CLI
+  // synchronously would stop the emulator from answering.
+  const pulumiAsync = (args: string[], inherit = true) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(bin, [...args, "--cwd", PROJECT_DIR, "--non-interactive"], { env, stdio: inherit ? "inherit" : ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`pulumi ${args[0]} exited ${code}`))));
+    });
   ensurePackageLink(PROJECT_DIR);
   pulumi(["stack", "init", STACK], false);
   return {
@@ -67,8 +77,8 @@ function cliDriver(tmp: string): Driver {
     async run(op) {
       const args = { preview: ["preview", "--diff"], up: ["up", "--yes"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] }[op];
       try {
-        pulumi([...args, "--stack", STACK]);
-        const outputs = JSON.parse(pulumi(["stack", "output", "--json", "--show-secrets", "--stack", STACK], false) || "{}");
+        await pulumiAsync([...args, "--stack", STACK]);
+        const outputs = JSON.parse((await pulumiAsync(["stack", "output", "--json", "--show-secrets", "--stack", STACK], false)) || "{}");
         return { ok: true, outputs, counts: {} };
       } catch {
         return { ok: false, outputs: {}, counts: {} };
