@@ -19,7 +19,7 @@
 import { missingProfile } from "./config";
 import { ApiError, causeOfType } from "./client/errors";
 import { WaitTimeoutError } from "./client/poller";
-import { isUnknown, PartialFailure, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
+import { appendToError, isUnknown, PartialFailure, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import type { ResourceSchema, SchemaResource } from "./schema";
 import type { CallContext } from "./context";
 import { apiContextOf, createdHere, currentConfig, rememberCreated } from "./runtime";
@@ -121,9 +121,12 @@ function callContext(props: Props, name?: Operation["name"]): { ctx: CallContext
 function withTimeoutHint(err: unknown, operation: Operation): unknown {
   if (!(err instanceof Error) || !causeOfType(err, WaitTimeoutError) || !operation.name) return err;
   const name = operation.name;
-  err.message += operation.timeoutText
-    ? `. The limit was customTimeouts.${name} "${operation.timeoutText}": raise it in the resource options, e.g. customTimeouts: { ${name}: "30m" }`
-    : `. The limit was the default for this wait: set it with the resource option customTimeouts: { ${name}: "40m" }`;
+  appendToError(
+    err,
+    operation.timeoutText
+      ? `. The limit was customTimeouts.${name} "${operation.timeoutText}": raise it in the resource options, e.g. customTimeouts: { ${name}: "30m" }`
+      : `. The limit was the default for this wait: set it with the resource option customTimeouts: { ${name}: "40m" }`,
+  );
   return err;
 }
 
@@ -219,7 +222,7 @@ async function refuseGone(type: string, impl: SchemaResource, id: string, olds: 
 function goneHint(type: string, id: string, err: unknown): unknown {
   const api = causeOfType(err, ApiError);
   if (!(err instanceof Error) || api?.status !== 404 || !id || !api.path.includes(encodeURIComponent(id))) return err;
-  err.message += `. ${GONE(type, id).replace(/^the/, "The")}`;
+  appendToError(err, `. ${GONE(type, id).replace(/^the/, "The")}`);
   return err;
 }
 

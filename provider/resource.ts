@@ -204,6 +204,19 @@ export class PartialFailure extends Error {
 }
 
 /**
+ * Appends `text` to an error's message, and for a partial failure to the reason that is its message:
+ * the CLI prints a partial failure's reasons, not its message (pulumi/pulumi
+ * pkg/resource/plugin/provider_plugin.go reads ErrorResourceInitFailed's reasons).
+ */
+export function appendToError(err: Error, text: string): void {
+  if (err instanceof PartialFailure) {
+    const i = err.reasons.indexOf(err.message);
+    if (i >= 0) err.reasons[i] += text;
+  }
+  err.message += text;
+}
+
+/**
  * The error a user sees for a failed call: `create failed: POST /vps 402 INSUFFICIENT_BALANCE — <API
  * message>. <what to do>` (an OperationError). The engine adds the resource's type and name in front.
  */

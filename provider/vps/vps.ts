@@ -161,6 +161,8 @@ const INPUTS = Object.keys(vpsSchema.inputs);
 function fail(operation: string, err: unknown, inputs: Props, hint?: string): Error {
   const error = operationError(operation, err, hint);
   error.message = redact(error.message, [inputs.rootPassword as string]);
+  // The CLI prints a partial failure's reasons, not its message: cleaned the same.
+  if (error instanceof PartialFailure) error.reasons.splice(0, error.reasons.length, ...error.reasons.map((r) => redact(r, [inputs.rootPassword as string])));
   return error;
 }
 

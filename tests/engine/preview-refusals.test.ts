@@ -31,7 +31,7 @@ test("two Mailboxes on a plan that allows one: the second is refused at preview,
   s.clearRequests();
   const r = await s.run("preview", false);
   expect(r.errors).toHaveLength(1);
-  expect(r.errors[0]).toMatch(new RegExp(`^${P}:Mailbox resource '(support|sales)'s property 'localPart'`));
+  expect(r.errors[0]).toMatch(new RegExp(`^${P}:Mailbox resource '(support|sales)': property localPart `));
   expect(r.errors[0]).toContain("too many mailboxes for the email plan");
   expect(r.errors[0]).toContain("the plan allows 1, 0 exist and this run adds 2");
   expect(r.errors[0]).toContain("svc.EmailPlan");

@@ -29,7 +29,7 @@ new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersi
     project.program(vpsIn("staging"));
     s.clearRequests();
     const r = await s.run("preview", false);
-    expect(r.output.join("\n")).toMatch(/resource 'web's property 'profile' value \{staging\} has a problem: profile "staging" is not configured: set stack config svc:profiles\.staging/);
+    expect(r.output.join("\n")).toMatch(/resource 'web': property profile value \{staging\} has a problem: profile "staging" is not configured: set stack config svc:profiles\.staging/);
     expect(s.emu.control.requests()).toEqual([]);
   });
 
@@ -38,7 +38,7 @@ new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersi
     project.program(vpsIn("staging"));
     s.clearRequests();
     const r = await s.run("preview", false);
-    expect(r.output.join("\n")).toMatch(/resource 'web's property 'profile' value \{staging\} has a problem: profile "staging" has no apiKey: set it with pulumi config set --path --secret 'svc:profiles\.staging\.apiKey'/);
+    expect(r.output.join("\n")).toMatch(/resource 'web': property profile value \{staging\} has a problem: profile "staging" has no apiKey: set it with pulumi config set --path --secret 'svc:profiles\.staging\.apiKey'/);
     expect(s.emu.control.requests()).toEqual([]);
   });
 

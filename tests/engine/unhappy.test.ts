@@ -78,7 +78,7 @@ describe("failed previews", () => {
     project.program(HOOK('"http://hooks.example.com/a"'));
     const bad = await measured(ctx.s, "preview", false);
     expect(bad.errors).toEqual([
-      "pulumi-nodejs:dynamic/svc:Webhook resource 'hook's property 'url' value {http://hooks.example.com/a} has a problem: url: must use https (got http)",
+      "pulumi-nodejs:dynamic/svc:Webhook resource 'hook': property url value {http://hooks.example.com/a} has a problem: url: must use https (got http)",
     ]);
     printedOnce(bad);
     expect(bad.output).toContain("  error: preview failed");
@@ -109,7 +109,7 @@ exports.ids = [a.id, b.id, t.id, c.id];`);
     program(true);
     const bad = await measured(ctx.s, "preview", false);
     expect(bad.errors.length).toBeGreaterThan(0);
-    for (const e of bad.errors) expect(e).toMatch(/^pulumi-nodejs:dynamic\/svc:(Webhook|Template) resource '(a|b|t|c)'s property '\w+' value \{.*\} has a problem: /);
+    for (const e of bad.errors) expect(e).toMatch(/^pulumi-nodejs:dynamic\/svc:(Webhook|Template) resource '(a|b|t|c)': property \w+ value \{.*\} has a problem: /);
     expect(new Set(bad.errors).size).toBe(bad.errors.length);
     printedOnce(bad);
     expect(bad.seconds).toBeLessThan(3 * good.seconds);
@@ -123,7 +123,7 @@ ${HOOK('"http://hooks.example.com/a"')}`);
     const r = await ctx.s.run("preview", false);
     expect(r.errors).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:Webhook resource 'hook's property 'url' value .* has a problem: url: must use https/),
+        expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:Webhook resource 'hook': property url value .* has a problem: url: must use https/),
         // One line, without a stack: the operation, the code, and the setting the key came from.
         expect.stringMatching(/^getEmailStatus failed: GET \/status 401 INVALID_API_KEY — .*svc:profiles\.wrong\.emailApiKey \(profile "wrong"\)/),
       ]),

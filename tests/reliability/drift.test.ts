@@ -89,7 +89,7 @@ test("an out-of-band plan upgrade: refresh shows it, up refuses to downsize at p
   const refused = await run(s, "up");
   runs.push(refused);
   expect(refused.ok).toBe(false);
-  expect(refused.errors).toEqual([expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:Vps resource 'srv's property 'planId' value \{\S+\} has a problem: plan \S+ is not larger than \S+: a server can only be upgraded, never downsized/)]);
+  expect(refused.errors).toEqual([expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:Vps resource 'srv': property planId value \{\S+\} has a problem: plan \S+ is not larger than \S+: a server can only be upgraded, never downsized/)]);
   expect(s.writes()).toEqual([]);
 
   declared = { ...declared, planId: plans.larger.id };

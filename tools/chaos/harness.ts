@@ -381,8 +381,8 @@ export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, o
 
 /** A resource's error: a failed step (`svc:Type name: …`) or a check failure as the CLI words it (`pulumi-nodejs:dynamic/svc:Type resource 'name'…`). */
 const RESOURCE_ERROR = /^(?:svc:\w+ [\w-]+: |pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+')/;
-/** A check failure, naming the property (`'s property 'p' value {…} has a problem:`) or, for a secret-bearing one, in its reason (`has a problem: p: …`). */
-const CHECK_FAILURE = /^pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+'(?:'s property '\w+' value \{.*?\})? has a problem: /s;
+/** A check failure, naming the property (`: property p value {…} has a problem:`) or, for a secret-bearing one, in its reason (`has a problem: p: …`). */
+const CHECK_FAILURE = /^pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+'(?:: property \w+ value \{.*?\})? has a problem: /s;
 
 /**
  * A failed run's errors are clear: each names the resource, the operation that failed and the call

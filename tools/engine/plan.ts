@@ -216,8 +216,9 @@ class ResourcePlan {
     if (original >= 0) this.run.replacedToDelete.splice(original, 1);
     if (partial) this.run.keep({ ...this.base, custom: true, id: partial.id, inputs: this.inputs, outputs: partial.properties, secrets: this.secrets, secretInputs: this.secretInputs, initErrors: partial.reasons });
     else if (this.kept) this.run.keep(this.kept);
-    this.run.failedStep(op, this.base, (err as Error).message);
-    return this.refuse(`${this.label}: ${(err as Error).message}`);
+    const message = partial ? initErrorMessage(partial.reasons) : (err as Error).message;
+    this.run.failedStep(op, this.base, message);
+    return this.refuse(`${this.label}: ${message}`);
   }
 
   private async replace(before: Existing, diff: DiffAnswer, diffs: string[]): Promise<RegisterAnswer> {
@@ -330,15 +331,25 @@ function deleteAt(root: Props, parts: (string | number)[]): void {
 }
 
 /**
+ * A partial failure as the CLI prints it: its reasons, not the gRPC message (pulumi/pulumi
+ * pkg/resource/plugin/provider_plugin.go turns ErrorResourceInitFailed into an InitError, whose
+ * Error() is a hashicorp multierror of the reasons: `1 error occurred:\n\t* <reason>`).
+ */
+export function initErrorMessage(reasons: string[]): string {
+  if (reasons.length === 0) return "resource init failed";
+  return `${reasons.length} error${reasons.length === 1 ? "" : "s"} occurred:\n${reasons.map((r) => `\t* ${r}`).join("\n")}`;
+}
+
+/**
  * A check failure as the CLI prints it (pulumi/pulumi sdk/go/common/diag/errors.go): with a property,
- * code 2003 `<type> resource '<name>'s property '<property>' value <value> has a problem: <reason>`
+ * code 2003 `<type> resource '<name>': property <property> value <value> has a problem: <reason>`
  * — the value as Go's `%v` prints a PropertyValue, `{…}`; a secret one is a pointer there, never its
  * text, shown here as `{[secret]}`; with none, code 2002 `<type> resource '<name>' has a problem: <reason>`.
  */
 export function checkFailureMessage(type: string, name: string, f: { property: string; reason: string }, inputs: Props, secrets: readonly string[]): string {
   if (!f.property) return `${type} resource '${name}' has a problem: ${f.reason}`;
   const value = f.property in inputs ? (secrets.includes(f.property) ? "[secret]" : goValue(inputs[f.property])) : "";
-  return `${type} resource '${name}'s property '${f.property}' value {${value}} has a problem: ${f.reason}`;
+  return `${type} resource '${name}': property ${f.property} value {${value}} has a problem: ${f.reason}`;
 }
 
 /** A value roughly as Go's `%v` prints it inside a PropertyValue (strings bare, lists in brackets). */

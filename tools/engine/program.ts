@@ -3,8 +3,8 @@
  * to this engine's ResourceMonitor, which names each registration and hands it to the plan.
  */
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, mkdirSync, statSync, symlinkSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { CHILD_STDIO, ownChild, PARENT_WATCH } from "./children";
 import { startMonitor, type Registration, type Severity } from "./monitor";
 import { registerResource, StepFailed } from "./plan";
@@ -178,13 +178,20 @@ util.inspect = guarded;`)}`;
 /** The program under `@pulumi/pulumi/cmd/run`, with the arguments and environment the CLI's
  * language host gives it; its stdout is printed as it comes. */
 function startLanguageHost(run: Run, monitorAddress: string): LanguageHost {
-  const programDir = run.project.programDir;
+  // As the CLI's language host calls cmd/run (pulumi/pulumi sdk/nodejs/cmd/pulumi-language-nodejs
+  // main.go constructArguments): `--pwd` the program's directory and the entry point, "." unless
+  // Pulumi.yaml's `main` names a file. With ".", cmd/run takes the entry from the nearest
+  // package.json upward (its `exports`, else `main`), as a user's project has one.
+  const main = run.project.programDir;
+  const isFile = existsSync(main) && statSync(main).isFile();
+  const programDir = isFile ? dirname(main) : main;
+  const entryPoint = isFile ? basename(main) : ".";
   const typescript = existsSync(join(programDir, "index.ts"));
   const child = ownChild(spawn(
     process.execPath,
-    [`--import=${INSPECT_GUARD}`, `--import=${PARENT_WATCH}`, pulumiScript(programDir, "cmd/run"), `--monitor=${monitorAddress}`, `--engine=${monitorAddress}`, `--organization=${ORGANIZATION}`, `--project=${run.project.name}`, `--stack=${run.stack}`, "--parallel=16", ...(run.dryRun ? ["--dry-run"] : []), programDir],
+    [`--import=${INSPECT_GUARD}`, `--import=${PARENT_WATCH}`, pulumiScript(programDir, "cmd/run"), `--monitor=${monitorAddress}`, `--engine=${monitorAddress}`, `--organization=${ORGANIZATION}`, `--project=${run.project.name}`, `--stack=${run.stack}`, "--parallel=16", `--pwd=${programDir}`, ...(run.dryRun ? ["--dry-run"] : []), entryPoint],
     {
-      cwd: run.options.projectDir,
+      cwd: programDir,
       env: {
         ...process.env,
         PULUMI_CONFIG: JSON.stringify(run.config.values),

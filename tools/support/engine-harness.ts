@@ -149,11 +149,21 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
 
 /** A JavaScript Pulumi project generated under tests/fixtures/engine-<name>/ (gitignored); `program`
  * (re)writes its index.js, with `pulumi`, `svc` and `config` in scope. */
+/**
+ * A JavaScript project's Pulumi.yaml and package.json, as `pulumi new` makes them. The package.json
+ * matters: the language host takes the program's entry from the nearest one upward, which for a
+ * directory in this repo without its own is the repo's (the package, dist/sdk), not the program.
+ */
+export function writeProjectFiles(dir: string, project: string): void {
+  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\n`);
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: project, private: true, main: "index.js" }, null, 2)}\n`);
+}
+
 export function fixtureProject(name: string): { dir: string; project: string; program(code: string): void } {
   const dir = join(ROOT, "tests/fixtures", `engine-${name}`);
   const project = `svc-engine-${name}`;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\n`);
+  writeProjectFiles(dir, project);
   return {
     dir,
     project,

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult } from "../../../tools/engine/engine";
 import { packageRoot } from "../../../tools/engine/provider-host";
+import { writeProjectFiles } from "../../../tools/support/engine-harness";
 import { setConfig, type StackState } from "../../../tools/engine/state";
 
 const ROOT = packageRoot(__dirname);
@@ -128,7 +129,7 @@ export function lifecycle(name: string): Lifecycle {
   const store = join(tmp, "store.json");
   const log = join(tmp, "calls.jsonl");
   const notesFile = join(tmp, "notes.jsonl");
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\n`);
+  writeProjectFiles(dir, project);
   const options = { projectDir: dir, stack: "dev", passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
   return {
     dir,

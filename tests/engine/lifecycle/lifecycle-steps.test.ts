@@ -55,7 +55,7 @@ describe("diffs", () => {
   test("TestCheckFailureRecord: a check failure fails the preview with the property named; nothing is written", async () => {
     lc.program(`new Res("bad", { bad: true });`);
     const r = await lc.run("preview", { ok: false });
-    expect(r.errors.join("\n")).toContain("pulumi-nodejs:dynamic/lc:Res resource 'bad's property 'bad' value {true} has a problem: bad is set");
+    expect(r.errors.join("\n")).toContain("pulumi-nodejs:dynamic/lc:Res resource 'bad': property bad value {true} has a problem: bad is set");
     expect(writes(r)).toEqual([]);
   });
 
