@@ -171,6 +171,29 @@ export const CREATE_MATRIX: (KillPoint & { expect: "adopts" | "asks adoptId" })[
     pending: ["mbx"],
     saved: ["sd", "rcv"],
   },
+  // The account's one set of details is provably its own: the create takes it over, and the PATCH that went out already holds the program's values.
+  {
+    name: "DomainRegistrant",
+    expect: "adopts",
+    declare: only("DomainRegistrant"),
+    hold: [held("PATCH", "/api/domains/registrant")],
+    killWhen: [/^PATCH \/api\/domains\/registrant$/],
+    kill: "host",
+    pending: ["owner"],
+    saved: [],
+  },
+  { name: "EmailTopic", expect: "asks adoptId", declare: only("EmailTopic"), hold: [held("POST", "/email/topics")], killWhen: [/^POST \/email\/topics$/], kill: "host", pending: ["topic"], saved: [] },
+  { name: "EmailSegment", expect: "asks adoptId", declare: only("EmailSegment"), hold: [held("POST", "/email/segments")], killWhen: [/^POST \/email\/segments$/], kill: "host", pending: ["seg"], saved: [] },
+  {
+    name: "EmailSuppression",
+    expect: "asks adoptId",
+    declare: only("EmailSuppression"),
+    hold: [held("POST", "/email/suppressions")],
+    killWhen: [/^POST \/email\/suppressions$/],
+    kill: "host",
+    pending: ["sup"],
+    saved: [],
+  },
 ];
 
 export interface KillResult {
