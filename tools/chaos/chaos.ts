@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const started = Date.now();
-  console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${smoke ? "--smoke " : ""}${seed}\`)${smoke ? ", smoke: one matrix cell, one kill point, the catalogue" : ""}${selected ? `, only ${selected.join(", ")}` : ""}`);
+  console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${smoke ? "--smoke " : ""}${selected ? `--types=${selected.join(",")} ` : ""}${seed}\`)${smoke ? ", smoke: one matrix cell, one kill point, the catalogue" : ""}${selected ? `, only ${selected.join(", ")}` : ""}`);
   const t: Tally = { scenarios: 0, faults: 0, duplicates: 0, doubleCharges: 0, leaks: 0, converged: 0, runs: 0, badRefused: 0, badTotal: 0, problems: [] };
 
   const project = fixtureProject("chaos");
