@@ -61,11 +61,11 @@ export const KILL_POINTS: KillPoint[] = [
       { method: "POST", path: "/email/templates" },
       { method: "POST", path: "/email/webhooks" },
     ],
-    killWhen: [/^POST \/api\/vps$/, /^POST \/api\/domains$/, /^POST \/email\/domains$/, /^POST \/email\/templates$/, /^POST \/email\/webhooks$/],
+    // The registration is the second POST /api/domains (check's dry run is the first).
+    killWhen: (log) => [/^POST \/api\/vps$/, /^POST \/email\/domains$/, /^POST \/email\/templates$/, /^POST \/email\/webhooks$/].every((re) => seen(re)(log)) && seen(/^POST \/api\/domains$/, 2)(log),
     kill: "engine",
     pending: ["srv", "dom", "sd", "tpl", "hook"],
-    // Without the owner details: a Domain given them waits for their PATCH, so its registration
-    // would leave after the other held creates' answers (the seeded account's details are complete).
+    // Without the owner details, whose PATCH the registration would wait for (the seeded account's are complete).
     declare: (d) => ({ ...d, types: d.types.filter((t) => t !== "DomainRegistrant") }),
     saved: [],
   },
