@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { buildApp } from "./core/app";
 import type { EmulatorControl } from "./core/control";
 import type { ServiceModule } from "./core/module";
-import { Emu, type DnsMode, type TransitionMode } from "./core/emu";
+import { Emu, removeStaleStateTemps, type DnsMode, type TransitionMode } from "./core/emu";
 import type { FaultRuleInput, RequestLogEntry } from "./core/faults";
 import { seededKeys, type SeededKeys } from "./core/seed";
 import { projectsOfAccount, type World } from "./core/world";
@@ -68,14 +68,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stateFile: options.stateFile,
     allowLocalWebhooks: options.allowLocalWebhooks ?? false,
   });
-  if (options.stateFile && existsSync(options.stateFile)) emu.load(JSON.parse(readFileSync(options.stateFile, "utf8")) as World);
+  // A temp file a killed emulator left holds every key in clear: it goes before anything else.
+  if (options.stateFile) removeStaleStateTemps(options.stateFile);
+  if (options.stateFile && existsSync(options.stateFile)) {
+    const text = readFileSync(options.stateFile, "utf8");
+    emu.load(JSON.parse(text) as World, text);
+  }
   const { app, control } = buildApp(emu, serviceModules);
   const host = options.host ?? "127.0.0.1";
   await app.listen({ port: options.port ?? 4010, host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  emu.saveNow();
+  // A new state file is written at once; one loaded unchanged is not written again (a restart costs one read).
+  if (!emu.stateWritten) emu.saveNow();
   return {
     urls: { api: `${origin}/api`, email: `${origin}/email`, ai: `${origin}/ai`, control: `${origin}/_emulator` },
     keys: seededKeys(emu.world),

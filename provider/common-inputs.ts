@@ -17,14 +17,15 @@
  * Both are kept in the outputs too: read and delete get only the outputs.
  */
 import { missingProfile } from "./config";
-import { causeOfType } from "./client/errors";
+import { ApiError, causeOfType } from "./client/errors";
 import { WaitTimeoutError } from "./client/poller";
-import { isUnknown, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
+import { isUnknown, PartialFailure, type CheckFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import type { ResourceSchema, SchemaResource } from "./schema";
 import type { CallContext } from "./context";
-import { apiContextOf, currentConfig } from "./runtime";
+import { apiContextOf, createdHere, currentConfig, rememberCreated } from "./runtime";
+import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
 
-const COMMON = ["profile", "timeouts"] as const;
+const COMMON = ["profile", "timeouts", "parentUrn"] as const;
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */
 const NO_MOVE: Record<string, string> = {
@@ -45,6 +46,9 @@ function without(props: Props): Props {
   for (const k of COMMON) delete out[k];
   return out;
 }
+
+/** The URN of the resource's parent as the class passed it ("" for the stack): with the type and name, which resource this is. */
+const parentOf = (props: Props | undefined): string => (typeof props?.parentUrn === "string" ? props.parentUrn : "");
 
 const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" && !isUnknown(props.profile) ? (props.profile as string) : undefined);
 
@@ -132,22 +136,39 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
       const failures = [...profileFailures(type, impl.schema.service, olds ?? {}, news), ...timeoutFailures(news)];
       // Nothing is called for a profile that cannot serve the resource.
       if (failures.length) return { inputs: news, failures } satisfies CheckResult;
-      const result = await impl.check(without(olds ?? {}), without(news), callContext(news).ctx);
+      const { ctx } = callContext(news);
+      if (type === "EmailPlan") ctx.api.foresight.emailPlanDeclared = true;
+      const result = await impl.check(without(olds ?? {}), without(news), ctx);
+      // Before any email object is made: the plan it needs, and the room its limits leave (email/plan-limits.ts).
+      if (result.failures.length === 0 && impl.schema.service === "email") result.failures.push(...(await emailPlanForesight(type, without(olds ?? {}), result.inputs, ctx)));
       return { ...result, inputs: { ...result.inputs, ...common(news) } };
     }
     case "diff": {
       const [id, olds, news] = args as [string, Props, Props];
       const result: DiffResult = await impl.diff(id, without(olds), without(news), callContext(news).ctx);
+      if (result.changes && result.replaces.length === 0 && profileOf(olds) === profileOf(news)) await refuseGone(type, impl, id, olds);
       if (isUnknown(news.profile) || profileOf(olds) !== profileOf(news)) return { ...result, changes: true, replaces: [...(result.replaces ?? []), "profile"] };
       return result;
     }
     case "create": {
       const [inputs] = args as [Props];
-      return write("create", inputs, (ctx) => impl.create(without(inputs), ctx));
+      try {
+        const created = await write("create", inputs, (ctx) => impl.create(without(inputs), ctx));
+        rememberCreated(type, created.id, parentOf(inputs));
+        return created;
+      } catch (err) {
+        // A partial failure answers the id too: the object is the new resource's all the same.
+        if (err instanceof PartialFailure) rememberCreated(type, err.id, parentOf(inputs));
+        throw err;
+      } finally {
+        if (impl.schema.service === "email") emailObjectSettled(type, without(inputs), callContext(inputs).ctx);
+      }
     }
     case "update": {
       const [id, olds, news] = args as [string, Props, Props];
-      return write("update", news, (ctx) => impl.update(id, without(olds), without(news), ctx));
+      return write("update", news, (ctx) => impl.update(id, without(olds), without(news), ctx)).catch((err) => {
+        throw goneHint(type, id, err);
+      });
     }
     case "read": {
       const [id, props] = args as [string, Props];
@@ -157,14 +178,49 @@ export async function dispatch(type: string, impl: SchemaResource, method: Metho
     }
     case "delete": {
       const [id, props] = args as [string, Props];
+      const creator = createdHere(type, id);
+      if (creator !== undefined && creator !== parentOf(props)) {
+        // Another resource of this deployment holds the object now (see runtime.ts, createdIds): the
+        // old one leaves the stack, the object stays.
+        process.stderr.write(`svc: ${type} ${id} is kept: a create of this deployment answered it for another resource (a resource moved without aliases), so deleting the old resource removes it from the stack only\n`);
+        return undefined;
+      }
       const { ctx, operation } = callContext(props, "delete");
       try {
-        return await impl.delete(id, without(props), ctx);
+        await impl.delete(id, without(props), ctx);
+        if (impl.schema.service === "email") emailObjectSettled(type, without(props), ctx);
+        return;
       } catch (err) {
         throw withTimeoutHint(err, operation);
       }
     }
   }
+}
+
+const GONE = (type: string, id: string) =>
+  `the ${type} ${id} that the state holds was deleted outside Pulumi: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` makes it again (or remove it from the program)`;
+
+/**
+ * An in-place update of an object that is no longer there would fail half-way through the `up`
+ * (`404 …_NOT_FOUND`): the preview reads it (one read, only for an update) and stops with what to
+ * do. A read that fails for another reason stops nothing here: the update reports its own error.
+ */
+async function refuseGone(type: string, impl: SchemaResource, id: string, olds: Props): Promise<void> {
+  let found: boolean;
+  try {
+    found = (await impl.read(id, without(olds), callContext(olds).ctx)).id !== "";
+  } catch {
+    return;
+  }
+  if (!found) throw new Error(`preview: ${GONE(type, id)}`);
+}
+
+/** A 404 on the object the update works on (its id in the path): it was deleted outside Pulumi. */
+function goneHint(type: string, id: string, err: unknown): unknown {
+  const api = causeOfType(err, ApiError);
+  if (!(err instanceof Error) || api?.status !== 404 || !id || !api.path.includes(encodeURIComponent(id))) return err;
+  err.message += `. ${GONE(type, id).replace(/^the/, "The")}`;
+  return err;
 }
 
 /** A create or an update: its outputs, and a partial failure's properties, keep the common inputs. */

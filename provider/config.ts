@@ -15,13 +15,30 @@ export { settingDefs };
 export type SettingName = keyof typeof settingDefs;
 export type Settings = Partial<Record<SettingName, string>>;
 
+/** Where each setting of a Settings came from, in words with how to set it (a refused key's error names it). */
+const sources = new WeakMap<Settings, Partial<Record<SettingName, string>>>();
+
+/** Where `name` of these settings was set, with how to set it again: `stack config svc:apiKey (pulumi config set --secret svc:apiKey <key>)`. */
+export function settingSource(settings: Settings, name: SettingName): string | undefined {
+  return sources.get(settings)?.[name];
+}
+
+/** The profile these settings are, undefined for the top-level ones. */
+const profiles = new WeakMap<Settings, string>();
+
 export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env, profile?: string): Settings {
   const settings: Settings = {};
+  const from: Partial<Record<SettingName, string>> = {};
   for (const [name, d] of Object.entries(settingDefs) as [SettingName, (typeof settingDefs)[SettingName]][]) {
-    const value = config?.get(d.config) || env[d.env];
-    if (value) settings[name] = value;
+    const configured = config?.get(d.config);
+    const value = configured || env[d.env];
+    if (!value) continue;
+    settings[name] = value;
+    const set = d.secret ? `pulumi config set --secret ${d.config} <value>` : `pulumi config set ${d.config} <value>`;
+    from[name] = configured ? `stack config ${d.config}: set the right one with \`${set}\`` : `the environment variable ${d.env}: set the right one there`;
   }
-  return profile === undefined ? settings : profileSettings(profile, settings, config, env);
+  sources.set(settings, from);
+  return profile === undefined ? settings : profileSettings(profile, settings, config, env, from);
 }
 
 /**
@@ -63,29 +80,55 @@ export function profileExists(profile: string, config?: ConfigSource, env: NodeJ
   return Object.keys(env).some((k) => k.startsWith(prefix) && env[k]);
 }
 
-function profileSettings(profile: string, base: Settings, config: ConfigSource | undefined, env: NodeJS.ProcessEnv): Settings {
+function profileSettings(profile: string, base: Settings, config: ConfigSource | undefined, env: NodeJS.ProcessEnv, baseFrom: Partial<Record<SettingName, string>>): Settings {
   const own = configuredProfiles(config)[profile] ?? {};
   const settings: Settings = {};
+  const from: Partial<Record<SettingName, string>> = {};
   for (const [name, d] of Object.entries(settingDefs) as [SettingName, (typeof settingDefs)[SettingName]][]) {
-    const value = own[name] ?? env[envPrefix(profile) + d.env.slice("SVC_".length)];
-    if (value !== undefined && value !== null && value !== "") settings[name] = String(value);
-    else if (PROFILE_FALLBACK.includes(name) && base[name]) settings[name] = base[name];
+    const variable = envPrefix(profile) + d.env.slice("SVC_".length);
+    const configured = own[name];
+    const value = configured ?? env[variable];
+    if (value !== undefined && value !== null && value !== "") {
+      settings[name] = String(value);
+      const set = `pulumi config set --path${d.secret ? " --secret" : ""} 'svc:profiles.${profile}.${name}' <value>`;
+      from[name] =
+        configured !== undefined && configured !== null && configured !== ""
+          ? `stack config svc:profiles.${profile}.${name} (profile "${profile}"): set the right one with \`${set}\``
+          : `the environment variable ${variable} (profile "${profile}"): set the right one there`;
+    } else if (PROFILE_FALLBACK.includes(name) && base[name]) {
+      settings[name] = base[name];
+      from[name] = baseFrom[name];
+    }
   }
+  sources.set(settings, from);
+  profiles.set(settings, profile);
   return settings;
 }
 
 export class MissingSettingError extends Error {
-  constructor(readonly setting: SettingName) {
-    const d = settingDefs[setting];
-    const set = d.secret ? `pulumi config set --secret ${d.config} <value>` : `pulumi config set ${d.config} <value>`;
-    super(`${d.what} is not configured: set stack config ${d.config} (${set}) or the environment variable ${d.env}`);
+  /** `profile`: the profile whose setting is missing (its own entries are named, not the top-level ones). */
+  constructor(
+    readonly setting: SettingName,
+    readonly profile?: string,
+  ) {
+    super(MissingSettingError.describe(setting, profile));
     this.name = "MissingSettingError";
+  }
+
+  private static describe(setting: SettingName, profile?: string): string {
+    const d = settingDefs[setting];
+    if (profile === undefined) {
+      const set = d.secret ? `pulumi config set --secret ${d.config} <value>` : `pulumi config set ${d.config} <value>`;
+      return `${d.what} is not configured: set stack config ${d.config} (${set}) or the environment variable ${d.env}`;
+    }
+    const set = `pulumi config set --path${d.secret ? " --secret" : ""} 'svc:profiles.${profile}.${setting}' <value>`;
+    return `${d.what} is not configured for profile "${profile}": set stack config svc:profiles.${profile}.${setting} (${set}) or the environment variable ${envPrefix(profile)}${d.env.slice("SVC_".length)}`;
   }
 }
 
 export function requireSetting(settings: Settings, name: SettingName): string {
   const value = settings[name];
-  if (!value) throw new MissingSettingError(name);
+  if (!value) throw new MissingSettingError(name, profiles.get(settings));
   return value;
 }
 
@@ -100,7 +143,13 @@ function tuning(settings: Settings, extra: Extra): Extra {
 
 /** Client of the platform API (servers, domains, account). */
 export function platformClient(settings: Settings, extra: Extra = {}): ApiClient {
-  return new ApiClient({ ...tuning(settings, extra), service: "platform", baseUrl: requireSetting(settings, "apiUrl"), apiKey: requireSetting(settings, "apiKey") });
+  return new ApiClient({
+    ...tuning(settings, extra),
+    service: "platform",
+    baseUrl: requireSetting(settings, "apiUrl"),
+    apiKey: requireSetting(settings, "apiKey"),
+    keySource: settingSource(settings, "apiKey"),
+  });
 }
 
 /**
@@ -110,15 +159,15 @@ export function platformClient(settings: Settings, extra: Extra = {}): ApiClient
 export function emailClient(settings: Settings, extra: Extra = {}): ApiClient {
   const baseUrl = requireSetting(settings, "emailUrl");
   const options = tuning(settings, extra);
-  if (settings.emailApiKey) return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.emailApiKey });
-  if (!settings.apiKey) throw new MissingSettingError("emailApiKey");
-  return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.apiKey, project: settings.projectId });
+  if (settings.emailApiKey) return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.emailApiKey, keySource: settingSource(settings, "emailApiKey") });
+  if (!settings.apiKey) throw new MissingSettingError("emailApiKey", profiles.get(settings));
+  return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.apiKey, project: settings.projectId, keySource: settingSource(settings, "apiKey") });
 }
 
 /** Client of the AI gateway (`{ai_base_url}`): its own key when configured, else the platform key. */
 export function aiClient(settings: Settings, extra: Extra = {}): ApiClient {
   const baseUrl = requireSetting(settings, "aiUrl");
   const apiKey = settings.aiApiKey ?? settings.apiKey;
-  if (!apiKey) throw new MissingSettingError("apiKey");
-  return new ApiClient({ ...tuning(settings, extra), service: "ai", baseUrl, apiKey });
+  if (!apiKey) throw new MissingSettingError("apiKey", profiles.get(settings));
+  return new ApiClient({ ...tuning(settings, extra), service: "ai", baseUrl, apiKey, keySource: settingSource(settings, settings.aiApiKey ? "aiApiKey" : "apiKey") });
 }

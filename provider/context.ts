@@ -12,6 +12,7 @@ import { eachOnce, getOrGone, listOrGet, Listing, Poller } from "./client/poller
 import type { RouteId } from "../contract/routes";
 import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
+import { Foresight } from "./foresight";
 
 /** A kind's list route, its get route with the name of the id parameter, and an item's id. */
 interface ListedKind<T> {
@@ -73,7 +74,16 @@ export class ApiContext {
     else this.madeHere.delete(vpsId);
   }
 
-  constructor(readonly settings: Settings) {}
+  /** `profile`: the profile these settings are (undefined: the top-level settings). */
+  constructor(
+    readonly settings: Settings,
+    readonly profile?: string,
+  ) {}
+
+  /** What this process's checks plan for the profile's account: its paid steps and added objects (foresight.ts). */
+  get foresight(): Foresight {
+    return this.keep("foresight", () => new Foresight(this.profile === undefined ? "the account (svc:apiKey)" : `the account of profile "${this.profile}"`));
+  }
 
   get platform(): ApiClient {
     return this.keep("client platform", () => platformClient(this.settings));

@@ -39,8 +39,27 @@ export function currentConfig(): ConfigSource | undefined {
 export function apiContextOf(profile: string | undefined): ApiContext {
   let context = contexts.get(profile ?? "");
   if (!context) {
-    context = new ApiContext(resolveSettings(configSource, process.env, profile));
+    context = new ApiContext(resolveSettings(configSource, process.env, profile), profile);
     contexts.set(profile ?? "", context);
   }
   return context;
+}
+
+/**
+ * The ids this process's creates answered, per type. The real CLI runs one dynamic-provider process
+ * per deployment and gives it no URN: a resource moved to a new URN without `aliases` is a create of
+ * the new URN, which finds the object by its default name (the name ignores the parent) and answers
+ * its id, then a delete of the old URN with that same id. Such a delete (its parent differs from the
+ * create's) must not remove the object the stack now holds under the new URN.
+ */
+const createdIds = new Map<string, string>();
+
+/** `parentUrn`: the parent of the resource the create was for (one of a type and name differs only by it). */
+export function rememberCreated(type: string, id: string, parentUrn: string): void {
+  if (id) createdIds.set(`${type}\u0000${id}`, parentUrn);
+}
+
+/** The parent of the resource a create in this process answered `id` for, or undefined. */
+export function createdHere(type: string, id: string): string | undefined {
+  return createdIds.get(`${type}\u0000${id}`);
 }

@@ -88,6 +88,8 @@ export interface ResourceSchema {
   readonly errors: Readonly<Partial<Record<ApiErrorCode, string>>>;
   /** More on how it behaves (markdown), for the page. */
   readonly notes?: string;
+  /** What the preview foresees of the `up` for this type (its price, its limits, what it wipes): foresight.ts. */
+  readonly preview?: string;
 }
 
 /** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */

@@ -17,12 +17,12 @@ import { operationError } from "../provider/resource";
 // the compiler checks they match; the public declarations reach no zod type.
 import type {
   VpsPlan, BackupPlan, RenewalOption, EmailStatus, EmailAnalytics, Notification, ActivityEntry, AiModel, InboundStats,
-  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription,
+  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription, EmailSuppressionRow,
 } from "./generated/data-types";
 
 export type {
   VpsPlan, BackupPlan, RenewalOption, EmailStatus, EmailAnalytics, Notification, ActivityEntry, AiModel, InboundStats,
-  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription,
+  InboundMessageSummary, VpsSshKeyInfo, VpsSnapshotInfo, EmailPlanOffer, EmailSubscription, EmailSuppressionRow,
 };
 
 /** Every data function takes the profile whose account it reads (issue 17): a key of stack config
@@ -46,7 +46,7 @@ const contexts = new Map<string, ApiContext>();
 
 function client(api: Api, profile?: string): ApiClient {
   const missing = profile === undefined ? undefined : missingProfile(profile, programConfig);
-  if (missing) throw new Error(missing);
+  if (missing) throw new Error(`profile: ${missing}`);
   const settings = resolveSettings(programConfig, process.env, profile);
   const key = JSON.stringify(settings);
   let context = contexts.get(key);
@@ -62,8 +62,19 @@ async function lookup<K extends RouteId>(name: string, api: Api, id: K, options?
   try {
     return await client(api, profile).call(id, options);
   } catch (err) {
-    throw operationError(name, err);
+    throw shownOnce(operationError(name, err));
   }
+}
+
+/**
+ * Marked as Pulumi's RunError (its `__pulumiRunError` brand, which `RunError.isInstance` reads): the
+ * Node runtime prints such an error by its message alone — one line, no stack, no `<ref *1>` of its
+ * cause — and once (pulumi/pulumi sdk/nodejs/cmd/run/run.ts, uncaughtHandler). It stays an
+ * OperationError, with its code, for a program that catches it.
+ */
+function shownOnce<E extends Error>(err: E): E {
+  Object.defineProperty(err, "__pulumiRunError", { value: true, enumerable: false });
+  return err;
 }
 
 /**
@@ -269,8 +280,6 @@ export function getVpsSnapshots(vpsId: string, opts: ProfileOption = {}): Promis
   if (!vpsId) return Promise.reject(new Error("getVpsSnapshots: vpsId is required"));
   return lookup("getVpsSnapshots", "platform", "vps.snapshots.list", { params: { id: vpsId } }, opts.profile);
 }
-
-export type EmailSuppressionRow = s.EmailSuppression;
 
 export interface GetEmailSuppressionsArgs extends ProfileOption {
   /** Page size, 1 to 500 (default 100). */

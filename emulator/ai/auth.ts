@@ -3,10 +3,12 @@
  *
  * Keys the gateway accepts (the spec does not say which keys exist for AI): platform keys whose
  * products include "ai" (whole-account or project-limited alike; usage is billed to the account's AI
- * balance). The gateway's spec has no code for a key without the AI product (its only 403 is
- * `key_spend_limit_reached`; SCOPE_NOT_ALLOWED is the platform APIs'): such a key is not a key of
- * the gateway, so it answers like an unknown one, 401 `invalid_api_key` ("Unknown or revoked key:
- * use a valid key"), the message saying why. Email keys (`svcm_…`) are unknown to it the same way.
+ * balance). A platform key without the AI product is a key the platform knows, refused for the
+ * product: platform-api.md, Authentication: "A key is enabled per product (for example VPS, Domain,
+ * Email, Container, Database, AI). A key lacking the product answers 403 `SCOPE_NOT_ALLOWED`." The
+ * gateway answers it in its own shape (its lower-case code `scope_not_allowed`, type
+ * `permission_error` by its type-by-status table). Email keys (`svcm_…`) are unknown to it: 401
+ * `invalid_api_key`.
  * The key comes from `Authorization: Bearer <key>` (a bare `Authorization: <key>` is accepted too)
  * or, when there is no Authorization header, from `x-api-key`.
  */
@@ -32,6 +34,6 @@ export function authenticateAi(emu: Emu, headers: Record<string, string | string
   const key = emu.world.keys.find((k) => k.key === value);
   if (!key || key.revoked || key.kind !== "platform") throw new AiError(401, "invalid_api_key", "Invalid API key");
   if (key.expiresAt && Date.parse(key.expiresAt) <= emu.nowMs()) throw new AiError(401, "expired_api_key", "API key expired: create a new key");
-  if (!key.products.includes("ai")) throw new AiError(401, "invalid_api_key", "Invalid API key for the AI gateway: this key is not enabled for the AI product; use a key with AI enabled");
+  if (!key.products.includes("ai")) throw new AiError(403, "scope_not_allowed", "This API key is not enabled for the AI product: enable AI on the key, or use a key that has it");
   return key;
 }

@@ -60,9 +60,14 @@ function unknownPathAnswer(emu: Emu, log: RequestLog, modules: ServiceModule[]) 
     const message = `No route ${request.method} ${path}: ${error.message}`;
     // A module without the envelope (the AI gateway) answers its own unknown paths in its own shape.
     const own = modules.map((m) => m.notFound?.(path, message)).find((answer) => answer !== undefined);
-    log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status: own?.status ?? 404, code: own?.code ?? "NOT_FOUND", fault: null, dropped: false });
-    if (own) return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
-    return failure(reply, 404, "NOT_FOUND", message);
+    const logged = (status: number, code: string) => log.add({ time: emu.nowIso(), keyPrefix: key?.slice(0, 12) ?? null, method: request.method, path, route: null, status, code, fault: null, dropped: false });
+    if (own) {
+      logged(own.status, own.code);
+      return (reply as FastifyReply).code(own.status).type("application/json").send(own.body);
+    }
+    const answer = unknownRoute(emu, request, reply, path, message);
+    logged(reply.statusCode, reply.statusCode === 429 ? "RATE_LIMITED" : "NOT_FOUND");
+    return answer;
   };
 }
 
@@ -111,6 +116,23 @@ function rateLimit(emu: Emu, key: string | undefined, reply: FastifyReply): numb
   else wait = Math.max(1, Math.ceil((1 - b.tokens) / RATE_PER_SECOND));
   reply.header("x-ratelimit-remaining", String(Math.floor(b.tokens)));
   return wait;
+}
+
+/**
+ * A path under `/api` or `/email` that names no route still answers as the API: platform-api.md,
+ * Rate limit: "Every response carries `X-RateLimit-Limit` (10) and `X-RateLimit-Remaining`" (and
+ * email-service.md the same), so a 404 carries them, and counts against its key like any request
+ * (over the limit it is the 429). The AI gateway's paths and the control API answer in their own way.
+ */
+function unknownRoute(emu: Emu, request: FastifyRequest, reply: FastifyReply, path: string, message: string) {
+  if (/^\/(api|email)(\/|$)/.test(path)) {
+    const wait = rateLimit(emu, bearerOf(request.headers.authorization), reply);
+    if (wait > 0) {
+      reply.header("retry-after", String(wait));
+      return failure(reply, 429, "RATE_LIMITED", "Too many requests: over 10 per second for this key");
+    }
+  }
+  return failure(reply, 404, "NOT_FOUND", message);
 }
 
 /** Requests a `commit: "after-client-left"` fault holds without an answer. */
@@ -163,7 +185,10 @@ function drop(request: FastifyRequest, reply: FastifyReply): void {
 function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotency: IdempotencyBook): void {
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/_emulator")) return payload;
-    emu.save();
+    // A change answered 2xx by the envelope APIs is in the state file before its answer leaves; the
+    // rest (reads and refusals, which seldom change anything; the AI gateway's answers) is written behind.
+    if (request.svc && request.method !== "GET" && reply.statusCode < 300) await emu.committed();
+    else emu.save(reply.statusCode >= 300 || request.method === "GET");
     let code: string | null = null;
     if (typeof payload === "string" && reply.statusCode >= 400) {
       try {
@@ -225,7 +250,7 @@ function idempotencyLogFields(request: FastifyRequest): { idempotencyKey?: strin
 }
 
 /** Refusals before a handler runs (schema, broken JSON, size, media type), worded per module; unknown routes. */
-function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>): void {
+function answerRefusals(app: FastifyInstance, emu: Emu, refusalsOf: Map<RouteId, Refusals>): void {
   /** Code of a schema refusal: each API names it its own way (its module says how). */
   const validationCode = (routeId: RouteId | undefined) => (routeId && refusalsOf.get(routeId)?.validation) || "VALIDATION";
 
@@ -233,7 +258,7 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
     const svc = request.svc;
     if (error instanceof EmuError) return failure(reply, error.status, error.code, error.message, error.extra);
     // A path that names no route is 404 whatever its body (fastify parses the body before the not-found handler).
-    if (request.is404) return failure(reply, 404, "NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}`);
+    if (request.is404) return unknownRoute(emu, request, reply, request.url.split("?")[0], `No route ${request.method} ${request.url.split("?")[0]}`);
     const badBody = error instanceof BodyRefused || error instanceof SyntaxError || ["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"].includes((error as { code?: string }).code ?? "");
     // The control API's own refusal of a body (400 VALIDATION, as parseControlBody answers).
     if (!svc && badBody) return failure(reply, 400, "VALIDATION", error instanceof BodyRefused && error.reason === "too-deep" ? error.message : "body: not valid JSON");
@@ -260,7 +285,10 @@ function answerRefusals(app: FastifyInstance, refusalsOf: Map<RouteId, Refusals>
     return failure(reply, 500, "INTERNAL_ERROR", `Internal error${process.env.SVC_EMULATOR_DEBUG ? `: ${detail}` : ""}`);
   });
 
-  app.setNotFoundHandler((request, reply) => failure(reply, 404, "NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}`));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    return unknownRoute(emu, request, reply, path, `No route ${request.method} ${path}`);
+  });
 
   // Bodyless POST/DELETE with a JSON content type: accept an empty body as no body.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
@@ -348,7 +376,7 @@ function registerTableRoutes(
           return reply.code(status as 200).header("idempotent-replayed", "true").send({ success: true as const, ...extra, data } as never);
         }
         if (admission) request.svc!.idempotencyScope = admission.scope;
-        const run = () => handler({ emu, world: emu.world, caller, params: request.params as Record<string, string>, query, body: request.body, headers: request.headers });
+        const run = () => handler({ routeId, emu, world: emu.world, caller, params: request.params as Record<string, string>, query, body: request.body, headers: request.headers });
         const answerOf = (result: unknown) => ({
           status: result instanceof Reply ? (result.options.status ?? route.status) : route.status,
           data: result instanceof Reply ? result.data : result,
@@ -399,7 +427,7 @@ export function buildApp(emu: Emu, modules: ServiceModule[]): AppParts {
   const { handlers, refusalsOf } = collectModules(emu, modules);
   const idempotency = new IdempotencyBook(emu);
   logRequests(app, emu, log, idempotency);
-  answerRefusals(app, refusalsOf);
+  answerRefusals(app, emu, refusalsOf);
   registerTableRoutes(app, emu, handlers, modules, faults, log, idempotency);
   for (const m of modules) m.register?.(app, emu, { faults, log });
   const control = controlOperations(emu, faults, log);

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Emu, TransitionMode } from "./emu";
 import type { ServiceModule } from "./module";
-import { faultRuleInput, type FaultBook, type FaultRule, type FaultRuleInput, type RequestLog, type RequestLogEntry } from "./faults";
+import { faultRuleInput, REQUEST_PAGE_DEFAULT, REQUEST_PAGE_MAX, type FaultBook, type FaultRule, type FaultRuleInput, type RequestLog, type RequestLogEntry, type RequestLogPage } from "./faults";
 import type { World } from "./world";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
@@ -79,7 +79,10 @@ export interface EmulatorControl {
   reset(): void;
   /** A copy of the whole world. */
   state(): World;
+  /** Every entry the request log holds, oldest first (bounded: see RequestLog). */
   requests(): RequestLogEntry[];
+  /** Up to `limit` entries after position `after`: what `GET /_emulator/requests` answers. */
+  requestPage(after?: number, limit?: number): RequestLogPage;
   clearRequests(): void;
   addFault(rule: FaultRuleInput): FaultRule;
   clearFaults(): void;
@@ -113,6 +116,7 @@ export function controlOperations(emu: Emu, faults: FaultBook, log: RequestLog):
       return structuredClone(emu.world);
     },
     requests: () => log.all(),
+    requestPage: (after, limit = REQUEST_PAGE_DEFAULT) => log.page(after, limit),
     clearRequests: () => log.clear(),
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
@@ -150,7 +154,16 @@ export function registerControl(app: FastifyInstance, ops: EmulatorControl, faul
         return { success: true, data: { reset: true } };
       });
       control.get("/state", async () => ({ success: true, data: ops.state() }));
-      control.get("/requests", async () => ({ success: true, data: ops.requests() }));
+      control.get("/requests", async (request, reply) => {
+        const query = z.object({
+          after: z.coerce.number().int().min(-1).optional(),
+          limit: z.coerce.number().int().min(1).max(REQUEST_PAGE_MAX).default(REQUEST_PAGE_DEFAULT),
+        });
+        const parsed = query.safeParse(request.query ?? {});
+        if (!parsed.success) return bad(reply, `${parsed.error.issues[0].path.join(".")}: ${parsed.error.issues[0].message}`);
+        const page = ops.requestPage(parsed.data.after, parsed.data.limit);
+        return { success: true, data: page.entries, next: page.next, evicted: page.evicted };
+      });
       control.delete("/requests", async () => {
         ops.clearRequests();
         return { success: true, data: { cleared: true } };

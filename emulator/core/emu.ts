@@ -2,7 +2,8 @@
  * The emulator's runtime: the world plus its clock, id generator, background transitions, wallet,
  * activity feed and notifications. Service handlers receive it as `ctx.emu`.
  */
-import { chmodSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, fchmodSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { EmuError } from "./errors";
 import { Rng } from "./rng";
 import { seedSecondAccount, seedSharedAddressPlans, seedWorld } from "./seed";
@@ -11,12 +12,60 @@ import type { Account, ActivityRec, NotificationRec, PendingTransition, World } 
 export type TransitionMode = "immediate" | "time" | "manual";
 
 /**
- * Longest time a change waits before the state file is written. Requests only mark the world
- * changed; the world is serialized at most once per this interval, so a request costs the same
- * with a 19 MB world as with a fresh one. Control operations and close write at once.
+ * The state file's promise for changes no answer acknowledges (background transitions, webhook
+ * deliveries, the AI gateway's charges; an answered write waits for its own write, `committed`):
+ * they are in the file within this time. Such changes only mark the world changed; the world is
+ * written once per burst (a read costs the same with a 19 MB world as with a fresh one), early
+ * enough that the write ends within this time: the wait is this minus what the last writes took
+ * (serializing and writing grow with the world, and a busy process's timer fires late). Control
+ * operations and close write at once.
  */
 export const STATE_WRITE_DELAY_MS = 1_000;
+/** Room kept for the write's timer firing late on a busy event loop. */
+const STATE_TIMER_SLACK_MS = 100;
 export type DnsMode = "auto" | "manual";
+
+/** `world.json.<pid>.tmp`: the temp file a save writes before renaming it over the state file. */
+const tempFileOf = (stateFile: string, pid: number) => `${stateFile}.${pid}.tmp`;
+
+/**
+ * Removes the temp files a killed emulator left beside `stateFile` (they hold every key in clear).
+ * A temp file of a process still alive (another emulator on the same file) is left to it.
+ */
+export function removeStaleStateTemps(stateFile: string): string[] {
+  const dir = dirname(stateFile);
+  const prefix = `${basename(stateFile)}.`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)\.tmp$/.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed.push(name);
+    } catch {
+      /* gone already */
+    }
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /** Settles one background transition: `emu.world` is changed in place. */
 export type TransitionFn = (emu: Emu, payload: Record<string, unknown>) => void;
@@ -42,8 +91,14 @@ export class Emu {
   readonly rateBuckets = new Map<string, { tokens: number; at: number }>();
   private rng: Rng;
   private lastSaved = "";
-  /** The pending write of the state file (write-behind), if any. */
+  /** The pending write of the state file (write-behind), if any, and when it was due. */
   private saveTimer: NodeJS.Timeout | undefined;
+  private saveDueAt = 0;
+  /** What a write costs, ms from its due time to the rename (its timer's lateness included): recent writes, the worst weighing most. */
+  private saveCostMs = 0;
+  private warnedSlowSave = false;
+  /** Answers waiting for the next write (`committed`). */
+  private readonly commitWaiters: (() => void)[] = [];
 
   private readonly startOptions: EmuOptions;
   /** Wake-up timers of scheduled transitions (real time, unref'd) and work to stop on close. */
@@ -221,30 +276,85 @@ export class Emu {
   // ---- persistence ----
 
   /**
-   * The world may have changed: the state file is written within STATE_WRITE_DELAY_MS (write-behind;
-   * a kill -9 loses at most that much). Cheap whatever the world's size: called after every request.
+   * The world may have changed: the state file is written so that the write ends within
+   * STATE_WRITE_DELAY_MS (write-behind; a kill -9 loses at most that much). `unlikely`: a request
+   * that answered no change (a read, a refusal) may still have settled something; its write waits
+   * the whole STATE_WRITE_DELAY_MS, so reads serialize the world at most once a second. Cheap
+   * whatever the world's size: called after every request.
    */
-  save(): void {
-    if (!this.options.stateFile || this.saveTimer || this.closed) return;
-    this.saveTimer = setTimeout(() => this.saveNow(), STATE_WRITE_DELAY_MS);
+  save(unlikely = false): void {
+    if (!this.options.stateFile || this.closed) return;
+    const delay = unlikely ? STATE_WRITE_DELAY_MS : Math.max(0, STATE_WRITE_DELAY_MS - STATE_TIMER_SLACK_MS - this.saveCostMs);
+    const dueAt = Date.now() + delay;
+    if (this.saveTimer) {
+      if (this.saveDueAt <= dueAt) return;
+      clearTimeout(this.saveTimer);
+    }
+    this.saveDueAt = dueAt;
+    this.saveTimer = setTimeout(() => this.saveNow(), delay);
     this.saveTimer.unref();
   }
 
   /**
-   * Writes the world to the state file now, when it changed: a temp file, then rename (never half a
-   * file), readable by the user only (it holds every key in clear).
+   * Resolves once the state file holds the world as it is now: an answer that acknowledges a change
+   * waits for this, so a kill -9 never loses a change already answered. Group commit: the requests
+   * answered in one turn of the event loop share one write (the next turn's share the next), so
+   * writes cost one serializing per turn whatever their number, and a read waits for nothing.
+   */
+  committed(): Promise<void> {
+    if (!this.options.stateFile || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.commitWaiters.push(resolve);
+      if (this.commitWaiters.length > 1) return;
+      setImmediate(() => {
+        const waiters = this.commitWaiters.splice(0);
+        try {
+          this.saveNow();
+        } catch (err) {
+          // The answers still leave (the change is made); the write is tried again behind.
+          console.error(`svc-emulator: writing the state file failed: ${(err as Error).message}`);
+          this.save();
+        } finally {
+          for (const done of waiters) done();
+        }
+      });
+    });
+  }
+
+  /**
+   * Writes the world to the state file now, when it changed: a temp file created readable by the
+   * user only (it holds every key in clear), then renamed over the state file (never half a file).
    */
   saveNow(): void {
+    const dueAt = this.saveTimer ? this.saveDueAt : Date.now();
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    if (!this.options.stateFile || this.closed) return;
+    const stateFile = this.options.stateFile;
+    if (!stateFile || this.closed) return;
     const text = JSON.stringify(this.world);
     if (text === this.lastSaved) return;
-    const tmp = `${this.options.stateFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, text, { mode: 0o600 });
-    chmodSync(tmp, 0o600); // the mode applies only to a new file; a stale temp file keeps its own
-    renameSync(tmp, this.options.stateFile);
+    const tmp = tempFileOf(stateFile, process.pid);
+    const fd = openSync(tmp, "w", 0o600);
+    try {
+      fchmodSync(fd, 0o600); // the mode applies only to a new file; one left by an earlier run keeps its own
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, stateFile);
     this.lastSaved = text;
+    this.noteSaveCost(Date.now() - dueAt);
+  }
+
+  /** The next write starts this much earlier; a write too slow to keep the promise is said once. */
+  private noteSaveCost(ms: number): void {
+    this.saveCostMs = Math.max(ms, Math.round(this.saveCostMs * 0.8));
+    if (ms > STATE_WRITE_DELAY_MS - STATE_TIMER_SLACK_MS && !this.warnedSlowSave) {
+      this.warnedSlowSave = true;
+      console.error(
+        `svc-emulator: writing the state file (${(this.lastSaved.length / 1024 / 1024).toFixed(1)} MB) took ${ms} ms: a kill -9 may lose changes answered up to that long before it (a smaller world, or a less busy machine, writes faster)`,
+      );
+    }
   }
 
   /** Back to the seeded world and the options the emulator started with. */
@@ -255,13 +365,29 @@ export class Emu {
     this.rng = new Rng(this.world.rngState);
   }
 
-  /** Replaces the world (state file load). A world saved before there was a second account, or shared-address plans, gains them. */
-  load(world: World): void {
+  /**
+   * Replaces the world (state file load; `fileText` is the file as read). A world saved before there
+   * was a second account, or shared-address plans, gains them (and is written again).
+   */
+  load(world: World, fileText?: string): void {
     if (!world.otherAccounts) seedSecondAccount(world, world.seed);
     if (!world.catalog.vpsPlans.some((p) => p.sharedAddress)) seedSharedAddressPlans(world, world.seed);
     this.world = world;
     this.rng = new Rng(world.rngState);
+    const started = Date.now();
     this.lastSaved = JSON.stringify(world);
+    // The first write after a restart already starts early: writing costs about three times the
+    // serializing just measured (the write grows with the world as the serializing does).
+    this.saveCostMs = Math.min(STATE_WRITE_DELAY_MS, 3 * (Date.now() - started));
+    if (fileText !== undefined && fileText !== this.lastSaved) {
+      this.lastSaved = "";
+      this.save();
+    }
     for (const t of world.transitions) if (t.dueAt !== null && t.wake) this.wakeAt(t.dueAt);
+  }
+
+  /** True once the state file holds this world (written or loaded unchanged). */
+  get stateWritten(): boolean {
+    return this.lastSaved !== "";
   }
 }

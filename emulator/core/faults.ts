@@ -105,18 +105,118 @@ export interface RequestLogEntry {
   replayed?: boolean;
 }
 
+/** Longest path the log keeps: a longer one is cut, and says how long it was. */
+export const LOGGED_PATH_CHARS = 256;
+/** The log's budget: the oldest entries leave once the entries' estimated size, or their count, is over. */
+export const REQUEST_LOG_BYTES = 8 * 1024 * 1024;
+export const REQUEST_LOG_ENTRIES = 20_000;
+/** `GET /_emulator/requests` answers at most this many entries a page (default REQUEST_PAGE_DEFAULT). */
+export const REQUEST_PAGE_MAX = 5_000;
+export const REQUEST_PAGE_DEFAULT = 1_000;
+/** An entry's fixed cost in the estimate: the object and its fields, past their strings' characters. */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+/**
+ * A copy of `text` that holds no reference to the string it was cut from: V8 keeps a substring of 13
+ * or more characters as a view of its parent, so a short path cut from a 15 KB URL would keep the
+ * whole URL alive in the log.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
+}
+
+/** A client-sent string as the log keeps it: at most `max` characters, a longer one cut and marked with its length. */
+export function loggedText(text: string, max: number): string {
+  return detached(text.length > max ? `${text.slice(0, max)}…[${text.length} chars]` : text);
+}
+
+function entryBytes(e: RequestLogEntry): number {
+  return ENTRY_OVERHEAD_BYTES + e.time.length + e.method.length + e.path.length + (e.keyPrefix?.length ?? 0) + (e.route?.length ?? 0) + (e.code?.length ?? 0) + (e.idempotencyKey?.length ?? 0);
+}
+
+/** One page of the log: entries after a position, and the position to ask from next (null at the end). */
+export interface RequestLogPage {
+  entries: RequestLogEntry[];
+  next: string | null;
+  /** Entries that left the log (over its budget) since it was last cleared. */
+  evicted: number;
+}
+
+/**
+ * The request log, bounded in bytes whatever clients send: client-sent strings are cut
+ * (LOGGED_PATH_CHARS), and the oldest entries leave once the log is over REQUEST_LOG_BYTES or
+ * REQUEST_LOG_ENTRIES. Positions (`after`) count every entry ever added, so a reader paging through
+ * while entries leave resumes where it was.
+ */
 export class RequestLog {
-  private entries: RequestLogEntry[] = [];
-  constructor(private readonly cap = 20_000) {}
+  /** Held entries from `head` on; the evicted ones before it are emptied at once and cut off in batches. */
+  private entries: (RequestLogEntry | undefined)[] = [];
+  private sizes: number[] = [];
+  /** Position of entries[0]; positions of evicted entries are below it. */
+  private firstPosition = 0;
+  private head = 0;
+  private bytes = 0;
+  private evictedCount = 0;
+  constructor(
+    private readonly maxEntries = REQUEST_LOG_ENTRIES,
+    private readonly maxBytes = REQUEST_LOG_BYTES,
+  ) {}
 
   add(entry: RequestLogEntry): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.cap) this.entries.splice(0, this.entries.length - this.cap);
+    const kept: RequestLogEntry = {
+      ...entry,
+      method: loggedText(entry.method, 16),
+      path: loggedText(entry.path, LOGGED_PATH_CHARS),
+      ...(entry.keyPrefix !== null ? { keyPrefix: loggedText(entry.keyPrefix, 12) } : {}),
+      ...(entry.idempotencyKey !== undefined ? { idempotencyKey: loggedText(entry.idempotencyKey, 128) } : {}),
+    };
+    const size = entryBytes(kept);
+    this.entries.push(kept);
+    this.sizes.push(size);
+    this.bytes += size;
+    while (this.entries.length - this.head > this.maxEntries || (this.bytes > this.maxBytes && this.entries.length - this.head > 1)) {
+      this.bytes -= this.sizes[this.head];
+      this.entries[this.head] = undefined;
+      this.head++;
+      this.evictedCount++;
+    }
+    // Evicted entries are cut off in one splice once they are as many as the kept ones (amortized O(1)).
+    if (this.head > 0 && this.head * 2 >= this.entries.length) {
+      this.entries.splice(0, this.head);
+      this.sizes.splice(0, this.head);
+      this.firstPosition += this.head;
+      this.head = 0;
+    }
   }
+
+  /** Every entry held, oldest first. */
   all(): RequestLogEntry[] {
-    return [...this.entries];
+    return this.entries.slice(this.head) as RequestLogEntry[];
   }
+
+  /** Up to `limit` entries after position `after` (from the oldest held without one), oldest first. */
+  page(after: number | undefined, limit: number): RequestLogPage {
+    const oldest = this.firstPosition + this.head;
+    const from = Math.max(oldest, after === undefined ? oldest : after + 1);
+    const index = from - this.firstPosition;
+    const entries = this.entries.slice(index, index + limit) as RequestLogEntry[];
+    const last = from + entries.length - 1;
+    const more = index + entries.length < this.entries.length;
+    return { entries, next: more ? String(last) : null, evicted: this.evictedCount };
+  }
+
+  /** The entries' estimated size in bytes (what the budget counts). */
+  heldBytes(): number {
+    return this.bytes;
+  }
+
+  /** Empties the log (its memory is given back); positions go on counting. */
   clear(): void {
+    this.firstPosition += this.entries.length;
     this.entries = [];
+    this.sizes = [];
+    this.head = 0;
+    this.bytes = 0;
+    this.evictedCount = 0;
   }
 }

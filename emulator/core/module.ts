@@ -14,6 +14,8 @@ import type { World } from "./world";
 export const SERVICE_PREFIX: Record<Service, string> = { platform: "/api", email: "/email", ai: "/ai" };
 
 export interface Ctx {
+  /** The route of the table being served (a paginated list's cursors belong to their route). */
+  routeId: RouteId;
   emu: Emu;
   world: World;
   caller: Caller;

@@ -7,7 +7,7 @@
 import { segmentOperators } from "../../contract/schemas";
 import type { Ctx, Handler } from "../core/module";
 import { EmuError } from "../core/errors";
-import { cursorOf, cursorPosition, PAGE_DEFAULT, PAGE_MAX } from "./messages";
+import { pageOf } from "./messages";
 import { planLimit } from "./plans";
 import { callerPlan, callerProject, emailState, recordUserActivity } from "./state";
 
@@ -132,16 +132,7 @@ export const audienceHandlers: Record<AudienceRoute, Handler> = {
     return { deleted: true as const };
   },
 
-  "email.contacts.list": (ctx) => {
-    const projectId = callerProject(ctx).id;
-    const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
-    const limit = rawLimit === undefined ? PAGE_DEFAULT : Number(rawLimit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw validation(`limit: 1 to ${PAGE_MAX} (got ${rawLimit})`);
-    const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, cursor);
-    const rows = own(ctx, audience(ctx).contacts).filter((c) => c.seq < after).sort((a, b) => b.seq - a.seq);
-    const page = rows.slice(0, limit);
-    return { data: page.map(contactView), nextCursor: rows.length > limit ? cursorOf(ctx.emu, projectId, page[page.length - 1].seq) : null };
-  },
+  "email.contacts.list": (ctx) => pageOf(ctx, callerProject(ctx).id, own(ctx, audience(ctx).contacts), contactView),
   /** Adds new addresses (an address already a contact is kept as it is). */
   "email.contacts.add": (ctx) => {
     const { contacts, consentConfirmed } = ctx.body as { contacts?: { email: string }[]; consentConfirmed?: boolean };

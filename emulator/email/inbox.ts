@@ -329,7 +329,8 @@ export const inboxHandlers: Record<InboxRoute, Handler> = {
       throw new EmuError(400, "INVALID_FOLDER", `folder: one of ${INBOX_FOLDERS.join(", ")} (got "${folder}")`);
     }
     const rows = emailState(ctx.world).inbound.filter((m) => m.projectId === projectId && (folder === undefined || m.folder === folder));
-    return pageOf(ctx, projectId, rows, inboundSummary);
+    // Each folder (or all of them) is a list of its own: a cursor of the inbox does not page the trash.
+    return pageOf(ctx, projectId, rows, inboundSummary, { list: `${ctx.routeId}?folder=${folder ?? ""}` });
   },
 
   "email.inbound.messages.get": (ctx) => {

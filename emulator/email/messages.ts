@@ -16,7 +16,7 @@
  * anything else there (e.g. `delivered@`) is delivered. Labels give distinct addresses, so a test can
  * bounce repeatedly although each bounced address gets suppressed.
  */
-import { createHmac } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Ctx, Handler } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
@@ -201,43 +201,73 @@ export const messageTransitions: Record<string, TransitionFn> = {
   },
 };
 
-// ---- pagination: a cursor is the position after the last row, signed so a made-up one is refused ----
+// ---- pagination ----
+// email-service.md, Pagination: "A `cursor` that was not returned by the previous page answers 400
+// `INVALID_CURSOR`." A cursor is therefore good for one request, the next page of the list and
+// project that returned it: made up, altered, another list's or project's, or already used (an
+// earlier page's) answers INVALID_CURSOR. A cursor is the position after the last row plus a random
+// token; the emulator keeps the cursors not used yet, at most OPEN_CURSORS_PER_LIST per list and
+// project (the oldest go first), in memory only (a restarted emulator knows none).
 
-function cursorSignature(emu: Emu, projectId: string, seq: number): string {
-  return createHmac("sha256", `svc-emulator-cursor:${emu.world.seed}`).update(`${projectId}:${seq}`).digest("hex").slice(0, 24);
+/** Unused cursors a list keeps per project: enough for several readers paging the same list at once. */
+export const OPEN_CURSORS_PER_LIST = 32;
+/** Per world (a reset or load starts empty): `<projectId> <list>` → unused cursor → its position. */
+const openCursors = new WeakMap<object, Map<string, Map<string, number>>>();
+
+function cursorsOf(emu: Emu, projectId: string, list: string): Map<string, number> {
+  let lists = openCursors.get(emu.world);
+  if (!lists) openCursors.set(emu.world, (lists = new Map()));
+  const id = `${projectId} ${list}`;
+  let open = lists.get(id);
+  if (!open) lists.set(id, (open = new Map()));
+  return open;
 }
-export function cursorOf(emu: Emu, projectId: string, seq: number): string {
-  return `${seq}.${cursorSignature(emu, projectId, seq)}`;
-}
-/** The `seq` a cursor points after, or INVALID_CURSOR (made up, altered, or of another project). */
-export function cursorPosition(emu: Emu, projectId: string, cursor: string): number {
-  const match = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(cursor);
-  if (!match || cursorSignature(emu, projectId, Number(match[1])) !== match[2]) {
-    throw new EmuError(400, "INVALID_CURSOR", "cursor was not returned by a previous page of this list");
+
+/** A new cursor of `list` in the project, pointing after `seq`; good for one request. */
+export function cursorOf(emu: Emu, projectId: string, list: string, seq: number): string {
+  const cursor = `${seq}.${randomBytes(12).toString("hex")}`;
+  const open = cursorsOf(emu, projectId, list);
+  open.set(cursor, seq);
+  for (const oldest of open.keys()) {
+    if (open.size <= OPEN_CURSORS_PER_LIST) break;
+    open.delete(oldest);
   }
-  return Number(match[1]);
+  return cursor;
+}
+
+/** The `seq` a cursor points after, using it up; INVALID_CURSOR unless the list's previous page returned it unused. */
+export function cursorPosition(emu: Emu, projectId: string, list: string, cursor: string): number {
+  const open = cursorsOf(emu, projectId, list);
+  const seq = open.get(cursor);
+  if (seq === undefined) {
+    throw new EmuError(400, "INVALID_CURSOR", "cursor was not returned by the previous page of this list (each nextCursor reads one next page): start again from the first page");
+  }
+  open.delete(cursor);
+  return seq;
 }
 
 /**
+/**
  * One page of a project's rows, newest (highest `seq`) first, from the query's `limit` and `cursor`:
  * the spec's pagination for every cursor-paginated list. `size`: the list's page size (Limits: 1–200,
- * default 50; suppressions 1–500, default 100).
+ * default 50; suppressions 1–500, default 100). `list` names the list a cursor belongs to: the route
+ * by default; a filtered view of one route (a folder) is a list of its own.
  */
 export function pageOf<R extends { seq: number }, V>(
   ctx: Ctx,
   projectId: string,
   rows: R[],
   view: (row: R) => V,
-  size: { default: number; max: number } = { default: PAGE_DEFAULT, max: PAGE_MAX },
+  { size = { default: PAGE_DEFAULT, max: PAGE_MAX }, list = ctx.routeId }: { size?: { default: number; max: number }; list?: string } = {},
 ): { data: V[]; nextCursor: string | null } {
   const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
   const limit = rawLimit === undefined ? size.default : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > size.max) throw new EmuError(422, "VALIDATION", `limit: 1 to ${size.max} (got ${rawLimit})`);
-  const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, cursor);
+  const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, list, cursor);
   const sorted = rows.filter((r) => r.seq < after).sort((a, b) => b.seq - a.seq);
   const page = sorted.slice(0, limit);
   const more = sorted.length > limit;
-  return { data: page.map(view), nextCursor: more ? cursorOf(ctx.emu, projectId, page[page.length - 1].seq) : null };
+  return { data: page.map(view), nextCursor: more ? cursorOf(ctx.emu, projectId, list, page[page.length - 1].seq) : null };
 }
 
 export const messageHandlers: Record<"email.emails.list" | "email.emails.get", Handler> = {

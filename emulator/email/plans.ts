@@ -16,8 +16,10 @@
  * - a renewal (explicit, or the automatic one at expiry when auto-renew is on and the wallet can
  *   pay) charges the price of the scheduled plan if any, else the current one, and starts it;
  * - at expiry without a renewal the plan ends: every route but the exceptions answers NO_PLAN;
- * - inbox add-ons need a plan with receiving (402 PLAN_REQUIRED); more units are charged pro rata
- *   for the time left; fewer apply at once with no refund;
+ * - inbox add-ons need an active plan (402 NO_PLAN; a dry run after the plan ended prices the
+ *   units for one period of the plan, as its renewal would charge them) with receiving (402
+ *   PLAN_REQUIRED); more units are charged pro rata for the time left; fewer apply at once with no
+ *   refund;
  * - the free plan never expires and has no add-ons.
  */
 import type { Emu } from "../core/emu";
@@ -342,9 +344,27 @@ export const planHandlers: Record<"email.plans.list" | "email.plan.get" | "email
     const { emu } = ctx;
     const project = callerProject(ctx);
     const sub = subscriptionOf(emu, project);
-    const offer = sub && !sub.ended ? offerOf(sub.planCode) : undefined;
+    const current = subscriptionView(emu, project);
+    const dryRun = ctx.query.dryRun === "true";
+    // email-service.md: without an active plan a request answers 402 NO_PLAN; "Plan operations (read,
+    // buy, renew, change the plan and inbox add-ons, also after the plan ended) accept ?dryRun=true".
+    if (current.status === "none" || (current.status === "ended" && !dryRun)) {
+      throw new EmuError(402, "NO_PLAN", `No active email plan: buy or renew one (POST /plan, POST /plan/renew) before changing add-ons${current.status === "ended" ? "; ?dryRun=true prices the add-on" : ""}`);
+    }
+    const offer = current.planCode ? offerOf(current.planCode) : undefined;
     if (!sub || !offer?.receiving) throw new EmuError(402, "PLAN_REQUIRED", "Inbox add-ons need a plan with receiving: buy one with POST /plan");
     const more = quantity - (sub.addons[code] ?? 0);
+    if (sub.ended) {
+      // A dry run after the plan ended: what the units cost for a period of the plan, charged with its renewal.
+      const total = more > 0 ? addon.monthlyPrice * more * sub.months : 0;
+      return settle(ctx, `add-on ${code} × ${quantity}`, {
+        total,
+        note: `The plan ended: add-ons are charged with its renewal (POST /plan/renew); ${more > 0 ? `${more} more unit(s) of ${code} cost this for ${sub.months} month(s)` : "nothing more to pay"}`,
+        apply: () => {
+          throw new Error("unreachable: a real add-on change needs an active plan");
+        },
+      });
+    }
     const total = more > 0 ? Math.round(addon.monthlyPrice * more * sub.months * remainingShare(emu, sub)) : 0;
     return settle(ctx, `add-on ${code} × ${quantity}`, {
       total,

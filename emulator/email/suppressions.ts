@@ -27,7 +27,7 @@ function listed(ctx: Ctx): SuppressionRec {
 export const suppressionHandlers: Record<"email.suppressions.list" | "email.suppressions.get" | "email.suppressions.add" | "email.suppressions.delete", Handler> = {
   "email.suppressions.list": (ctx) => {
     const projectId = callerProject(ctx).id;
-    return pageOf(ctx, projectId, emailState(ctx.world).suppressions.filter((s) => s.projectId === projectId), view, SUPPRESSION_PAGE);
+    return pageOf(ctx, projectId, emailState(ctx.world).suppressions.filter((s) => s.projectId === projectId), view, { size: SUPPRESSION_PAGE });
   },
   "email.suppressions.get": (ctx) => view(listed(ctx)),
   /** 201 the new row; 200 the existing one when listed already (repeat-safe), whatever its reason. */

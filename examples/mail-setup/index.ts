@@ -14,6 +14,7 @@
  *   svc-mail-setup:domain      the domain (default mail.example-shop.dev); it is verified for sending first
  *   svc-mail-setup:forwardTo   where the mailbox forwards (default oncall@example.org)
  *   svc-mail-setup:webhookUrl  where email.received events go (default https://hooks.example.com/svc-inbound)
+ *   svc-mail-setup:verificationTimeoutSeconds  how long `up` waits for the domain's verification (default 600)
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
@@ -26,9 +27,15 @@ const onPlan = { dependsOn: [plan] };
 
 // Receiving needs a verified domain: the SendingDomain waits for verification (publish its
 // dnsRecords with your DNS provider; the emulator publishes them for you).
-const domain = new svc.SendingDomain("mail", { domain: config.get("domain") ?? "mail.example-shop.dev" }, onPlan);
+const domain = new svc.SendingDomain(
+  "mail",
+  { domain: config.get("domain") ?? "mail.example-shop.dev", verificationTimeoutSeconds: config.getNumber("verificationTimeoutSeconds") },
+  onPlan,
+);
 
 // Receiving on the domain itself; publish `mxRecords` so mail for it reaches the platform.
+// `domain.domainId` is the domain's resource id: known in the preview of an update of the domain,
+// so a changed wait setting previews as one update, and receiving is left alone.
 const receiving = new svc.ReceivingDomain("inbound", { domainId: domain.domainId });
 
 // `receiving.domainId`, not `domain.domainId`: the mailbox is then made after receiving is on.

@@ -39,6 +39,8 @@ export interface ApiErrorInit {
   details?: Record<string, unknown>;
   /** The API's id of the request (`x-request-id`), when the answer has one: what its support asks for. */
   requestId?: string;
+  /** On a 401: where the refused key was set, in words, with how to set it (config.ts `keySourceOf`). */
+  keySource?: string;
   cause?: unknown;
 }
 
@@ -54,6 +56,7 @@ export class ApiError extends Error {
   readonly retryable: boolean;
   readonly details: Record<string, unknown>;
   readonly requestId?: string;
+  readonly keySource?: string;
 
   constructor(init: ApiErrorInit, message?: string) {
     super(message ?? ApiError.describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -68,6 +71,7 @@ export class ApiError extends Error {
     this.retryable = init.retryable;
     this.details = init.details ?? {};
     this.requestId = init.requestId;
+    this.keySource = init.keySource;
   }
 
   /** `POST /vps failed: 402 INSUFFICIENT_BALANCE — <API message>`, then `(request id …)` when there is one. */
@@ -132,7 +136,7 @@ export class OperationError extends Error {
     super(OperationError.describe(operation, cause, options), cause === undefined ? undefined : { cause });
     this.name = "OperationError";
     this.operation = operation;
-    this.hint = options.hint;
+    this.hint = keyRefusedHint(cause) ?? options.hint ?? answerHint(cause);
     const causeCode = (cause as { code?: unknown } | undefined)?.code;
     this.code = options.code ?? (cause instanceof Error && typeof causeCode === "string" ? causeCode : undefined);
     if (cause instanceof ApiError) {
@@ -146,7 +150,8 @@ export class OperationError extends Error {
   }
 
   private static describe(operation: string, cause: unknown, options: { hint?: string; detail?: string }): string {
-    const tail = options.hint ? `. ${options.hint}` : "";
+    const hint = keyRefusedHint(cause) ?? options.hint ?? answerHint(cause);
+    const tail = hint ? `. ${hint}` : "";
     if (options.detail !== undefined) return `${operation} failed: ${options.detail}${tail}`;
     if (cause instanceof ApiError) {
       const unknown = cause instanceof OutcomeUnknownError ? " (outcome unknown: the request may have been carried out)" : "";
@@ -154,6 +159,23 @@ export class OperationError extends Error {
     }
     return `${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}${tail}`;
   }
+}
+
+/**
+ * A refused key (401) is the answer to any call of that key: what to do is to fix the key where it
+ * was set, whatever the operation's own hint says ("try again" would not help).
+ */
+function keyRefusedHint(cause: unknown): string | undefined {
+  if (!(cause instanceof ApiError) || cause.status !== 401 || !cause.keySource) return undefined;
+  return `The API key was refused (wrong, expired or revoked): it comes from ${cause.keySource}`;
+}
+
+/** What to do about an answer any operation may get, when the operation has no word of its own. */
+function answerHint(cause: unknown): string | undefined {
+  if (isApiError(cause, "NO_PLAN")) {
+    return 'The project has no active email plan: declare one in the program (`const plan = new svc.EmailPlan("plan", { planCode: "free" })`; getEmailPlans lists the plans) and give the email resources `{ dependsOn: [plan] }`';
+  }
+  return undefined;
 }
 
 /** The first error of `type` in the chain of `err` and its causes, or undefined. */

@@ -50,6 +50,8 @@ export interface ClientOptions {
   apiKey: string;
   /** Sent as `X-Svc-Project`: the project a whole-account platform key acts on (email service). */
   project?: string;
+  /** Where the key was set, in words (`stack config svc:apiKey`): a refused key's error names it. */
+  keySource?: string;
   timeouts?: Partial<Timeouts>;
   retry?: Partial<RetryPolicy>;
   clock?: Clock;
@@ -79,6 +81,7 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly apiKey: string;
   private readonly project?: string;
+  private readonly keySource?: string;
   private readonly timeouts: Timeouts;
   private readonly retry: RetryPolicy;
   /** RETRY with this client's base and cap (tests shorten them). */
@@ -95,6 +98,7 @@ export class ApiClient {
     if (!options.apiKey) throw new Error(`no API key given for the ${options.service} API`);
     this.apiKey = options.apiKey;
     this.project = options.project;
+    this.keySource = options.keySource;
     this.timeouts = { ...defaultTimeouts, ...options.timeouts };
     this.retry = { ...defaultRetry, ...options.retry };
     this.retrySchedule = { ...RETRY, firstMs: this.retry.baseMs, maxMs: this.retry.capMs };
@@ -183,6 +187,7 @@ export class ApiClient {
         return outcome as ApiResult<RouteResponse<K>>;
       }
       const error = outcome.error;
+      if (error.status === 401 && this.keySource) error.keySource = this.keySource;
       report(error.status, error.code, error.requestId);
       const what = `${route.method} ${path}`;
 

@@ -65,6 +65,7 @@ const domainName = z
 
 export const domainSchema: ResourceSchema = {
   type: "Domain",
+  preview: `**Price.** The registration's dry run gives its price, which joins the run's other paid steps of the profile (servers, backups, email plan) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)): the preview line says the price, and the step that brings the run over the wallet is refused on \`name\`.`,
   service: "platform",
   summary:
     "A domain name registered to the account, paid from the wallet. Preview prices the name with a free dry run and refuses what cannot be registered or paid; `up` registers it once, never charging twice. Needs a whole-account API key. Destroying (or renaming) the resource does NOT delete the registration: it cannot be undone, so the domain stays in the account and only leaves the stack.",
@@ -306,10 +307,11 @@ async function dryRunFailure(ctx: CallContext, inputs: Props): Promise<CheckFail
   if (!answer) {
     return { property: "name", reason: `the registration dry run for ${name} was not answered as a dry run: look at the account's domains and wallet before running again` };
   }
-  if (answer.enoughBalance) return undefined;
   const { billing, currency } = answer;
   const balance = answer.balanceAfter + billing.total;
   const parts = billing.whoisProtection ? ` (registration ${money(billing.registration, currency)} + WHOIS protection ${money(billing.whoisProtection, currency)})` : "";
+  // Priced with the run's other paid steps, against the wallet as first read in this process (foresight.ts).
+  if (answer.enoughBalance) return ctx.api.foresight.charge("name", { resource: "Domain", what: `the registration of ${name}${parts}`, amount: billing.total }, { knownBalance: { balance, currency } });
   return {
     property: "name",
     reason:

@@ -35,6 +35,7 @@ import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaR
 
 export const emailPlanSchema: ResourceSchema = {
   type: "EmailPlan",
+  preview: `**Price.** The dry runs' total joins the run's other paid steps of the profile (servers, backups, domains) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)). While this resource buys or changes the plan in the run, the email objects' limits are not checked at preview against the plan being replaced (they may be the new plan's).`,
   service: "email",
   summary:
     "The project's email plan, bought, changed and given its inbox add-ons from the account's wallet. Preview prices any change (a free dry run) and refuses one the wallet cannot pay; `up` sends each purchase once, with an Idempotency-Key derived from the stack, this resource and the change, so a retry or a rerun never charges twice. One per project; `pulumi destroy` leaves the plan active (cancelling is dashboard-only).",
@@ -185,7 +186,8 @@ function hintFor(err: unknown): string | undefined {
  * Preview's price: a dry run of each step (charges nothing). Answers the failure on `planCode` when
  * the API would refuse a step or the wallet cannot pay them all, and the line telling the price.
  */
-async function priced(api: ApiClient, steps: Step[]): Promise<{ failure?: CheckFailure; message?: string }> {
+async function priced(ctx: CallContext, steps: Step[]): Promise<{ failure?: CheckFailure }> {
+  const api = ctx.api.email;
   let total = 0;
   let balance: number | undefined;
   let currency = "IDR";
@@ -210,7 +212,10 @@ async function priced(api: ApiClient, steps: Step[]): Promise<{ failure?: CheckF
       },
     };
   }
-  return { message: `EmailPlan: ${what} costs ${money(total, currency)} now, charged from the wallet (${money(balance ?? 0, currency)}) by \`pulumi up\`` };
+  // With the run's other paid steps, against the wallet as first read in this process (foresight.ts);
+  // the line telling the price is written there.
+  const failure = await ctx.api.foresight.charge("planCode", { resource: "EmailPlan", what, amount: total }, { knownBalance: { balance: balance ?? 0, currency } });
+  return { failure };
 }
 
 function outputs(inputs: Props, live: EmailSubscription, projectId: string, changes: number, billing: unknown): Props {
@@ -275,7 +280,12 @@ export const emailPlan: SchemaResource = {
   async check(olds, news, ctx: CallContext) {
     const result = checkSchema(emailPlanSchema, news);
     const inputs = result.inputs;
-    if (result.failures.length || inputs.adoptId !== undefined || INPUTS.some((n) => isUnknown(inputs[n]))) return result;
+    if (result.failures.length || inputs.adoptId !== undefined) return result;
+    // The email objects' limits are checked against the plan as it is, unless this run changes it (email/plan-limits.ts).
+    if (INPUTS.some((n) => isUnknown(inputs[n]))) {
+      ctx.api.foresight.emailPlanChanges = true;
+      return result;
+    }
     const changed = Object.keys(olds).length === 0 || diffInputs(olds, inputs, changesOf(emailPlanSchema)).changes;
     if (!changed) return result;
     const api = ctx.api.email;
@@ -287,10 +297,9 @@ export const emailPlan: SchemaResource = {
       return result;
     }
     if (steps.length === 0) return result;
-    const { failure, message } = await priced(api, steps);
+    ctx.api.foresight.emailPlanChanges = true;
+    const { failure } = await priced(ctx, steps);
     if (failure) result.failures.push(failure);
-    // The CLI shows the provider's stderr lines as messages: the preview tells the price.
-    else if (message) process.stderr.write(`${message}\n`);
     return result;
   },
 

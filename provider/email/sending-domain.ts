@@ -44,6 +44,7 @@ export const dnsRecordOutput = z.array(z.object({ type: z.string(), name: z.stri
 
 export const sendingDomainSchema: ResourceSchema = {
   type: "SendingDomain",
+  preview: `**Limit.** A new sending domain counts against the plan's \`domains\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`domain\` with the counts, instead of \`402 DOMAIN_LIMIT_REACHED\` mid-\`up\`. Only creates count (a replace may run delete-first; removals run after every create); a domain already in the project (adopted) adds nothing.`,
   service: "email",
   summary:
     "A domain the project sends email from, with the DNS records to publish for it. By default `up` waits until the domain is verified; a program that publishes the records itself turns the wait off and adds a `SendingDomainVerification` that depends on them.",
@@ -91,7 +92,9 @@ export const sendingDomainSchema: ResourceSchema = {
     INVALID_DOMAIN: "The API refused the name: give a public fully-qualified domain name you control.",
     DOMAIN_NOT_FOUND: "On update: the domain was removed outside Pulumi; `pulumi refresh`, then `pulumi up` adds it again. On create with `adoptId`: no such domain in the project of this key.",
   },
-  notes: `Create adds the domain, waits for its \`add_domain\` job, starts a DNS check and — when \`waitForVerification\` — polls until \`verified\`, starting a new check after a \`failed\` one while time remains. Without the wait, it only starts the check. A wait that times out (error code \`WAIT_TIMEOUT\`) keeps the domain in the state (partial failure) and lists the DNS records to publish exactly as shown: publish them and run \`pulumi up\` again, which continues the wait and never adds the domain again. To manage the records in the same program, set \`waitForVerification: false\`, create the records from \`dnsRecords\`, and add a \`SendingDomainVerification\` that depends on them.
+  notes: `Create adds the domain, waits for its \`add_domain\` job, starts a DNS check and — when \`waitForVerification\` — polls until \`verified\`, starting a new check after a \`failed\` one while time remains. Without the wait, it only starts the check. A wait that times out (error code \`WAIT_TIMEOUT\`) keeps the domain in the state (partial failure) and lists the DNS records to publish exactly as shown: publish them and run \`pulumi up\` again, which continues the wait and never adds the domain again. To manage the records in the same program, set \`waitForVerification: false\`, create the records from \`dnsRecords\`, and add a \`SendingDomainVerification\` that depends on them. A domain left unverified this way diffs as an update also after a \`pulumi refresh\` (which forgets the failure), so the next \`up\` continues the wait.
+
+Its \`domainId\` is the resource's \`id\`: known in the preview of an update (a changed wait setting), so \`ReceivingDomain\` and \`SendingDomainVerification\` wired by it stay unchanged there; \`status\`, \`dnsRecords\` and \`verifiedAt\` are unknown in that preview.
 
 The wait settings (\`waitForVerification\`, \`verificationTimeoutSeconds\`) say how the provider waits, not what the domain is: the state's inputs keep them only when set (a refresh puts back only values other than the default), and a default written out and one left out diff as the same, so states written by 0.1.0 show no change. The outputs show the settings that applied.
 
@@ -213,7 +216,13 @@ export const sendingDomain: SchemaResource = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { ...changesOf(sendingDomainSchema), defaults: WAIT_DEFAULTS });
+    const diff = diffInputs(olds, news, { ...changesOf(sendingDomainSchema), defaults: WAIT_DEFAULTS });
+    // A domain left unverified by a wait that ran out is waited for again by the update. After a
+    // refresh the engine no longer remembers that wait's failure (it clears the init errors), so
+    // the old status is what says the work is unfinished.
+    const waits = (news.waitForVerification ?? WAIT_DEFAULTS.waitForVerification) !== false;
+    if (!diff.changes && waits && olds.status !== undefined && olds.status !== "verified") return { ...diff, changes: true };
+    return diff;
   },
 
   async create(inputs, ctx) {

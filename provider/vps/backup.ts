@@ -16,11 +16,12 @@ import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
 import type { CallContext } from "../context";
-import { backupPlanCodes } from "./catalogue";
+import { backupPlanCodes, backupPlans } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
 
 export const vpsBackupSchema: ResourceSchema = {
   type: "VpsBackup",
+  preview: `**Price.** An activation states the backup plan's price (\`GET /backup/plans\`), a move to a larger plan the prorated difference for the add-on's time left; each joins the run's paid steps against the wallet (see [Vps](Vps.md#what-the-preview-foresees)) and the step that brings them over it is refused on \`planCode\`. A smaller plan costs nothing; a server that already holds an add-on (adopted by the create) costs nothing.`,
   service: "platform",
   summary:
     "The backup add-on of a server (one per server; the resource's id is the server's id). Activation is paid and never sent twice; a new plan applies in place. Destroy cancels it.",
@@ -167,6 +168,45 @@ async function planCodeRule(ctx: CallContext, inputs: Props, olds: Props): Promi
   return [{ property: "planCode", reason: `no backup plan ${String(code)} (unknown or retired); plans: ${codes.join(", ")}` }];
 }
 
+/**
+ * Preview's price (foresight.ts): an activation costs the plan's price for the first period; a move to
+ * a larger plan the prorated difference for the add-on's time left ((new − old) × days ÷ 30, as a
+ * server's upgrade); a smaller plan nothing. Nothing for an adoption, nor for a server that already
+ * holds an add-on (the create adopts it: an interrupted `up` bought it, and paid then).
+ */
+async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
+  const code = inputs.planCode;
+  if (inputs.adoptId !== undefined || isUnknown(code)) return [];
+  const created = Object.keys(olds).length === 0 || (olds.vpsId !== undefined && olds.vpsId !== inputs.vpsId);
+  if (!created && olds.planCode === code) return [];
+  const vpsId = isUnknown(inputs.vpsId) ? undefined : (inputs.vpsId as string);
+  const api = ctx.api.platform;
+  let plans, addon: BackupAddon | undefined;
+  try {
+    plans = await backupPlans(api);
+    addon = vpsId ? await readAddon(api, vpsId) : undefined;
+  } catch (err) {
+    return [{ property: "planCode", reason: `could not read the backup plans or the add-on to price the change: ${operationError("check", err).message}` }];
+  }
+  const plan = plans.find((p) => p.code === code);
+  if (!plan) return [];
+  const server = vpsId ? `server ${vpsId}` : "a new server";
+  let step;
+  if (created) {
+    if (addon) return [];
+    step = { resource: "VpsBackup", what: `the backup add-on ${plan.code} of ${server}`, amount: plan.price };
+  } else {
+    const from = plans.find((p) => p.code === addon?.planCode);
+    if (!addon || !from || addon.planCode === code || plan.quotaGb <= from.quotaGb) return [];
+    const days = Math.max(0, Math.ceil((Date.parse(addon.expiresAt) - Date.now()) / 86_400_000));
+    const amount = Math.max(0, Math.round(((plan.price - from.price) * days) / 30));
+    if (amount === 0) return [];
+    step = { resource: "VpsBackup", what: `the backup plan change of ${server} from ${from.code} to ${plan.code} (prorated for the ${days} days left)`, amount };
+  }
+  const failure = await ctx.api.foresight.charge("planCode", step, { platform: () => api });
+  return failure ? [failure] : [];
+}
+
 function hintFor(err: unknown, vpsId: string): string | undefined {
   if (isApiError(err, "ALREADY_SUBSCRIBED")) return `Server ${vpsId} already has a backup add-on: to manage it here, add \`adoptId: "${vpsId}"\` to this VpsBackup`;
   if (isApiError(err, "OVER_NEW_QUOTA")) return "The smaller plan cannot hold the server's current backups: keep the larger plan, or delete backups first";
@@ -182,6 +222,7 @@ export const vpsBackup: SchemaResource = {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsBackupSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx, result.inputs, olds)));
+    if (result.failures.length === 0) result.failures.push(...(await chargeRule(ctx, result.inputs, olds)));
     return result;
   },
 

@@ -5,6 +5,7 @@
  */
 import type { ApiClient } from "../client/http";
 import type { VpsPlan } from "../../contract/schemas";
+import type { RouteResponse } from "../../contract/routes";
 
 const FRESH_MS = 60_000;
 
@@ -23,8 +24,11 @@ function minuteCache<T>(): (read: () => Promise<T>) => Promise<T> {
 }
 
 const plans = minuteCache<VpsPlan[]>();
-const backupCodes = minuteCache<string[]>();
+const backupCatalogue = minuteCache<RouteResponse<"backup.plans.list">>();
 
 export const vpsPlans = (api: ApiClient): Promise<VpsPlan[]> => plans(() => api.call("vps.plans.list"));
 
-export const backupPlanCodes = (api: ApiClient): Promise<string[]> => backupCodes(() => api.call("backup.plans.list").then((list) => list.map((p) => p.code)));
+/** The backup plans on sale (retired ones left out), with their quota and price. */
+export const backupPlans = (api: ApiClient): Promise<RouteResponse<"backup.plans.list">> => backupCatalogue(() => api.call("backup.plans.list"));
+
+export const backupPlanCodes = (api: ApiClient): Promise<string[]> => backupPlans(api).then((list) => list.map((p) => p.code));

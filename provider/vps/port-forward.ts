@@ -235,7 +235,14 @@ export const vpsPortForward: SchemaResource = {
     if (!forward) return { id: "", props: {} };
     const inputs = liveInputs(forward, { ...props, publicPort: props.requestedPublicPort });
     // The address: the server's, unchanged since the create unless the server was replaced (then the forward is gone).
-    const server = typeof props.address === "string" && !forward.domain ? { publicIp: props.address.replace(/:\d+$/, "") } : undefined;
+    let server = typeof props.address === "string" && !forward.domain ? { publicIp: props.address.replace(/:\d+$/, "") } : undefined;
+    // A read with no state (a `get`) asks the server for its address once.
+    if (!server && props.address === undefined && !forward.domain) {
+      const live = await ctx.api.servers.read(vpsId).catch((err: unknown) => {
+        throw operationError("read", err);
+      });
+      server = live?.publicIp ? { publicIp: live.publicIp } : undefined;
+    }
     return { id, props: outputs(inputs, forward, server), inputs };
   },
 

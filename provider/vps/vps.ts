@@ -20,6 +20,7 @@ import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
+import { money } from "../foresight";
 
 // The failure says which part of the rule the name breaks; the rule in words is both (the docs read it without an input).
 const serverName = z
@@ -31,6 +32,11 @@ const serverName = z
 
 export const vpsSchema: ResourceSchema = {
   type: "Vps",
+  preview: `**Price.** A create states its price (the plan's price for \`billingPeriod\`, from \`GET /vps/plans\`) as a line of the preview (\`Vps: server "web-1a2b3c4" (plan s-1vcpu-1gb, monthly) costs IDR 75,000 now, …\`); an upgrade states the prorated difference for the days left ((new − old monthly price) × days ÷ 30, an estimate of what the API charges at the time of the call). Each is added to the run's paid steps of the same profile (servers, backups, domains, email plan), and the preview refuses, on \`planId\`, the step that brings them over the wallet (\`GET /account/wallet\`, read once per run), naming the total, the wallet and the amount to top up: nothing is made or charged. An adoption, or a server of this name already in the project (an interrupted \`up\` made it and paid then), costs nothing. A delete refunds nothing, so a removal frees no money.
+
+**What an update wipes.** A change of \`osType\`/\`osVersion\` prints \`Warning: Vps "…" will be REINSTALLED with … its disk is wiped\`; a new \`rootPassword\` alone, that the old password stops working; \`powerState: "stopped"\`, that the server is powered off. (A dynamic provider cannot attach a diagnostic to its resource: these are lines of the provider, which the CLI shows under Diagnostics.)
+
+**The account's server limit** is not checked at preview: the API does not tell it (platform-api.md: "not shown"); a create past it fails with \`REQUEST_ERROR\`, nothing charged.`,
   service: "platform",
   summary:
     "A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew and the renewal period, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.",
@@ -143,7 +149,11 @@ Every action refused with \`VPS_BUSY\` waits for the server to settle and is tri
 
 Refresh brings the live plan, system, power state, auto-renew and renewal period (\`billingPeriod\`) back as inputs, so drift shows in the next preview. Delete terminates the server and waits until it is \`terminated\`; one already gone counts as deleted.
 
-The SSH keys, port forwards and snapshots of a server declared in the same program (\`vpsId: server.id\`) learn its plan and power state at preview, so their rules are checked before the server exists (see [VpsSshKey](VpsSshKey.md)).`,
+The SSH keys, port forwards and snapshots of a server declared in the same program (\`vpsId: server.id\`) learn its plan and power state at preview, so their rules are checked before the server exists (see [VpsSshKey](VpsSshKey.md)).
+
+**The preview of an update** (an upgrade, a reinstall, a power change) shows the server's new inputs and its \`id\`; every other output — \`publicIp\`, \`status\`, \`expiresAt\`, \`username\` — is unknown there (the real CLI does not call a dynamic provider in a preview of an update). Resources wired by \`vpsId: server.id\` stay unchanged in it; a stack output of \`server.publicIp\` shows as \`output<string>\`, and a resource that takes \`server.publicIp\` as an input previews as an update of its own, which the \`up\` then finds needs nothing. A server whose job was still running when a wait ran out (\`status\` \`provisioning\`, \`upgrading\`…) diffs as an update also after a \`pulumi refresh\`, and the next \`up\` waits for it.
+
+Static \`Vps.get(name, id)\` reads a live server (outputs only, nothing managed).`,
 };
 const INPUTS = Object.keys(vpsSchema.inputs);
 
@@ -190,6 +200,84 @@ async function planRules(ctx: CallContext, inputs: Props, olds: Props): Promise<
     if (problem) failures.push({ property: "planId", reason: problem });
   }
   return failures;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The platform's upgrade charge: the difference of the monthly prices for the days left, (new − old) ×
+ * days ÷ 30, whole Rupiah (platform-api.md "Prorated difference for the days left"; the emulator's
+ * rule). The preview's estimate: the `up` pays what the API computes at the time of the call.
+ */
+export function proratedUpgrade(from: VpsPlan, to: VpsPlan, expiresAt: string, nowMs = Date.now()): { amount: number; days: number } {
+  const days = Math.max(0, Math.ceil((Date.parse(expiresAt) - nowMs) / DAY_MS));
+  return { amount: Math.max(0, Math.round(((to.prices.monthly - from.prices.monthly) * days) / 30)), days };
+}
+
+/**
+ * Preview's price (foresight.ts): what the `up` will charge for this server — its full price on a
+ * create, the prorated difference on an upgrade — added to the run's paid steps against the wallet.
+ * Nothing for an adoption, nor for a server of this name the project already holds (the create
+ * adopts it or stops, never pays: an interrupted `up` made it, and paid then).
+ */
+async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
+  if (inputs.adoptId !== undefined || isUnknown(inputs.planId) || isUnknown(inputs.projectId)) return [];
+  const plans = await vpsPlans(ctx.api.platform);
+  const plan = plans.find((p) => p.id === inputs.planId);
+  if (!plan) return [];
+  const replaced = (name: string) => olds[name] !== undefined && olds[name] !== inputs[name];
+  const created = Object.keys(olds).length === 0 || replaced("name") || replaced("projectId");
+  const name = isUnknown(inputs.name) ? undefined : (inputs.name as string);
+  const label = name ? `server "${name}"` : "a new server";
+  let live: Vps | undefined;
+  const liveNamed = async (n: string) => sameName(await ctx.api.serverList.lookup(), n, inputs.projectId as string)[0];
+  try {
+    if (created) {
+      if (name && (await liveNamed(name))) return [];
+    } else if (olds.planId !== inputs.planId && typeof olds.name === "string") {
+      live = await liveNamed(olds.name);
+      if (!live || live.planId === inputs.planId) return [];
+    } else return [];
+  } catch (err) {
+    return [{ property: "planId", reason: `could not read the project's servers to price the change: ${operationError("check", err).message}` }];
+  }
+  const source = { platform: () => ctx.api.platform };
+  if (created) {
+    const period = inputs.billingPeriod as string;
+    const price = plan.prices[period as keyof typeof plan.prices];
+    if (price === undefined) return [];
+    const failure = await ctx.api.foresight.charge("planId", { resource: "Vps", what: `${label} (plan ${plan.name}, ${period})`, amount: price }, source);
+    return failure ? [failure] : [];
+  }
+  const from = plans.find((p) => p.id === live!.planId);
+  if (!from) return [];
+  const { amount, days } = proratedUpgrade(from, plan, live!.expiresAt);
+  if (amount === 0) return [];
+  const failure = await ctx.api.foresight.charge(
+    "planId",
+    { resource: "Vps", what: `the upgrade of ${label} from ${from.name} to ${plan.name} (prorated for the ${days} days left; ${money(plan.prices.monthly)} − ${money(from.prices.monthly)} a month)`, amount },
+    source,
+  );
+  return failure ? [failure] : [];
+}
+
+/**
+ * What an in-place update destroys or interrupts, in plain words (a line the CLI shows at preview): a
+ * reinstall wipes the disk, a password reset locks out the old password, a stop powers the server off.
+ */
+export function destructiveChanges(olds: Props, news: Props): string[] {
+  const server = `Vps "${String(news.name ?? olds.name)}"`;
+  const changed = (name: string) => !isUnknown(news[name]) && olds[name] !== undefined && news[name] !== undefined && olds[name] !== news[name];
+  const out: string[] = [];
+  if (changed("osType") || changed("osVersion")) {
+    out.push(
+      `Warning: ${server} will be REINSTALLED with ${String(news.osType)} ${String(news.osVersion)} (was ${String(olds.osType)} ${String(olds.osVersion)}): its disk is wiped, everything on it is lost (the server and its address are kept). Take a VpsSnapshot first if you need its data.`,
+    );
+  } else if (changed("rootPassword")) {
+    out.push(`Warning: ${server} will have its root password reset: the old password stops working.`);
+  }
+  if (olds.powerState !== "stopped" && news.powerState === "stopped") out.push(`Warning: ${server} will be powered off (stopped): it stops serving until powerState is "running" again.`);
+  return out;
 }
 
 /**
@@ -430,15 +518,23 @@ export const vps: SchemaResource = {
       else result.failures.push({ property: "name", reason: "name is required (at least 3 characters)" });
     }
     if (result.failures.length === 0) result.failures.push(...(await planRules(ctx, inputs, olds)));
+    if (result.failures.length === 0) result.failures.push(...(await chargeRule(ctx, inputs, olds)));
     return result;
   },
 
   async diff(_id, olds, news): Promise<DiffResult> {
     // A server that ended in `error` cannot be updated into shape: replace it.
     if (olds.status === "error") return { changes: true, replaces: ["status"] };
+    // A server left mid-job by a wait that ran out is waited for by the update: after a refresh
+    // the engine no longer remembers that failure (it clears the init errors), its status does.
+    const unfinished = typeof olds.status === "string" && !["running", "stopped"].includes(olds.status);
     // planId (`depends`) diffs as an update: check refuses a plan change that is not an upgrade.
     const { replace, update } = changesOf(vpsSchema);
-    return diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    const diff = diffInputs(olds, news, { replace, update: [...update, "planId"] });
+    // Said at preview (the CLI shows the provider's stderr lines): an in-place update that wipes,
+    // locks out or powers off. A replace makes a new server instead: nothing of these happens to it.
+    if (diff.changes && diff.replaces.length === 0) for (const line of destructiveChanges(olds, news)) process.stderr.write(`${line}\n`);
+    return unfinished && !diff.changes ? { ...diff, changes: true } : diff;
   },
 
   async create(inputs, ctx) {

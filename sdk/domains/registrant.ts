@@ -2,10 +2,13 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/DomainRegistrant");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { domainRegistrantOutputs, type DomainRegistrantArgs, type DomainRegistrantOutputs } from "../generated/DomainRegistrant";
 
 export type { DomainRegistrantArgs };
+
+// Personal data (email, phone, address, postal code): secret in the state and the CLI's output even when given as plain strings.
+const SPEC: ClassSpec = { type: "DomainRegistrant", outputs: domainRegistrantOutputs };
 
 /**
  * The account's domain owner (registrant) details: the person or organization domains are registered to. One per account; a registration (`Domain`) is refused until they are complete. Changes update in place. Destroying the resource leaves the details with the account: the platform cannot clear them. Needs a whole-account API key.
@@ -38,17 +41,9 @@ export type { DomainRegistrantArgs };
  *
  * Reference: docs/DomainRegistrant.md (inputs, outputs, waits, adoption, errors).
  */
-export class DomainRegistrant extends pulumi.dynamic.Resource {
+export class DomainRegistrant extends SvcResource {
   constructor(name: string, args: DomainRegistrantArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      provider,
-      name,
-      { ...domainRegistrantOutputs.computed, ...args, ...commonInputs(opts) },
-      // Personal data: secret in the state and the CLI's output even when given as plain strings.
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: domainRegistrantOutputs.secret }),
-      "svc",
-      "DomainRegistrant",
-    );
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/DomainRegistrant.ts).

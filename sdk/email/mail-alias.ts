@@ -2,10 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/MailAlias");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { mailAliasOutputs, type MailAliasArgs, type MailAliasOutputs } from "../generated/MailAlias";
 
 export type { MailAliasArgs };
+
+const SPEC: ClassSpec = { type: "MailAlias", outputs: mailAliasOutputs, idOutputs: ["aliasId"] };
 
 /**
  * Another address of a mailbox, on the mailbox's domain: its mail lands in the mailbox and follows the mailbox's forwarding. Both inputs replace (the API has nothing to update on an alias).
@@ -26,9 +28,9 @@ export type { MailAliasArgs };
  *
  * Reference: docs/MailAlias.md (inputs, outputs, waits, adoption, errors).
  */
-export class MailAlias extends pulumi.dynamic.Resource {
+export class MailAlias extends SvcResource {
   constructor(name: string, args: MailAliasArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...mailAliasOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "MailAlias");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/MailAlias.ts).

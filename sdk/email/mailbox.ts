@@ -2,10 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Mailbox");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { mailboxOutputs, type MailboxArgs, type MailboxOutputs } from "../generated/Mailbox";
 
 export type { MailboxArgs };
+
+const SPEC: ClassSpec = { type: "Mailbox", outputs: mailboxOutputs, idOutputs: ["mailboxId"] };
 
 /**
  * A receiving address that keeps the mail it gets, on a domain with receiving on (a `ReceivingDomain`). Its display name, forwarding and notifications update in place; its webmail password is set in the dashboard only (the API refuses it to a key), so it is no input here. Deleting a mailbox deletes its aliases too.
@@ -30,9 +32,9 @@ export type { MailboxArgs };
  *
  * Reference: docs/Mailbox.md (inputs, outputs, waits, adoption, errors).
  */
-export class Mailbox extends pulumi.dynamic.Resource {
+export class Mailbox extends SvcResource {
   constructor(name: string, args: MailboxArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...mailboxOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "Mailbox");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/Mailbox.ts).

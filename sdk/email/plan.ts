@@ -3,7 +3,7 @@ import { resourceIdentity } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/EmailPlan");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { emailPlanOutputs, type EmailPlanArgs, type EmailPlanOutputs } from "../generated/EmailPlan";
 
 export type { EmailPlanArgs };
@@ -28,6 +28,8 @@ function claimProject(resourceName: string, profile: pulumi.Input<string> | unde
   registry.set(key, resourceName);
 }
 
+const SPEC: ClassSpec = { type: "EmailPlan", outputs: emailPlanOutputs, idOutputs: ["projectId"] };
+
 /**
  * The project's email plan, bought, changed and given its inbox add-ons from the account's wallet. Preview prices any change (a free dry run) and refuses one the wallet cannot pay; `up` sends each purchase once, with an Idempotency-Key derived from the stack, this resource and the change, so a retry or a rerun never charges twice. One per project; `pulumi destroy` leaves the plan active (cancelling is dashboard-only).
  *
@@ -48,23 +50,12 @@ function claimProject(resourceName: string, profile: pulumi.Input<string> | unde
  *
  * Reference: docs/EmailPlan.md (inputs, outputs, waits, adoption, errors).
  */
-export class EmailPlan extends pulumi.dynamic.Resource {
+export class EmailPlan extends SvcResource {
   constructor(name: string, args: EmailPlanArgs, opts?: pulumi.CustomResourceOptions) {
-    claimProject(name, args.profile);
-    super(
-      provider,
-      name,
-      {
-        ...emailPlanOutputs.computed,
-        ...args,
-        ...commonInputs(opts),
-        // The stable part of every Idempotency-Key this resource sends (the provider cannot see the URN).
-        idempotencyScope: resourceIdentity("EmailPlan", name).slice(0, 24),
-      },
-      opts,
-      "svc",
-      "EmailPlan",
-    );
+    // A `get` reads the plan: it claims nothing.
+    if (!opts?.id) claimProject(name, args.profile);
+    // The stable part of every Idempotency-Key this resource sends (the provider cannot see the URN).
+    super(provider, SPEC, name, args, opts, { idempotencyScope: resourceIdentity("EmailPlan", name).slice(0, 24) });
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/EmailPlan.ts).

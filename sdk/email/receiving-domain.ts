@@ -2,10 +2,13 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/ReceivingDomain");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { receivingDomainOutputs, type ReceivingDomainArgs, type ReceivingDomainOutputs } from "../generated/ReceivingDomain";
 
 export type { ReceivingDomainArgs };
+
+// `host` is passed unset too: without it the output is the domain itself, which only the provider knows.
+const SPEC: ClassSpec = { type: "ReceivingDomain", outputs: { ...receivingDomainOutputs, computed: { ...receivingDomainOutputs.computed, host: undefined } } };
 
 /**
  * Receiving mail on a verified sending domain, for the domain itself or a subdomain of it, with the MX records to publish. Pass its `domainId` to `Mailbox`, so mailboxes are made after receiving is on. Deleting it turns receiving off, which deletes the domain's addresses with it.
@@ -24,10 +27,9 @@ export type { ReceivingDomainArgs };
  *
  * Reference: docs/ReceivingDomain.md (inputs, outputs, waits, adoption, errors).
  */
-export class ReceivingDomain extends pulumi.dynamic.Resource {
+export class ReceivingDomain extends SvcResource {
   constructor(name: string, args: ReceivingDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    // `host` is passed unset too: without it the output is the domain itself, which only the provider knows.
-    super(provider, name, { ...receivingDomainOutputs.computed, host: undefined, ...args, ...commonInputs(opts) }, opts, "svc", "ReceivingDomain");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/ReceivingDomain.ts).

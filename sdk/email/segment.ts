@@ -2,13 +2,15 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/EmailSegment");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { emailSegmentOutputs, type EmailSegmentArgs, type EmailSegmentOutputs } from "../generated/EmailSegment";
 
 export type { EmailSegmentArgs };
 
 /** One of {@link EmailSegmentArgs.rules}: the plain object form of a rule. */
 export type EmailSegmentRule = Extract<Extract<EmailSegmentArgs["rules"], readonly unknown[]>[number], { operator: unknown }>;
+
+const SPEC: ClassSpec = { type: "EmailSegment", outputs: emailSegmentOutputs, idOutputs: ["segmentId"] };
 
 /**
  * A saved filter over the project's contacts: a contact is in the segment when it matches all its rules; broadcasts may go to a segment. Its name and rules update in place; it counts against the plan's segment limit.
@@ -31,9 +33,9 @@ export type EmailSegmentRule = Extract<Extract<EmailSegmentArgs["rules"], readon
  *
  * Reference: docs/EmailSegment.md (inputs, outputs, waits, adoption, errors).
  */
-export class EmailSegment extends pulumi.dynamic.Resource {
+export class EmailSegment extends SvcResource {
   constructor(name: string, args: EmailSegmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...emailSegmentOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "EmailSegment");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/EmailSegment.ts).

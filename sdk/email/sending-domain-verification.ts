@@ -2,10 +2,16 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/SendingDomainVerification");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { sendingDomainVerificationOutputs, type SendingDomainVerificationArgs, type SendingDomainVerificationOutputs } from "../generated/SendingDomainVerification";
 
 export type { SendingDomainVerificationArgs };
+
+const SPEC: ClassSpec = {
+  type: "SendingDomainVerification",
+  outputs: sendingDomainVerificationOutputs,
+  noAdoption: "a verification is a state of its sending domain, not an object: declare it over the SendingDomain (adopt that one with adoptId) instead",
+};
 
 /**
  * Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.
@@ -29,9 +35,9 @@ export type { SendingDomainVerificationArgs };
  *
  * Reference: docs/SendingDomainVerification.md (inputs, outputs, waits, adoption, errors).
  */
-export class SendingDomainVerification extends pulumi.dynamic.Resource {
+export class SendingDomainVerification extends SvcResource {
   constructor(name: string, args: SendingDomainVerificationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...sendingDomainVerificationOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomainVerification");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/SendingDomainVerification.ts).

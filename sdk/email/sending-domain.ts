@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/SendingDomain");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { sendingDomainOutputs, type SendingDomainArgs, type SendingDomainOutputs } from "../generated/SendingDomain";
 
 export type { SendingDomainArgs };
@@ -14,6 +14,8 @@ export interface DnsRecord {
   value: string;
   priority?: number;
 }
+
+const SPEC: ClassSpec = { type: "SendingDomain", outputs: sendingDomainOutputs, idOutputs: ["domainId"] };
 
 /**
  * A domain the project sends email from, with the DNS records to publish for it. By default `up` waits until the domain is verified; a program that publishes the records itself turns the wait off and adds a `SendingDomainVerification` that depends on them.
@@ -34,9 +36,9 @@ export interface DnsRecord {
  *
  * Reference: docs/SendingDomain.md (inputs, outputs, waits, adoption, errors).
  */
-export class SendingDomain extends pulumi.dynamic.Resource {
+export class SendingDomain extends SvcResource {
   constructor(name: string, args: SendingDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...sendingDomainOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "SendingDomain");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/SendingDomain.ts).

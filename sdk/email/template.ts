@@ -3,10 +3,12 @@ import { defaultName } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Template");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { templateOutputs, type TemplateArgs, type TemplateOutputs } from "../generated/Template";
 
 export type { TemplateArgs };
+
+const SPEC: ClassSpec = { type: "Template", outputs: templateOutputs, idOutputs: ["templateId"] };
 
 /**
  * A stored message with `{{token}}` placeholders, for sends and broadcasts. Its subject and bodies update in place; a new name replaces it (the API has no rename).
@@ -27,23 +29,11 @@ export type { TemplateArgs };
  *
  * Reference: docs/Template.md (inputs, outputs, waits, adoption, errors).
  */
-export class Template extends pulumi.dynamic.Resource {
+export class Template extends SvcResource {
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      provider,
-      name,
-      // `defaultName`: the name a new template gets when `name` is not given (see ../naming.ts); not
-      // sent beside a name given as a plain value (it would only take room in the state).
-      {
-        ...templateOutputs.computed,
-        ...args,
-        ...commonInputs(opts),
-        defaultName: typeof args.name === "string" ? undefined : defaultName("Template", name),
-      },
-      opts,
-      "svc",
-      "Template",
-    );
+    // `defaultName`: the name a new template gets when `name` is not given (see ../naming.ts); not
+    // sent beside a name given as a plain value (it would only take room in the state).
+    super(provider, SPEC, name, args, opts, { defaultName: typeof args.name === "string" ? undefined : defaultName("Template", name) });
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/Template.ts).

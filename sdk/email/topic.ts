@@ -2,10 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/EmailTopic");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { emailTopicOutputs, type EmailTopicArgs, type EmailTopicOutputs } from "../generated/EmailTopic";
 
 export type { EmailTopicArgs };
+
+const SPEC: ClassSpec = { type: "EmailTopic", outputs: emailTopicOutputs, idOutputs: ["topicId"] };
 
 /**
  * A subscription topic of the project's audience: contacts opt in to it, and a broadcast may go to a topic's subscribers. Its name and description update in place; it counts against the plan's topic limit.
@@ -24,9 +26,9 @@ export type { EmailTopicArgs };
  *
  * Reference: docs/EmailTopic.md (inputs, outputs, waits, adoption, errors).
  */
-export class EmailTopic extends pulumi.dynamic.Resource {
+export class EmailTopic extends SvcResource {
   constructor(name: string, args: EmailTopicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...emailTopicOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "EmailTopic");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/EmailTopic.ts).

@@ -2,12 +2,14 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Webhook");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { webhookOutputs, type WebhookArgs, type WebhookOutputs } from "../generated/Webhook";
 
 import type { WebhookEvent } from "../generated/data-types";
 
 export type { WebhookArgs, WebhookEvent };
+
+const SPEC: ClassSpec = { type: "Webhook", outputs: webhookOutputs, idOutputs: ["webhookId"] };
 
 /**
  * An https endpoint that receives the project's email events, each delivery signed with `secret`. The API cannot change a webhook: any change replaces it, and the new one has a new secret.
@@ -28,16 +30,9 @@ export type { WebhookArgs, WebhookEvent };
  *
  * Reference: docs/Webhook.md (inputs, outputs, waits, adoption, errors).
  */
-export class Webhook extends pulumi.dynamic.Resource {
+export class Webhook extends SvcResource {
   constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      provider,
-      name,
-      { ...webhookOutputs.computed, ...args, ...commonInputs(opts) },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: webhookOutputs.secret }),
-      "svc",
-      "Webhook",
-    );
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/Webhook.ts).

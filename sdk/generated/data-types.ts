@@ -42,6 +42,9 @@ export type EmailPlanOffer = { code: string; name: string; monthlyPrice: number;
 /** The project's email plan subscription (`getEmailPlan`). */
 export type EmailSubscription = { planCode: string | null; status: "active" | "ended" | "none"; startedAt: string | null; expiresAt: string | null; autoRenew: boolean; paygEnabled: boolean; addons: { code: string; quantity: number }[]; scheduledPlanCode: string | null };
 
+/** An address on the project's suppression list (`getEmailSuppressions`). */
+export type EmailSuppressionRow = { email: string; reason: "bounce" | "complaint" | "manual"; createdAt: string };
+
 /** A server's billing period: of the purchase, and of the renewals. */
 export type BillingPeriod = "monthly" | "3month" | "6month" | "yearly";
 

@@ -2,10 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsBackup");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { vpsBackupOutputs, type VpsBackupArgs, type VpsBackupOutputs } from "../generated/VpsBackup";
 
 export type { VpsBackupArgs };
+
+const SPEC: ClassSpec = { type: "VpsBackup", outputs: vpsBackupOutputs };
 
 /**
  * The backup add-on of a server (one per server; the resource's id is the server's id). Activation is paid and never sent twice; a new plan applies in place. Destroy cancels it.
@@ -26,9 +28,9 @@ export type { VpsBackupArgs };
  *
  * Reference: docs/VpsBackup.md (inputs, outputs, waits, adoption, errors).
  */
-export class VpsBackup extends pulumi.dynamic.Resource {
+export class VpsBackup extends SvcResource {
   constructor(name: string, args: VpsBackupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...vpsBackupOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "VpsBackup");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/VpsBackup.ts).

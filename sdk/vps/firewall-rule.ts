@@ -2,10 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsFirewallRule");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { vpsFirewallRuleOutputs, type VpsFirewallRuleArgs, type VpsFirewallRuleOutputs } from "../generated/VpsFirewallRule";
 
 export type { VpsFirewallRuleArgs };
+
+const SPEC: ClassSpec = { type: "VpsFirewallRule", outputs: vpsFirewallRuleOutputs, idOutputs: ["ruleId"] };
 
 /**
  * One rule of a server's firewall. Any change replaces the rule (the API has no rule update). One rule per resource; many rules of one server may be created at once.
@@ -27,9 +29,9 @@ export type { VpsFirewallRuleArgs };
  *
  * Reference: docs/VpsFirewallRule.md (inputs, outputs, waits, adoption, errors).
  */
-export class VpsFirewallRule extends pulumi.dynamic.Resource {
+export class VpsFirewallRule extends SvcResource {
   constructor(name: string, args: VpsFirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...vpsFirewallRuleOutputs.computed, ...args, ...commonInputs(opts) }, opts, "svc", "VpsFirewallRule");
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/VpsFirewallRule.ts).

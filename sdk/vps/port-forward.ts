@@ -2,11 +2,13 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsPortForward");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { vpsPortForwardOutputs, type VpsPortForwardArgs, type VpsPortForwardOutputs } from "../generated/VpsPortForward";
 import { declaredServer } from "./server-links";
 
 export type { VpsPortForwardArgs };
+
+const SPEC: ClassSpec = { type: "VpsPortForward", outputs: vpsPortForwardOutputs, idOutputs: ["forwardId"] };
 
 /**
  * A port forward of a server that shares a public address: a public port (tcp, udp) or a domain (http, https) of the shared address, forwarded to a port of the server. Any change replaces it (the API has no update).
@@ -29,17 +31,10 @@ export type { VpsPortForwardArgs };
  *
  * Reference: docs/VpsPortForward.md (inputs, outputs, waits, adoption, errors).
  */
-export class VpsPortForward extends pulumi.dynamic.Resource {
+export class VpsPortForward extends SvcResource {
   constructor(name: string, args: VpsPortForwardArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      provider,
-      name,
-      // `publicPort` is among the computed outputs: the port given, or the one the platform assigns.
-      { ...vpsPortForwardOutputs.computed, ...args, ...commonInputs(opts), declaredServer: declaredServer(args.vpsId, "portForward") },
-      opts,
-      "svc",
-      "VpsPortForward",
-    );
+    // `publicPort` is among the computed outputs: the port given, or the one the platform assigns.
+    super(provider, SPEC, name, args, opts, { declaredServer: declaredServer(args.vpsId, "portForward") });
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/VpsPortForward.ts).

@@ -2,11 +2,13 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsSnapshot");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { vpsSnapshotOutputs, type VpsSnapshotArgs, type VpsSnapshotOutputs } from "../generated/VpsSnapshot";
 import { declaredServer } from "./server-links";
 
 export type { VpsSnapshotArgs };
+
+const SPEC: ClassSpec = { type: "VpsSnapshot", outputs: vpsSnapshotOutputs };
 
 /**
  * A snapshot of a server: a restore point. `up` waits until it is ready (the server is busy meanwhile: its other resources in the same `up` wait). One that ends in `error` stays in the state with its `error`, and the next `up` replaces it. Destroy deletes it. Free of charge.
@@ -27,16 +29,9 @@ export type { VpsSnapshotArgs };
  *
  * Reference: docs/VpsSnapshot.md (inputs, outputs, waits, adoption, errors).
  */
-export class VpsSnapshot extends pulumi.dynamic.Resource {
+export class VpsSnapshot extends SvcResource {
   constructor(name: string, args: VpsSnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      provider,
-      name,
-      { ...vpsSnapshotOutputs.computed, ...args, ...commonInputs(opts), declaredServer: declaredServer(args.vpsId, "snapshot") },
-      opts,
-      "svc",
-      "VpsSnapshot",
-    );
+    super(provider, SPEC, name, args, opts, { declaredServer: declaredServer(args.vpsId, "snapshot") });
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/VpsSnapshot.ts).

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsSshKey");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { vpsSshKeyOutputs, type VpsSshKeyArgs, type VpsSshKeyOutputs } from "../generated/VpsSshKey";
 import { declaredServer } from "./server-links";
 
@@ -10,6 +10,8 @@ export type { VpsSshKeyArgs };
 
 /** Keys one server holds (platform-api.md "Other limits"). */
 const KEYS_PER_SERVER = 10;
+
+const SPEC: ClassSpec = { type: "VpsSshKey", outputs: vpsSshKeyOutputs, idOutputs: ["fingerprint"] };
 
 /**
  * An SSH public key on a server. The resource's id is the key's fingerprint (OpenSSH's `SHA256:…`). Any change replaces it (the old key is removed first when the key itself stays). At most 10 per server: an 11th declared in the program is refused at preview.
@@ -34,16 +36,9 @@ const KEYS_PER_SERVER = 10;
  *
  * Reference: docs/VpsSshKey.md (inputs, outputs, waits, adoption, errors).
  */
-export class VpsSshKey extends pulumi.dynamic.Resource {
+export class VpsSshKey extends SvcResource {
   constructor(name: string, args: VpsSshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      provider,
-      name,
-      { ...vpsSshKeyOutputs.computed, ...args, ...commonInputs(opts), declaredServer: declaredServer(args.vpsId, "sshKey", KEYS_PER_SERVER) },
-      opts,
-      "svc",
-      "VpsSshKey",
-    );
+    super(provider, SPEC, name, args, opts, { declaredServer: declaredServer(args.vpsId, "sshKey", KEYS_PER_SERVER) });
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/VpsSshKey.ts).

@@ -3,13 +3,15 @@ import { defaultName } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Vps");
-import { commonInputs } from "../common";
+import { SvcResource, type ClassSpec } from "../common";
 import { vpsOutputs, type VpsArgs, type VpsOutputs } from "../generated/Vps";
 import { linkServer } from "./server-links";
 
 import type { BillingPeriod } from "../generated/data-types";
 
 export type { BillingPeriod, VpsArgs };
+
+const SPEC: ClassSpec = { type: "Vps", outputs: vpsOutputs };
 
 /**
  * A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew and the renewal period, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.
@@ -35,23 +37,11 @@ export type { BillingPeriod, VpsArgs };
  *
  * Reference: docs/Vps.md (inputs, outputs, waits, adoption, errors).
  */
-export class Vps extends pulumi.dynamic.Resource {
+export class Vps extends SvcResource {
   constructor(name: string, args: VpsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      provider,
-      name,
-      {
-        ...vpsOutputs.computed,
-        ...args,
-        ...commonInputs(opts),
-        // The name a new server gets when `name` is not given (see ../naming.ts); not sent beside a
-        // name given as a plain value (it would only take room in the state).
-        defaultName: typeof args.name === "string" ? undefined : defaultName("Vps", name),
-      },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: vpsOutputs.secret }),
-      "svc",
-      "Vps",
-    );
+    // The name a new server gets when `name` is not given (see ../naming.ts); not sent beside a
+    // name given as a plain value (it would only take room in the state).
+    super(provider, SPEC, name, args, opts, { defaultName: typeof args.name === "string" ? undefined : defaultName("Vps", name) });
     // Its keys, forwards and snapshots learn its plan and power state at preview (./server-links.ts).
     linkServer(this.id, args);
   }

@@ -72,12 +72,25 @@ export interface AcceptanceRow {
   badInput: { program: string; property: string };
   /** What the world must allow before the row runs (Terraform's PreCheck): a plan setting, made through the control API. Run on every fresh world. */
   preCheck?(emu: TestEmulator): Promise<void>;
+  /**
+   * The in-place update the row's lines make when the program's `changed` is true (`changed ? a : b`
+   * in them), as the examples wire it: `updates` names what the preview must update, every other
+   * resource of the row stays the same. Or why the type has no in-place update.
+   */
+  inPlace: { updates: string[] } | { none: string };
+  /** The secret values the row's objects hold (a password given as a plain string, a secret the API made), which no state file or output may hold in clear. */
+  secrets?(w: World, ids: Ids): string[];
+  /** What `<Type>.get(name, id, state)` needs besides the id, as program text (`{ vpsId: fwServer.id }`); default none. */
+  getState?: string;
 }
 
 export type StepName =
   | "create"
+  | "secrets: none in clear"
   | "preview: no changes"
   | "refresh: no changes"
+  | "preview: in-place update"
+  | "get"
   | "adopt: outputs equal"
   | "deleted out of band"
   | "refresh drops it"
@@ -90,8 +103,11 @@ export type StepName =
 
 export const STEPS: StepName[] = [
   "create",
+  "secrets: none in clear",
   "preview: no changes",
   "refresh: no changes",
+  "preview: in-place update",
+  "get",
   "adopt: outputs equal",
   "deleted out of band",
   "refresh drops it",
@@ -122,6 +138,7 @@ export function programOf(rows: AcceptanceRow[]): string {
     if (phase === "all") {
       ${row.program}
     }
+    ${getLines(row)}
   }
 }`,
   );
@@ -132,8 +149,30 @@ const adopt = (name) => config.get("adopt_" + name) || undefined;
 const planId = config.get("planId");
 const sharedPlanId = config.get("sharedPlanId");
 const rootPassword = config.getSecret("rootPassword");
+const changed = config.getBoolean("changed") || false;
 ${blocks.join("\n")}
 `;
+}
+
+/**
+ * With config `get_<name>` set to an id: `svc.<Type>.get("<name>Get", id, state)`, its computed
+ * outputs (what the API makes, secrets aside) exported as `get_<name>`.
+ */
+function getLines(row: AcceptanceRow): string {
+  const keys = Object.keys(computedOutputs(row.type));
+  const exported = ["id", ...keys].map((k) => `${k}: got.${k}`).join(", ");
+  return `if (config.get("get_${row.name}")) {
+      const got = svc.${row.type}.get("${row.name}Get", config.get("get_${row.name}"), ${row.getState ?? "undefined"});
+      exports.get_${row.name} = pulumi.all({ ${exported} });
+    }`;
+}
+
+/** The outputs only the provider sets (what a read of the live object answers), secrets aside, from the sdk's generated file. */
+export function computedOutputs(type: string): Record<string, undefined> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const generated = require(`../../sdk/generated/${type}`) as Record<string, { computed: Record<string, undefined>; secret: string[] }>;
+  const spec = Object.values(generated).find((v) => v && typeof v === "object" && "computed" in v)!;
+  return Object.fromEntries(Object.keys(spec.computed).filter((k) => !spec.secret.includes(k)).map((k) => [k, undefined]));
 }
 
 const DYNAMIC = "pulumi-nodejs:dynamic/svc:";
@@ -169,10 +208,12 @@ export class MatrixStack {
   }
 
   /** Declares `types` (default: every row), the phase, bad-input mode and the adoptIds given. */
-  configure(o: { types?: string[]; phase?: "needs" | "all"; bad?: boolean; adopt?: Ids }): void {
+  configure(o: { types?: string[]; phase?: "needs" | "all"; bad?: boolean; adopt?: Ids; changed?: boolean; get?: Ids }): void {
     this.set("rows", (o.types ?? this.rows.map((r) => r.type)).join(","));
     this.set("phase", o.phase ?? "all");
     this.set("bad", String(o.bad ?? false));
+    this.set("changed", String(o.changed ?? false));
+    for (const row of this.rows) this.set(`get_${row.name}`, o.get?.[row.name] ?? "");
     this.set("planId", this.s.world().catalog.vpsPlans[0].id);
     this.set("sharedPlanId", this.s.world().catalog.vpsPlans.find((p) => p.sharedAddress)!.id);
     this.set("rootPassword", ROOT_PASSWORD, true);
@@ -417,12 +458,20 @@ async function cellStart(m: MatrixStack): Promise<{ problems: RowProblems; calls
   return { problems, calls: m.rows.map((row) => row.createCall(ids)) };
 }
 
+/** Whether the step has nothing to prove for the row (it says why: `inPlace.none`, no secret value). */
+function notApplicable(row: AcceptanceRow, step: StepName): boolean {
+  if (step === "preview: in-place update") return "none" in row.inPlace;
+  if (step === "secrets: none in clear") return !row.secrets;
+  return false;
+}
+
 /** The type × step table, with each step's wall time (one engine run, or a few, serve every row). */
 export function table(rows: AcceptanceRow[], results: Map<StepName, { problems: RowProblems; ms: number }>): string {
   const steps = STEPS.filter((s) => results.has(s));
   const head = `| type | ${steps.join(" | ")} |`;
   const rule = `|---|${steps.map(() => "---").join("|")}|`;
-  const lines = rows.map((row) => `| ${row.type} | ${steps.map((s) => (results.get(s)!.problems[row.type]?.length ? "FAIL" : "pass")).join(" | ")} |`);
+  const cell = (row: AcceptanceRow, s: StepName) => (results.get(s)!.problems[row.type]?.length ? "FAIL" : notApplicable(row, s) ? "n/a" : "pass");
+  const lines = rows.map((row) => `| ${row.type} | ${steps.map((s) => cell(row, s)).join(" | ")} |`);
   const time = `| (wall time, all rows) | ${steps.map((s) => `${(results.get(s)!.ms / 1000).toFixed(1)} s`).join(" | ")} |`;
   return [head, rule, ...lines, time].join("\n");
 }

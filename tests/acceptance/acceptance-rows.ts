@@ -25,7 +25,7 @@ const DOMAIN_ID = "dom_0123456789abcdef";
 
 /** Receiving rows: each needs its own verified sending domain with receiving on (rows share no resource). */
 const receivingDomain = (prefix: string) =>
-  `const ${prefix}Domain = new svc.SendingDomain("${prefix}Domain", { domain: "${prefix}.acceptance-example.com", adoptId: adopt("${prefix}Domain") });`;
+  `const ${prefix}Domain = new svc.SendingDomain("${prefix}Domain", { domain: "${prefix}.acceptance-example.com", verificationTimeoutSeconds: changed ? 900 : undefined, adoptId: adopt("${prefix}Domain") });`;
 const receivingOn = (prefix: string) =>
   `${receivingDomain(prefix)}\nconst ${prefix}Rcv = new svc.ReceivingDomain("${prefix}Rcv", { domainId: ${prefix}Domain.domainId, adoptId: adopt("${prefix}Rcv") });`;
 /** The Mailbox and MailAlias rows hold two mailboxes: more than the free plan's one (emulator/email/plans.ts). */
@@ -35,7 +35,12 @@ const twoMailboxes = async (emu: TestEmulator) => {
 };
 /** A server on a plan that shares its public address (keys and forwards need one; it holds one snapshot). */
 const sharedServer = (name: string) =>
-  `const ${name} = new svc.Vps("${name}", { planId: sharedPlanId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("${name}") });`;
+  `const ${name} = new svc.Vps("${name}", { planId: sharedPlanId, osType: "ubuntu", osVersion: "24.04", rootPassword, autoRenew: changed ? false : undefined, adoptId: adopt("${name}") });`;
+/** A server on the small plan: its auto-renew turned off when the program is `changed` (an update in place). */
+const server = (name: string) =>
+  `const ${name} = new svc.Vps("${name}", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword, autoRenew: changed ? false : undefined, adoptId: adopt("${name}") });`;
+/** The root password the Vps row gives as a plain string: the class must make it a secret. */
+export const PLAIN_ROOT_PASSWORD = "Plain!string2026";
 const access = (w: World) => liveServers(w).map((s) => accessOf(s));
 /** The first project's email subscription: an object as long as the project has a plan other than the seeded free one. */
 const paidPlanOf = (w: World): string[] =>
@@ -47,14 +52,16 @@ const audienceOf = (w: World) => {
 const addresses = (w: World, type: "mailbox" | "alias") =>
   emailRecords(w).addresses.filter((a) => a.type === type).map((a) => a.id);
 const SDV_DOMAIN = "verify.acceptance-example.com";
-const OWNER =
-  'name: "Acceptance Owner", email: "owner@acceptance-example.com", phone: "+62.8111111111", address: "Jl. Uji 1", city: "Bandung", province: "Jawa Barat", postalCode: "40111", country: "ID"';
+const OWNER_PHONE = "+62.8111111111";
+const OWNER_STREET = "Jl. Uji 1";
+const OWNER = `name: "Acceptance Owner", email: "owner@acceptance-example.com", phone: "${OWNER_PHONE}", address: "${OWNER_STREET}", province: "Jawa Barat", postalCode: "40111", country: "ID"`;
 
 export const ROWS: AcceptanceRow[] = [
   {
     type: "SendingDomain",
     name: "sd",
-    program: `new svc.SendingDomain("sd", { domain: "mail.acceptance-example.com", adoptId: adopt("sd") });`,
+    program: `new svc.SendingDomain("sd", { domain: "mail.acceptance-example.com", verificationTimeoutSeconds: changed ? 900 : undefined, adoptId: adopt("sd") });`,
+    inPlace: { updates: ["sd"] },
     list: (w) => emailRecords(w).domains.map((d) => d.id),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/domains/${id}`),
     createCall: () => ({ method: "POST", path: "/email/domains" }),
@@ -66,7 +73,8 @@ export const ROWS: AcceptanceRow[] = [
     // stack declares it over the adopted domain), and its object is gone when its domain is.
     type: "SendingDomainVerification",
     name: "sdv",
-    needs: `const sdvDomain = new svc.SendingDomain("sdvDomain", { domain: "${SDV_DOMAIN}", waitForVerification: false, adoptId: adopt("sdvDomain") });`,
+    needs: `const sdvDomain = new svc.SendingDomain("sdvDomain", { domain: "${SDV_DOMAIN}", waitForVerification: false, verificationTimeoutSeconds: changed ? 900 : undefined, adoptId: adopt("sdvDomain") });`,
+    inPlace: { updates: ["sdvDomain"] },
     program: `new svc.SendingDomainVerification("sdv", { domainId: sdvDomain.domainId });`,
     list: (w) => emailRecords(w).domains.filter((d) => d.domain === SDV_DOMAIN && d.status === "verified").map((d) => d.id),
     deleteOutOfBand: (emu, _id, ids) => email(emu, "DELETE", `/domains/${ids.sdvDomain}`),
@@ -84,6 +92,8 @@ export const ROWS: AcceptanceRow[] = [
     agrees: (w, r) => (emailRecords(w).webhooks.find((h) => h.id === r.id)?.secret === r.outputs.secret ? [] : [`the state's secret is not webhook ${r.id}'s`]),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/webhooks/${id}`),
     remadeOnAdoption: "the API answers a webhook's secret only when it creates it: an adopted webhook is made anew (README, adoptId)",
+    inPlace: { none: "the API cannot change a webhook: any change replaces it" },
+    secrets: (w) => emailRecords(w).webhooks.map((h) => h.secret),
     adoptionDiffers: { webhookId: "made anew on adoption", createdAt: "made anew on adoption" },
     createCall: () => ({ method: "POST", path: "/email/webhooks" }),
     interrupted: "asks adoptId",
@@ -92,7 +102,8 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "Template",
     name: "tpl",
-    program: `new svc.Template("tpl", { name: "acceptance-template", subject: "Order {{id}}", textBody: "Hello {{name}}", adoptId: adopt("tpl") });`,
+    program: `new svc.Template("tpl", { name: "acceptance-template", subject: changed ? "Order {{id}} shipped" : "Order {{id}}", textBody: "Hello {{name}}", adoptId: adopt("tpl") });`,
+    inPlace: { updates: ["tpl"] },
     list: (w) => emailRecords(w).templates.map((t) => t.id),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/templates/${id}`),
     createCall: () => ({ method: "POST", path: "/email/templates" }),
@@ -102,7 +113,8 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "Domain",
     name: "dom",
-    program: `new svc.Domain("dom", { name: "acceptance-shop.com", adoptId: adopt("dom") });`,
+    program: `new svc.Domain("dom", { name: "acceptance-shop.com", autoRenew: changed ? false : undefined, adoptId: adopt("dom") });`,
+    inPlace: { updates: ["dom"] },
     list: (w) => domainRecords(w).map((d) => d.name),
     // The API has no call that removes a registration: it leaves the account when transferred away,
     // which the emulator's world shows by its record being gone.
@@ -120,7 +132,10 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "Vps",
     name: "vps",
-    program: `new svc.Vps("vps", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("vps") });`,
+    // The root password as a plain string, as many programs give it: the class makes it a secret.
+    program: `new svc.Vps("vps", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword: ${JSON.stringify(PLAIN_ROOT_PASSWORD)}, autoRenew: changed ? false : undefined, adoptId: adopt("vps") });`,
+    inPlace: { updates: ["vps"] },
+    secrets: () => [PLAIN_ROOT_PASSWORD],
     list: (w: World) => liveServers(w).map((s) => s.id),
     deleteOutOfBand: (emu, id) => platform(emu, "DELETE", `/vps/${id}`),
     createCall: () => ({ method: "POST", path: "/api/vps" }),
@@ -130,7 +145,10 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "VpsFirewallRule",
     name: "fw",
-    needs: `const fwServer = new svc.Vps("fwServer", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("fwServer") });`,
+    needs: server("fwServer"),
+    // A rule cannot change in place (every input replaces it): its server's update must leave it alone.
+    inPlace: { updates: ["fwServer"] },
+    getState: "{ vpsId: fwServer.id }",
     program: `new svc.VpsFirewallRule("fw", { vpsId: fwServer.id, protocol: "tcp", action: "allow", port: "22", source: "0.0.0.0/0", adoptId: adopt("fw") });`,
     list: (w) => liveServers(w).flatMap((s) => s.firewall.map((f) => f.id)),
     deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.fwServer}/firewall`, { ids: [id] }),
@@ -141,7 +159,8 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "VpsBackup",
     name: "bak",
-    needs: `const bakServer = new svc.Vps("bakServer", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword, adoptId: adopt("bakServer") });`,
+    needs: server("bakServer"),
+    inPlace: { updates: ["bakServer"] },
     program: `new svc.VpsBackup("bak", { vpsId: bakServer.id, planCode: "backup-10", adoptId: adopt("bak") });`,
     list: (w) => liveServers(w).filter((s) => s.backup).map((s) => s.id),
     deleteOutOfBand: (emu, id) => platform(emu, "DELETE", `/vps/${id}/backup`),
@@ -153,6 +172,8 @@ export const ROWS: AcceptanceRow[] = [
     type: "ReceivingDomain",
     name: "rcv",
     needs: receivingDomain("rcv"),
+    // examples/mail-setup's wiring: the sending domain's wait setting changed, receiving stays.
+    inPlace: { updates: ["rcvDomain"] },
     program: `new svc.ReceivingDomain("rcv", { domainId: rcvDomain.domainId, adoptId: adopt("rcv") });`,
     list: (w) => emailRecords(w).receiving.map((r) => r.domainId),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/domains/${id}/receiving`),
@@ -164,6 +185,8 @@ export const ROWS: AcceptanceRow[] = [
     type: "Mailbox",
     name: "mbx",
     needs: receivingOn("mbx"),
+    // The sending domain updated: receiving and the mailbox down the chain stay.
+    inPlace: { updates: ["mbxDomain"] },
     program: `new svc.Mailbox("mbx", { domainId: mbxRcv.domainId, localPart: "support", adoptId: adopt("mbx") });`,
     list: (w) => addresses(w, "mailbox"),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/inbound/addresses/${id}`),
@@ -175,7 +198,9 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "MailAlias",
     name: "als",
-    needs: `${receivingOn("als")}\nconst alsMailbox = new svc.Mailbox("alsMailbox", { domainId: alsRcv.domainId, localPart: "team", adoptId: adopt("alsMailbox") });`,
+    needs: `${receivingOn("als")}\nconst alsMailbox = new svc.Mailbox("alsMailbox", { domainId: alsRcv.domainId, localPart: "team", name: changed ? "Team" : undefined, adoptId: adopt("alsMailbox") });`,
+    // The sending domain and the mailbox updated in place: receiving and the alias wired by the mailbox's id stay.
+    inPlace: { updates: ["alsDomain", "alsMailbox"] },
     program: `new svc.MailAlias("als", { mailboxId: alsMailbox.id, localPart: "help", adoptId: adopt("als") });`,
     list: (w) => addresses(w, "alias"),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/inbound/addresses/${id}`),
@@ -190,6 +215,8 @@ export const ROWS: AcceptanceRow[] = [
     type: "VpsSshKey",
     name: "key",
     needs: sharedServer("keyServer"),
+    inPlace: { updates: ["keyServer"] },
+    getState: "{ vpsId: keyServer.id }",
     program: `new svc.VpsSshKey("key", { vpsId: keyServer.id, publicKey: ${JSON.stringify(KEYS.ed25519.publicKey)}, label: "admin", adoptId: adopt("key") });`,
     list: (w) => access(w).flatMap((a) => a.sshKeys.map((k) => k.fingerprint)),
     deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.keyServer}/ssh-keys/${encodeURIComponent(id)}`),
@@ -202,6 +229,8 @@ export const ROWS: AcceptanceRow[] = [
     type: "VpsPortForward",
     name: "fwd",
     needs: sharedServer("fwdServer"),
+    inPlace: { updates: ["fwdServer"] },
+    getState: "{ vpsId: fwdServer.id }",
     program: `new svc.VpsPortForward("fwd", { vpsId: fwdServer.id, protocol: "tcp", privatePort: 22, adoptId: adopt("fwd") });`,
     list: (w) => access(w).flatMap((a) => a.portForwards.map((f) => f.id)),
     deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.fwdServer}/port-forwards/${id}`),
@@ -213,6 +242,8 @@ export const ROWS: AcceptanceRow[] = [
     type: "VpsSnapshot",
     name: "snap",
     needs: sharedServer("snapServer"),
+    inPlace: { updates: ["snapServer"] },
+    getState: "{ vpsId: snapServer.id }",
     program: `new svc.VpsSnapshot("snap", { vpsId: snapServer.id, name: "restore-point", adoptId: adopt("snap") });`,
     list: (w) => access(w).flatMap((a) => a.snapshots.map((x) => x.id)),
     deleteOutOfBand: (emu, id, ids) => platform(emu, "DELETE", `/vps/${ids.snapServer}/snapshots/${id}`),
@@ -223,7 +254,8 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "EmailPlan",
     name: "plan",
-    program: `new svc.EmailPlan("plan", { planCode: "starter", months: 1, adoptId: adopt("plan") });`,
+    program: `new svc.EmailPlan("plan", { planCode: changed ? "business" : "starter", months: 1, adoptId: adopt("plan") });`,
+    inPlace: { updates: ["plan"] },
     list: paidPlanOf,
     undeletable: "a project always has its plan, and the email API answers nothing without one (NO_PLAN); cancelling is dashboard-only",
     keptAfterDestroy: "cancelling a plan is dashboard-only: destroy removes it from the stack and says so (README, EmailPlan)",
@@ -240,7 +272,8 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "EmailTopic",
     name: "topic",
-    program: `new svc.EmailTopic("topic", { name: "Product news", description: "Monthly", adoptId: adopt("topic") });`,
+    program: `new svc.EmailTopic("topic", { name: "Product news", description: changed ? "Weekly" : "Monthly", adoptId: adopt("topic") });`,
+    inPlace: { updates: ["topic"] },
     list: (w) => audienceOf(w).topics.map((t) => t.id),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/topics/${id}`),
     createCall: () => ({ method: "POST", path: "/email/topics" }),
@@ -250,7 +283,8 @@ export const ROWS: AcceptanceRow[] = [
   {
     type: "EmailSegment",
     name: "seg",
-    program: `new svc.EmailSegment("seg", { name: "Acme", rules: [{ field: "email", operator: "contains", value: "@acme.dev" }], adoptId: adopt("seg") });`,
+    program: `new svc.EmailSegment("seg", { name: changed ? "Acme customers" : "Acme", rules: [{ field: "email", operator: "contains", value: "@acme.dev" }], adoptId: adopt("seg") });`,
+    inPlace: { updates: ["seg"] },
     list: (w) => audienceOf(w).segments.map((x) => x.id),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/segments/${id}`),
     createCall: () => ({ method: "POST", path: "/email/segments" }),
@@ -261,18 +295,22 @@ export const ROWS: AcceptanceRow[] = [
     type: "DomainRegistrant",
     name: "owner",
     // Other details than the seeded ones, so the create writes them (its PATCH is the faulted call).
-    program: `new svc.DomainRegistrant("owner", { ${OWNER}, adoptId: adopt("owner") });`,
+    program: `new svc.DomainRegistrant("owner", { ${OWNER}, city: changed ? "Bogor" : "Bandung", adoptId: adopt("owner") });`,
+    inPlace: { updates: ["owner"] },
+    // Given as plain strings: the class makes them secret.
+    secrets: () => [OWNER_PHONE, OWNER_STREET],
     list: () => ["registrant"],
     undeletable: "an account always has its one set of owner details, and no call clears them",
     keptAfterDestroy: "the platform cannot clear the owner details: destroy removes the resource from the stack only and says so (docs/DomainRegistrant.md)",
     createCall: () => ({ method: "PATCH", path: "/api/domains/registrant" }),
     interrupted: "adopts",
-    badInput: { program: `new svc.DomainRegistrant("owner", { ${OWNER}, country: "IDN" });`, property: "country" },
+    badInput: { program: `new svc.DomainRegistrant("owner", { ${OWNER}, city: "Bandung", country: "IDN" });`, property: "country" },
   },
   {
     type: "EmailSuppression",
     name: "supp",
     program: `new svc.EmailSuppression("supp", { email: "acceptance@example.org", adoptId: adopt("supp") });`,
+    inPlace: { none: "an entry of the list is its address and reason: every change is a new entry (replace)" },
     list: (w) => ((w.email as { suppressions?: { email: string }[] }).suppressions ?? []).map((x) => x.email),
     deleteOutOfBand: (emu, id) => email(emu, "DELETE", `/suppressions/${encodeURIComponent(id)}`),
     createCall: () => ({ method: "POST", path: "/email/suppressions" }),

@@ -24,8 +24,10 @@ describe("authentication", () => {
     ["revoked key", "revoked", 401, "invalid_api_key"],
     ["expired key", "expired", 401, "expired_api_key"],
     ["email key", "email", 401, "invalid_api_key"],
-    // The gateway's spec has no code for it (its only 403 is key_spend_limit_reached): not a key of the gateway, so 401 invalid_api_key.
-    ["platform key without the ai product", "vpsOnly", 401, "invalid_api_key"],
+    // platform-api.md, Authentication: "A key is enabled per product (for example VPS, Domain, Email,
+    // Container, Database, AI). A key lacking the product answers 403 `SCOPE_NOT_ALLOWED`." In the
+    // gateway's shape: its lower-case code, and type permission_error by its type-by-status table.
+    ["platform key without the ai product", "vpsOnly", 403, "scope_not_allowed"],
   ] as const;
 
   test.each(cases)("%s (%s) → %i %s (OpenAI shape)", async (_n, name, status, code) => {

@@ -226,7 +226,8 @@ describe("suppressions: getEmailSuppressions", () => {
     expect(first.nextCursor).toEqual(expect.any(String));
     const second = await svc.getEmailSuppressions({ limit: 2, cursor: first.nextCursor! });
     expect(second).toEqual({ suppressions: [expect.objectContaining({ email: "a@acme-customer.dev" })], nextCursor: null });
-    expect(await valueOf(svc.getEmailSuppressionsOutput({ limit: 2 }))).toEqual(first);
+    // Each answer holds a cursor of its own (the emulator's cursors serve one next page each).
+    expect(await valueOf(svc.getEmailSuppressionsOutput({ limit: 2 }))).toEqual({ suppressions: first.suppressions, nextCursor: expect.any(String) });
   });
 
   test("a page size past the spec's 500 is the API's 422 VALIDATION, named with the function and the call", async () => {

@@ -118,9 +118,12 @@ describe("4: refused, property named at preview where the program alone tells, e
     expect(h.emu.control.requests()).toEqual([]);
   });
 
-  test("forwarding on a plan without it: the API's FORWARDING_NOT_ALLOWED, explained with what to do; no mailbox made", async () => {
+  test("forwarding on a plan without it: refused at preview on forwardTo; the API's FORWARDING_NOT_ALLOWED explained when the plan changed after the preview; no mailbox made", async () => {
     await emailCall(h, "PUT", `/domains/${domainId}/receiving`, {});
-    const inputs = await h.checked("Mailbox", { domainId, localPart: "support", forwardTo: ["desk@elsewhere-mail.dev"] });
+    const refused = await h.check("Mailbox", { domainId, localPart: "support", forwardTo: ["desk@elsewhere-mail.dev"] });
+    expect(refused.failures).toEqual([{ property: "forwardTo", reason: expect.stringMatching(/has no forwarding \(the API would refuse it: 402 FORWARDING_NOT_ALLOWED\): remove forwardTo, or move to a plan with forwarding \(svc\.EmailPlan/) }]);
+    // What the up meets when the preview's foresight no longer holds: the API's refusal, explained.
+    const inputs = { ...(await h.checked("Mailbox", { domainId, localPart: "support" })), forwardTo: ["desk@elsewhere-mail.dev"] };
     const err = await failure<HostError>(h.host.create("Mailbox", inputs));
     expect(err.message).toMatch(
       /^create failed: POST \/inbound\/addresses 402 FORWARDING_NOT_ALLOWED — The plan has no forwarding\. The project's plan does not include forwarding \(getInboundStats shows the plan's values\): remove forwardTo, or move to a plan that includes forwarding/,

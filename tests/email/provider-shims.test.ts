@@ -13,7 +13,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   Webhook: { url: "https://hooks.example.com/in", events: ["email.sent"] },
   Template: { name: "welcome", textBody: "Hi {{name}}" },
   ReceivingDomain: { domainId: "d-1" },
-  Mailbox: { domainId: "d-1", localPart: "support", forwardTo: ["desk@example.org"] },
+  Mailbox: { domainId: "d-1", localPart: "support" },
   MailAlias: { mailboxId: "3f1c2a4e-0000-4000-8000-0000000000a1", localPart: "help" },
 };
 const TYPES = Object.keys(ARGS);

@@ -607,6 +607,8 @@ describe("error codes of the spec's tables", () => {
     { code: "NO_API_KEY", status: 401, method: "POST", path: "/send", key: () => null, body: { from: "a@example.com", to: ["b@example.com"], subject: "s", text: "t" } },
     { code: "NO_API_KEY", status: 401, method: "POST", path: "/send/batch", key: () => null, body: { messages: [] } },
     { code: "INVALID_CURSOR", status: 400, method: "GET", path: "/emails?cursor=not-from-a-page" },
+    { code: "IDEMPOTENCY_KEY_REQUIRED", status: 400, method: "POST", path: "/plan", body: { planCode: "starter", months: 1 } },
+    { code: "KEY_NOT_ALLOWED", status: 403, method: "DELETE", path: "/plan" },
     {
       // The email configuration of the key's project is gone (the world drops the project; reset brings it back).
       code: "NO_CONFIG", status: 404, method: "GET", path: "/domains", key: other("emailNoPlan"),
@@ -631,8 +633,6 @@ describe("error codes of the spec's tables", () => {
 
   /** Codes of those tables this service cannot answer, and why. */
   const notProducible: { code: string; reason: string }[] = [
-    { code: "KEY_NOT_ALLOWED", reason: "Only dashboard-only routes answer it (key and plan management, webmail passwords); none is in the route table." },
-    { code: "IDEMPOTENCY_KEY_REQUIRED", reason: "Only plan purchases answer it; plan routes are not in the route table." },
     { code: "INTERNAL_ERROR", reason: "Nothing in these routes is unexpected; it is reached only by an injected fault (POST /_emulator/faults), which the core's tests cover." },
   ];
 

@@ -1,10 +1,13 @@
 /**
  * VPS emulator, every error code of the spec's "VPS API codes" and "Backup codes" tables: each one
  * the emulator's routes can produce is produced by a case below with the spec's status; the others
- * are listed with the reason they cannot be (their routes are not in the route table).
+ * are listed with the reason they cannot be (their routes are not in the route table). The server
+ * access codes (SSH keys, port forwards, snapshots: assumed-routes.md "Server access") are
+ * produced here once each; tests/emulator/vps-access.test.ts covers their rules.
  */
 import type { CallResult } from "../../tools/support/emulator";
 import { PLAN, type VpsFixture } from "../support/vps-fixture";
+import { KEYS, newEd25519PublicKey, privateKeyText } from "../../tools/support/ssh-keys";
 import { useVpsFixture } from "../support/per-file";
 
 /** The codes of the two spec tables, as the spec lists them. */
@@ -23,18 +26,6 @@ const BACKUP_CODES = [
 
 /** Codes no route of the route table can answer, and why. */
 const NOT_PRODUCED: Record<string, string> = {
-  SNAPSHOT_NOT_FOUND: "snapshot routes are not in the route table",
-  INVALID_SNAPSHOT_NAME: "snapshot routes are not in the route table",
-  FEATURE_NOT_AVAILABLE: "port forwarding, SSH key/access and upgrade-options routes are not in the route table",
-  INSTANCE_NOT_RUNNING: "answered by port-forward and SSH routes, not in the route table",
-  INVALID_PORT: "port-forward routes are not in the route table",
-  PORT_TAKEN: "port-forward routes are not in the route table",
-  PORT_NOT_FOUND: "port-forward routes are not in the route table",
-  INVALID_SSH_KEY: "SSH key routes are not in the route table",
-  PRIVATE_KEY_REJECTED: "SSH key routes are not in the route table",
-  SSH_KEY_LIMIT: "SSH key routes are not in the route table",
-  SSH_KEY_EXISTS: "SSH key routes are not in the route table",
-  SSH_KEY_NOT_FOUND: "SSH key routes are not in the route table",
   NOT_FOUND: "restore points and downloads have no route in the route table (an unknown path answers the core's NOT_FOUND, not this one)",
   AGENT_OFFLINE: "manual backup, restore and download routes are not in the route table",
   BONUS_IN_USE: "bundled backup bonuses have no route in the route table",
@@ -52,6 +43,9 @@ const backupOn = async (id: string) => {
   await f.api("POST", `/vps/${id}/backup`, { body: { planCode: "backup-50" } });
   await f.settle();
 };
+
+/** A running server of a plan that shares the region's address (the one server access works on). */
+const shared = () => f.running({ planId: f.planId(PLAN.shared), name: "nat-1" });
 
 const cases: Case[] = [
   ["NO_API_KEY", 401, "no Authorization header", () => f.api("GET", "/vps", { key: null })],
@@ -186,6 +180,56 @@ const cases: Case[] = [
       return f.api("POST", `/vps/${id}/backup`, { body: { planCode: "backup-10" } });
     },
   ],
+  ["FEATURE_NOT_AVAILABLE", 409, "SSH key on a server with its own address", async () => f.api("POST", `/vps/${await f.running()}/ssh-keys`, { body: { publicKey: KEYS.ed25519.publicKey } })],
+  [
+    "INSTANCE_NOT_RUNNING",
+    409,
+    "port forward on a stopped server",
+    async () => {
+      const id = await shared();
+      await f.api("POST", `/vps/${id}/stop`);
+      await f.settle();
+      return f.api("POST", `/vps/${id}/port-forwards`, { body: { protocol: "tcp", privatePort: 22 } });
+    },
+  ],
+  ["INVALID_PORT", 400, "tcp public port below 1024", async () => f.api("POST", `/vps/${await shared()}/port-forwards`, { body: { protocol: "tcp", privatePort: 22, publicPort: 80 } })],
+  [
+    "PORT_TAKEN",
+    409,
+    "the same public port on two servers sharing the address",
+    async () => {
+      const a = await shared();
+      const b = await f.running({ planId: f.planId(PLAN.shared), name: "nat-2" });
+      await f.api("POST", `/vps/${a}/port-forwards`, { body: { protocol: "tcp", privatePort: 22, publicPort: 2222 } });
+      return f.api("POST", `/vps/${b}/port-forwards`, { body: { protocol: "tcp", privatePort: 22, publicPort: 2222 } });
+    },
+  ],
+  ["PORT_NOT_FOUND", 404, "remove an unknown port forward", async () => f.api("DELETE", `/vps/${await shared()}/port-forwards/no-such-forward`)],
+  ["INVALID_SSH_KEY", 400, "an unsupported key type", async () => f.api("POST", `/vps/${await shared()}/ssh-keys`, { body: { publicKey: "ssh-dss AAAAB3NzaC1kc3MAAACBAP1 x@y" } })],
+  ["PRIVATE_KEY_REJECTED", 400, "a private key", async () => f.api("POST", `/vps/${await shared()}/ssh-keys`, { body: { publicKey: privateKeyText() } })],
+  [
+    "SSH_KEY_EXISTS",
+    409,
+    "the same key twice",
+    async () => {
+      const id = await shared();
+      await f.api("POST", `/vps/${id}/ssh-keys`, { body: { publicKey: KEYS.ed25519.publicKey } });
+      return f.api("POST", `/vps/${id}/ssh-keys`, { body: { publicKey: KEYS.ed25519.publicKey } });
+    },
+  ],
+  [
+    "SSH_KEY_LIMIT",
+    400,
+    "an 11th key",
+    async () => {
+      const id = await shared();
+      for (let i = 0; i < 10; i++) await f.api("POST", `/vps/${id}/ssh-keys`, { body: { publicKey: newEd25519PublicKey() } });
+      return f.api("POST", `/vps/${id}/ssh-keys`, { body: { publicKey: newEd25519PublicKey() } });
+    },
+  ],
+  ["SSH_KEY_NOT_FOUND", 404, "remove a key the server does not have", async () => f.api("DELETE", `/vps/${await shared()}/ssh-keys/${encodeURIComponent(KEYS.ed25519.fingerprint)}`)],
+  ["INVALID_SNAPSHOT_NAME", 400, "a snapshot name with a semicolon", async () => f.api("POST", `/vps/${await shared()}/snapshots`, { body: { name: "semi;colon" } })],
+  ["SNAPSHOT_NOT_FOUND", 404, "delete an unknown snapshot", async () => f.api("DELETE", `/vps/${await shared()}/snapshots/no-such-snapshot`)],
   [
     "BACKUP_ERROR",
     400,

@@ -62,8 +62,10 @@ test("up writes the owner details, then registers the domain (priced first) and 
     city: "Jakarta", province: "DKI Jakarta", postalCode: "10110", country: "ID",
   });
   const platformWrites = calls(s.writes()).filter((c) => c.includes("/api/"));
-  // The details, then the Domain's check (a dry run, now answered) and the registration.
-  expect(platformWrites).toEqual(["PATCH /api/domains/registrant", "POST /api/domains", "POST /api/domains"]);
+  // The up's preview pass: the Domain's dry run, refused while the details are incomplete (the preview
+  // says the name is not priced yet). Then the details, the Domain's check (a dry run, now answered)
+  // and the registration.
+  expect(platformWrites).toEqual(["POST /api/domains", "PATCH /api/domains/registrant", "POST /api/domains", "POST /api/domains"]);
   expect(domainRecords(s.world())).toMatchObject([{ name: DOMAIN, status: "active" }]);
   expect(walletOf(s.emu)).toBe(balance - PRICE);
   expect(suppressions()).toEqual([{ email: SUPPRESSED, reason: "manual" }]);

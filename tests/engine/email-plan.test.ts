@@ -53,8 +53,8 @@ describe("the provider host killed during the purchase, then `up` again", () => 
   }
 
   test("after the purchase committed (its answer held): the next up buys nothing more", async () => {
-    // skip 1: the check's dry run goes through.
-    await s.emu.ctl("POST", "/faults", { method: "POST", path: "/email/plan", afterCommit: true, delayMs: 3_000, skip: 1, times: 1 });
+    // skip 2: the checks' dry runs (the preview pass's, then the up pass's) go through.
+    await s.emu.ctl("POST", "/faults", { method: "POST", path: "/email/plan", afterCommit: true, delayMs: 3_000, skip: 2, times: 1 });
     expect(await killedUp(() => purchases().length > 0)).toBe(true);
     const r = await s.run("up");
     expect(changes(r)).toEqual(expect.arrayContaining(["create plan"]));

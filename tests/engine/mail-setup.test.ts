@@ -101,6 +101,20 @@ test("a second preview shows no changes and makes no write call; a refresh finds
   expect(calls(s.writes())).toEqual([]);
 });
 
+test("the sending domain's wait setting changed: the preview lists exactly one update (the domain) and no replace; the up changes only it", async () => {
+  s.config(`${P}:verificationTimeoutSeconds`, "900");
+  s.clearRequests();
+  const preview = await s.run("preview");
+  expect(changes(preview)).toEqual(["update mail"]);
+  expect(preview.counts).toEqual({ update: 1, same: NAMES.length - 1 });
+  expect(calls(s.writes())).toEqual([]);
+  const receivingBefore = inbox().receiving;
+  const up = await s.run("up");
+  expect(changes(up)).toEqual(["update mail"]);
+  expect(inbox().receiving).toEqual(receivingBefore);
+  expect(s.state().resources.find((r) => r.name === "mail")!.outputs.verificationTimeoutSeconds).toBe(900);
+});
+
 test("destroy leaves the plan and says so; removes the rest: alias and mailbox before receiving, receiving before the domain", async () => {
   s.clearRequests();
   const r = await s.run("destroy");

@@ -8,7 +8,7 @@ import { calls, changes, onlySame, ROOT, type EngineStack } from "../../tools/su
 import { emailRecords, serverRecords } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 const P = "svc-quickstart";
 const ROOT_PASSWORD = "Quick!start2026x";
@@ -58,6 +58,21 @@ test("a second preview shows no changes and makes no write call", async () => {
   expect(onlySame(r)).toBe(true);
   expect(r.counts).toEqual({ same: 8 });
   expect(calls(s.writes())).toEqual([]);
+});
+
+test("the server's plan upgraded: the preview lists exactly one update (the server) and no replace; the up upgrades it in place", async () => {
+  const [before] = servers();
+  s.config(`${P}:plan`, "s-2vcpu-2gb");
+  const preview = await s.run("preview");
+  expect(changes(preview)).toEqual(["update web"]);
+  expect(preview.counts).toEqual({ update: 1, same: 7 });
+  // The new address is not known before the upgrade ran: the stack output shows as unknown.
+  const up = await s.run("up");
+  expect(changes(up)).toEqual(["update web"]);
+  const [after] = servers();
+  expect(after.id).toBe(before.id);
+  expect(after.planId).toBe(s.world().catalog.vpsPlans.find((p) => p.name === "s-2vcpu-2gb")!.id);
+  expect(servers()).toHaveLength(1);
 });
 
 test("the state file holds no plaintext key, root password or webhook secret; the passphrase recovers them", async () => {

@@ -41,7 +41,8 @@ async function run(op: "refresh" | "up" | "preview", options: Partial<EngineOpti
       }
     };
   };
-  const result = await runEngine(op, { ...s.options, ...options, onProviderHost: countReads });
+  // One pass of reads is measured: the CLI's preview pass (which reads too) is skipped.
+  const result = await runEngine(op, { ...s.options, skipPreview: true, ...options, onProviderHost: countReads });
   if (!result.ok) throw new Error(`${op} failed: ${result.errors.join("\n")}`);
   return { ...result, mostReadsAtOnce };
 }

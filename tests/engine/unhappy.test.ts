@@ -124,7 +124,8 @@ ${HOOK('"http://hooks.example.com/a"')}`);
     expect(r.errors).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:Webhook resource 'hook's property 'url' value .* has a problem: url: must use https/),
-        expect.stringMatching(/^Running program .* failed with an unhandled exception:[\s\S]*401/),
+        // One line, without a stack: the operation, the code, and the setting the key came from.
+        expect.stringMatching(/^getEmailStatus failed: GET \/status 401 INVALID_API_KEY — .*svc:profiles\.wrong\.emailApiKey \(profile "wrong"\)/),
       ]),
     );
     printedOnce(r);

@@ -100,7 +100,12 @@ describe("VpsBackup lifecycle", () => {
       changes: "some",
       replaces: ["vpsId"],
     });
-    expect(await h.host.diff(T, vpsId, olds, await h.checked(T, { vpsId, planCode: "backup-100" }))).toMatchObject({ changes: "some", replaces: [] });
+    // An in-place update reads the add-on first: one deleted outside Pulumi stops the preview with `pulumi refresh`.
+    const gone = await failure<HostError>(h.host.diff(T, vpsId, olds, await h.checked(T, { vpsId, planCode: "backup-100" })));
+    expect(gone.message).toMatch(/was deleted outside Pulumi: run `pulumi refresh`/);
+    const created = await h.host.create(T, await h.checked(T, { vpsId, planCode: "backup-10" }));
+    expect(await h.host.diff(T, vpsId, created.properties, await h.checked(T, { vpsId, planCode: "backup-100" }))).toMatchObject({ changes: "some", replaces: [] });
+    await h.host.delete(T, vpsId, created.properties);
   });
 });
 

@@ -59,8 +59,10 @@ test("firewall rules of a server whose backup is being set up wait for the setup
 
 test("the backup create does not read at once the add-on its activation just answered", async () => {
   const vpsId = (await runningServer(h, smallPlan)).id;
+  // The check reads the add-on (is one already paid for?); the create's own calls are counted.
+  const inputs = await h.checked("VpsBackup", { vpsId, planCode: "backup-10" });
   h.emu.control.clearRequests();
-  await h.host.create("VpsBackup", await h.checked("VpsBackup", { vpsId, planCode: "backup-10" }));
+  await h.host.create("VpsBackup", inputs);
   const log = h.emu.control.requests().filter((r) => r.status !== 429 && r.path === `/api/vps/${vpsId}/backup`);
   // The paid call goes first: the API refuses a second add-on (ALREADY_SUBSCRIBED), so nothing is
   // read before it (provider/create-once.ts, refusedAsDuplicate).

@@ -52,7 +52,7 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
   beforeAll(() => fresh(h));
   beforeEach(() => h.emu.control.clearRequests());
 
-  test("check fills the defaults (configured project, monthly, autoRenew, running) and calls nothing but the plan catalogue", async () => {
+  test("check fills the defaults (configured project, monthly, autoRenew, running) and makes reads only (the plan catalogue; the servers and the wallet for the price)", async () => {
     inputs = await h.checked(T, args());
     expect(outputsOf(inputs)).toEqual({
       ...args(),
@@ -61,7 +61,9 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
       autoRenew: true,
       powerState: "running",
     });
-    expect(calls(h)).toEqual(["GET /api/vps/plans 200"]);
+    // Reads only: the plan catalogue, and for the price at preview the project's servers (one of this
+    // name was paid for already) and the wallet (provider/foresight.ts).
+    expect(calls(h)).toEqual(["GET /api/vps/plans 200", "GET /api/vps 200", "GET /api/account/wallet 200"]);
   });
 
   test("auto-naming: the default name the sdk derived (the same on every first check), kept on later checks", async () => {
@@ -225,7 +227,7 @@ describe("Vps lifecycle: create, every row of the change table, read, delete", (
     expect(await h.host.diff(T, id, read.properties, await h.checked(T, outputsOf(inputs), read.inputs))).toMatchObject({ changes: "none" });
 
     // Changed elsewhere (the dashboard, another tool): the refresh reads the server's period, the program's differs.
-    const outOfBand = (billingPeriod: string) => h.emu.call("PATCH", `/api/vps/${id}/auto-renew`, { key: h.emu.keys.account, body: { billingPeriod } });
+    const outOfBand = (billingPeriod: string) => h.emu.call("PATCH", `/api/vps/${id}/auto-renew`, { key: h.emu.keys.account, body: { billingPeriod }, waitOutRateLimit: true });
     expect((await outOfBand("3month")).status).toBe(200);
     const drifted = await h.host.read(T, id, state);
     expect(drifted.inputs.billingPeriod).toBe("3month");
@@ -295,10 +297,11 @@ describe("Vps create: outcome unknown and failures", () => {
   });
 
   test("an answer dropped after commit and the list failing too: the error says the server may exist and how not to pay twice", async () => {
+    const checked = await h.checked(T, args());
     await h.emu.ctl("POST", "/faults", { method: "POST", path: "/api/vps", drop: true, afterCommit: true, times: 1 });
     // The first list (before the create is sent) answers; the one after the dropped answer does not.
     await h.emu.ctl("POST", "/faults", { method: "GET", path: "/api/vps", status: 403, code: "SCOPE_NOT_ALLOWED", skip: 1, times: 1 });
-    const err = await failure<HostError>(h.host.create(T, await h.checked(T, args())));
+    const err = await failure<HostError>(h.host.create(T, checked));
     expect(err.message).toMatch(/^create failed: POST \/vps NETWORK_ERROR — .*outcome unknown.*list failed: GET \/vps 403 SCOPE_NOT_ALLOWED — .*look for the server and add its id as `adoptId`/);
     expect(servers(h)).toHaveLength(1); // it was created: the message was right to warn
     expect(writes(h)).toEqual([{ method: "POST", path: "/api/vps", status: 0 }]);

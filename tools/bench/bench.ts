@@ -12,6 +12,8 @@
  *                                        client, size
  *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes (under a
  *                                        minute): CI's proof that the script runs and prints its table
+ *   npm run bench -- --skip-preview      up, refresh and destroy without the preview pass the CLI runs
+ *                                        first (by default each runs it, as `pulumi up` does)
  *   npm run bench -- --verbose           also what the engine prints
  *   npm run bench -- --trace refresh,up  also the timeline of each such operation: every request and provider
  *                                        call, in ms from the engine's start (where the time goes)
@@ -311,7 +313,7 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
   const destroyWrites = op === "destroy" ? writesNeededOnBusiestKey(op, stack.options.stateFile!) : 0;
   const started = Date.now();
   let checkpointBytes = 0;
-  const result = await runEngine(op, { ...stack.options, onCheckpoint: (bytes) => (checkpointBytes += bytes) });
+  const result = await runEngine(op, { ...stack.options, skipPreview, onCheckpoint: (bytes) => (checkpointBytes += bytes) });
   const wallMs = Date.now() - started;
   const requests: RequestLogEntry[] = await stack.emulator.requests();
   if (traceOps.has(op)) printTimeline(label, started, requests);
@@ -358,6 +360,8 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
 
 /** The operations whose timeline is printed (`--trace`). */
 const traceOps = new Set<Operation>();
+/** `--skip-preview`: the operations without the CLI's preview pass. */
+let skipPreview = false;
 
 /** Every request (as the emulator logged it) and provider call, ms after `started`, in time order. */
 function printTimeline(label: string, started: number, requests: RequestLogEntry[]): void {
@@ -572,12 +576,13 @@ const DEFAULT_SCENARIOS = [...SCENARIOS];
 const SMOKE_SCENARIOS = ["small", "size"];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "string" } } });
+  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, "skip-preview": { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "string" } } });
   for (const op of values.trace?.split(",") ?? []) traceOps.add(op.trim() as Operation);
   const only = values.smoke ? SMOKE_SCENARIOS : values.only ? values.only.split(",").map((s) => s.trim()) : [...DEFAULT_SCENARIOS];
   const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}: choose from ${SCENARIOS.join(", ")}`);
   requireCurrentBuild();
+  skipPreview = values["skip-preview"] ?? false;
   const print = values.verbose ? (line: string) => console.log(`    | ${line}`) : () => undefined;
   const benchStarted = Date.now();
   timeProviderCalls();

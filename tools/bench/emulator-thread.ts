@@ -40,7 +40,18 @@ export function startThreadEmulator(servers: number): Promise<ThreadEmulator> {
       };
       resolve({
         ...ready,
-        requests: async () => (await control("GET", "/requests")) as RequestLogEntry[],
+        // The log answers a page at a time: read on from each page's `next` to its end.
+        requests: async () => {
+          const entries: RequestLogEntry[] = [];
+          for (let after: string | null | undefined; after !== null; ) {
+            const answer = await fetch(`${ready.urls.control}/requests?limit=5000${after === undefined ? "" : `&after=${after}`}`);
+            if (!answer.ok) throw new Error(`GET /requests answered ${answer.status}`);
+            const page = (await answer.json()) as { data: RequestLogEntry[]; next: string | null };
+            entries.push(...page.data);
+            after = page.next;
+          }
+          return entries;
+        },
         clearRequests: async () => void (await control("DELETE", "/requests")),
         close: async () => void (await worker.terminate()),
       });

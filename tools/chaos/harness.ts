@@ -443,6 +443,11 @@ export interface Run extends RunResult {
 
 /** One engine operation, whatever its outcome. */
 export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: ProviderHost) => void, extra: Partial<EngineOptions> = {}): Promise<Run> {
+  if (s.engine === "pulumi") {
+    // Under the real CLI the scenarios only kill the provider host: its process, found under the CLI's.
+    const hostKiller = onProviderHost && ((host: { kill(): void }) => onProviderHost(host as ProviderHost));
+    return s.execute(op, { ...extra, signal, onProviderHost: hostKiller });
+  }
   const output: string[] = [];
   try {
     const result = await runEngine(op, { ...s.options, ...extra, print: (line) => output.push(line), signal, onProviderHost });

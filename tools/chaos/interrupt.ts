@@ -339,7 +339,10 @@ export async function interruptedUp(s: EngineStack, i: Interruption, delayMs = 0
     kill();
   }, 30_000);
   try {
-    const r = await run(s, "up", controller.signal, (h) => (host = h));
+    // As `pulumi up --skip-preview`: the held calls are the update's creates. A preview pass would
+    // send some of the same routes first (a Domain's or an EmailPlan's priced dry run) and take the
+    // holds meant for the creates.
+    const r = await run(s, "up", controller.signal, (h) => (host = h), { skipPreview: true });
     ended = r;
     output.push(...r.output);
     if (i.kill === "engine") problems.push(`the up was not interrupted (it ${r.ok ? "succeeded" : "failed"})`);

@@ -1,10 +1,10 @@
 /**
  * `npm run demo`: the quickstart end to end against the emulator — preview, up, a preview with no
  * changes, a webhook URL change whose preview shows one replace, up, destroy — with a closing
- * summary. Uses the real `pulumi` CLI when one is on PATH (local file backend and passphrase in a
- * temp dir), and the project's test engine otherwise; it says which.
+ * summary. Uses the real `pulumi` CLI when one is built (tools/pulumi-cli/build.sh) or on PATH (local
+ * file backend and passphrase in a temp dir), and the project's test engine otherwise; it says which.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,8 @@ import { startEmulator } from "../../emulator";
 import { runEngine, type Operation, type RunResult } from "../engine/engine";
 import { setConfig } from "../engine/state";
 import { packageRoot } from "../engine/provider-host";
+import { ensurePackageLink } from "../engine/program";
+import { CLI, cliEnv, realCliPresent, realCliVersion } from "../support/real-cli";
 
 const ROOT = packageRoot(__dirname);
 const PROJECT_DIR = join(ROOT, "examples/quickstart");
@@ -47,20 +49,36 @@ function engineDriver(tmp: string): Driver {
   };
 }
 
-/** The real CLI, with a local file backend and a passphrase in a temp dir. */
+/** The real CLI, with a local file backend and a passphrase in a temp dir: the one built into
+ * .pulumi-cli/bin (its own PULUMI_HOME, nothing downloaded), else the `pulumi` on PATH. */
 function cliDriver(tmp: string): Driver {
-  const env = { ...process.env, PULUMI_BACKEND_URL: `file://${tmp}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true" };
-  const pulumi = (args: string[], inherit = true) => execFileSync("pulumi", [...args, "--cwd", PROJECT_DIR, "--non-interactive"], { env, stdio: inherit ? "inherit" : "pipe" }).toString();
+  const built = realCliPresent();
+  const env = built
+    ? cliEnv(join(tmp, "home"), tmp, PASSPHRASE)
+    : { ...process.env, PULUMI_BACKEND_URL: `file://${tmp}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const bin = built ? CLI : "pulumi";
+  const pulumi = (args: string[], inherit = true) => execFileSync(bin, [...args, "--cwd", PROJECT_DIR, "--non-interactive"], { env, stdio: inherit ? "inherit" : "pipe" }).toString();
+  // An operation runs the program, which calls the emulator in this process: waiting for the CLI
+  // synchronously would stop the emulator from answering.
+  const pulumiAsync = (args: string[], inherit = true) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(bin, [...args, "--cwd", PROJECT_DIR, "--non-interactive"], { env, stdio: inherit ? "inherit" : ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`pulumi ${args[0]} exited ${code}`))));
+    });
+  ensurePackageLink(PROJECT_DIR);
   pulumi(["stack", "init", STACK], false);
   return {
-    name: "the pulumi CLI",
+    name: built ? `the pulumi CLI ${realCliVersion()} built by tools/pulumi-cli/build.sh` : "the pulumi CLI on PATH",
     countsKnown: false,
     setConfig: (key, value, secret) => void pulumi(["config", "set", ...(secret ? ["--secret"] : []), key, value, "--stack", STACK], false),
     async run(op) {
-      const args = { preview: ["preview", "--diff"], up: ["up", "--yes", "--skip-preview"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] }[op];
+      const args = { preview: ["preview", "--diff"], up: ["up", "--yes"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] }[op];
       try {
-        pulumi([...args, "--stack", STACK]);
-        const outputs = JSON.parse(pulumi(["stack", "output", "--json", "--show-secrets", "--stack", STACK], false) || "{}");
+        await pulumiAsync([...args, "--stack", STACK]);
+        const outputs = JSON.parse((await pulumiAsync(["stack", "output", "--json", "--show-secrets", "--stack", STACK], false)) || "{}");
         return { ok: true, outputs, counts: {} };
       } catch {
         return { ok: false, outputs: {}, counts: {} };
@@ -74,7 +92,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const tmp = mkdtempSync(join(tmpdir(), "svc-demo-"));
   const emulator = await startEmulator({ port: 0 });
-  const driver = pulumiOnPath() ? cliDriver(tmp) : engineDriver(tmp);
+  const driver = realCliPresent() || pulumiOnPath() ? cliDriver(tmp) : engineDriver(tmp);
   let failed = false;
   const stepTitle = (n: number, text: string) => console.log(`\n${bold(`── ${n}. ${text}`)}`);
   const must = async (op: Operation, check?: (r: Awaited<ReturnType<Driver["run"]>>) => string | undefined) => {

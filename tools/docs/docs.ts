@@ -179,6 +179,7 @@ const DATA_TYPES: [name: string, schema: import("zod").ZodType, what: string][] 
   ["VpsSnapshotInfo", schemas.snapshot, "A snapshot of a server (`getVpsSnapshots`)."],
   ["EmailPlanOffer", schemas.emailPlanOffer, "An email plan on sale (`getEmailPlans`)."],
   ["EmailSubscription", schemas.emailSubscription, "The project's email plan subscription (`getEmailPlan`)."],
+  ["EmailSuppressionRow", schemas.emailSuppression, "An address on the project's suppression list (`getEmailSuppressions`)."],
 ];
 
 function dataTypes(): string {
@@ -257,12 +258,33 @@ function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   } else out.push("Nothing to wait for: each operation is done when its call answers.", "");
   out.push("## Adoption", "");
   out.push(schema.adoption ? `${schema.adoption}\n\nSee the README, [Adopting existing objects](../README.md#adopting-existing-objects-adoptid).` : "This type makes no object of its own: it has no `adoptId`.", "");
+  const foreseen = previewText(schema);
+  if (foreseen) out.push("## What the preview foresees", "", foreseen, "");
   out.push("## After an interrupted `up`", "", schema.interrupted, "");
   out.push("## API errors", "", "Besides the errors every call may meet (see the README, [Errors](../README.md#errors-and-the-debug-log)):", "", "| code | what to do |", "|---|---|");
   for (const [code, what] of Object.entries(schema.errors)) out.push(`| \`${code}\` | ${cell(what!)} |`);
   out.push("");
   if (schema.notes) out.push("## Notes", "", schema.notes.trim(), "");
   return out.join("\n");
+}
+
+/**
+ * The page's preview section: the type's own text, the email plan's presence for every email type,
+ * and, once per page, what happens where the foresight and the platform disagree.
+ */
+function previewText(schema: ResourceSchema): string | undefined {
+  const parts: string[] = [];
+  if (schema.preview) parts.push(schema.preview);
+  if (schema.service === "email" && schema.type !== "EmailPlan") {
+    parts.push(
+      "Before this object is made, the preview checks that the project has an email plan, or that the program declares an `EmailPlan` (checked before it: give this resource `dependsOn: [plan]`); without either it is refused at preview, pointing at `svc.EmailPlan`, instead of failing the `up` with `402 NO_PLAN`.",
+    );
+  }
+  if (parts.length === 0) return undefined;
+  parts.push(
+    "The preview's foresight reads the wallet once per run, at the first check that needs it, and the counts from the project's lists: what someone else changes between the preview and the `up` — a limit reached, the wallet spent — is not foreseen. The `up` then still fails cleanly as before: the API refuses the step (`402`, `REQUEST_ERROR`), nothing is charged for it, the objects made before it stay in the state, and the next `up` goes on from there.",
+  );
+  return parts.join("\n\n");
 }
 
 /** The hand-written pages of docs/ (every .md there the generator does not write), with their titles. */

@@ -8,6 +8,24 @@ import type { ChildProcess } from "node:child_process";
 
 const live = new Set<ChildProcess>();
 
+/**
+ * Preloaded into each process the engine starts (`node --import`), with `CHILD_STDIO` as its stdio:
+ * a kill -9 of the engine runs no handler of its own, but the kernel closes the engine's end of the
+ * pipe on fd 3, and the child exits on that. (The CLI's plugins are not watched this way; this
+ * engine's promise that no child outlives it is its own.)
+ */
+export const PARENT_WATCH = `data:text/javascript,${encodeURIComponent(`import net from "node:net";
+try {
+  const parent = new net.Socket({ fd: 3, readable: true, writable: false });
+  parent.on("close", () => process.exit(1));
+  parent.on("error", () => undefined);
+  parent.resume();
+  parent.unref();
+} catch {}`)}`;
+
+/** stdin ignored, stdout and stderr piped, fd 3 the pipe PARENT_WATCH watches. */
+export const CHILD_STDIO = ["ignore", "pipe", "pipe", "pipe"] as const;
+
 const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 /** Kills every process the engine started that still runs (synchronous: safe in an `exit` handler). */

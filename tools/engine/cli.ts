@@ -1,7 +1,7 @@
 /**
  * The test engine from the command line (a stand-in for the `pulumi` CLI on machines without it):
  *   npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates]
- *                    [--parallel N] [--refresh (preview, up)]
+ *                    [--parallel N] [--refresh (preview, up)] [--skip-preview]
  *   npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]
  *   npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]
  *   npm run engine -- config rm <project dir> <key> [--path] [--stack dev]
@@ -15,10 +15,10 @@ import { resolve } from "node:path";
 import { killChildren } from "./children";
 import { readStackState, runEngine, type EngineOptions, type Operation } from "./engine";
 import { formatStackOutputs, printTerminating } from "./printing";
-import { getConfig, removeConfig, setConfig } from "./state";
+import { getConfig, qualifyConfigKey, readProject, removeConfig, setConfig } from "./state";
 
 const USAGE = [
-  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)] [--parallel N] [--refresh (preview, up)]",
+  "usage: npm run engine -- <preview|up|refresh|destroy> <project dir> [--stack dev] [--clear-pending-creates (refresh)] [--parallel N] [--refresh (preview, up)] [--skip-preview]",
   "       npm run engine -- config set <project dir> <key> <value> [--secret] [--path] [--stack dev]",
   "       npm run engine -- config get <project dir> <key> [--path] [--json] [--stack dev]",
   "       npm run engine -- config rm <project dir> <key> [--path] [--stack dev]",
@@ -34,6 +34,7 @@ const OPTIONS = {
   "clear-pending-creates": { type: "boolean", default: false },
   parallel: { type: "string", short: "p" },
   refresh: { type: "boolean", short: "r", default: false },
+  "skip-preview": { type: "boolean", default: false },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -45,10 +46,12 @@ function usage(): never {
 
 function config(args: string[], values: Values, passphrase: string): void {
   // `config <dir> <key> <value>`: the short form kept from before `config set`.
-  const [verb, dir, key, value] = ["set", "get", "rm"].includes(args[0]) ? args : ["set", ...args];
-  if (!dir || !key) usage();
+  const [verb, dir, given, value] = ["set", "get", "rm"].includes(args[0]) ? args : ["set", ...args];
+  if (!dir || !given) usage();
   const projectDir = resolve(dir);
   const stack = values.stack!;
+  // `pulumi config set k v` stores `<project>:k` (pkg/cmd/pulumi/config/io.go parseConfigKey).
+  const key = qualifyConfigKey(given, readProject(projectDir).name);
   if (verb === "set") {
     if (value === undefined) usage();
     setConfig(projectDir, stack, passphrase, key, value, values.secret, values.path);
@@ -112,10 +115,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const print = (line: string) => console.log(line);
-  const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], parallel, refresh: values.refresh, print };
+  const options: EngineOptions = { projectDir: resolve(dir), stack: values.stack, clearPendingCreates: values["clear-pending-creates"], parallel, refresh: values.refresh, skipPreview: values["skip-preview"], print };
   watchCtrlC(options, print);
   const result = await runEngine(operation as Operation, options);
-  process.exit(result.ok ? 0 : 1);
+  // The CLI's exit codes (pkg/cmd/pulumi/cmd/exit_codes.go ExitCodeFor): cancelled 8, else 1.
+  process.exit(result.ok ? 0 : result.cancelled ? 8 : 1);
 }
 
 main().catch((err: Error) => {

@@ -5,7 +5,8 @@
 import { dynamicType, timeoutSeconds } from "./plan";
 import { resourceLabel } from "./printing";
 import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
-import type { ResourceState } from "./state";
+import { HostError } from "./provider-host";
+import type { PendingOperation, ResourceState } from "./state";
 
 const protectedMessage = (r: ResourceState) => `${resourceLabel(r)}: resource is protected; set protect: false (and run up) before deleting it`;
 
@@ -26,11 +27,27 @@ export async function deleteResource(run: Run, r: ResourceState, shown = true): 
     run.fail(protectedMessage(r));
     return false;
   }
+  // A preview shows the delete and calls nothing.
+  if (run.dryRun) {
+    if (shown && r.type !== STACK_TYPE) run.step(r.external ? "discard" : "delete", r);
+    return true;
+  }
+  // A resource the program only read leaves the state with no provider call (step.go: OpReadDiscard).
+  if (r.external) {
+    run.markDeleted(r);
+    if (shown) run.step("discard", r);
+    else run.checkpoint();
+    return true;
+  }
   if (r.custom && r.id && !r.retainOnDelete) {
+    const pending: PendingOperation = { op: "delete", urn: r.urn, type: r.type, name: r.name, inputs: r.inputs, secrets: r.secretInputs ?? r.secrets, startedAt: new Date().toISOString() };
     try {
       const h = await run.provider();
+      run.beginPending(pending);
       await run.inStep("delete", r, () => h.delete(dynamicType(r.type), r.id!, r.outputs, { urn: r.urn, oldInputs: r.inputs, timeout: timeoutSeconds(r.customTimeouts?.delete) }));
+      run.dropPending(pending);
     } catch (err) {
+      if (!(err instanceof HostError && err.unreachable)) run.dropPending(pending);
       if (err instanceof DeploymentCancelled) return false;
       if (run.interrupted) throw err;
       run.failedStep("delete", r, String(err));
@@ -44,23 +61,28 @@ export async function deleteResource(run: Run, r: ResourceState, shown = true): 
   return true;
 }
 
-/** Originals of replacements a failed update left behind are deleted first, as the CLI does. */
-export async function deleteLeftOriginals(run: Run): Promise<void> {
-  for (const r of run.old.resources.filter((x) => x.pendingDelete)) {
-    if (run.dryRun) run.step("delete", r);
-    else if (!(await deleteResource(run, { ...r, protect: false }))) run.next.resources.push(r);
+/** Originals of replacements an earlier run left pending delete; answers false when one failed (it
+ * and the rest stay pending delete). */
+export async function deleteLeftOriginals(run: Run, left: ResourceState[]): Promise<boolean> {
+  for (const [i, r] of left.entries()) {
+    if (!(await deleteResource(run, { ...r, protect: false }))) {
+      run.next.resources.push(...left.slice(i));
+      return false;
+    }
   }
+  return true;
 }
 
 /** Every resource the program no longer declares, newest first (reverse dependency order). */
 export function removedResources(run: Run, registered: Set<string>): ResourceState[] {
-  return run.old.resources.filter((r) => !r.pendingDelete && !registered.has(r.urn)).reverse();
+  return run.old.resources.filter((r) => !r.pendingDelete && !registered.has(r.urn) && !run.aliased.has(r.urn)).reverse();
 }
 
 /** After a preview or a failed program: resources the run did not reach stay as they were;
  * replaced originals wait for the next run. */
-export function keepUndeleted(run: Run, removed: ResourceState[]): void {
+export function keepUndeleted(run: Run, removed: ResourceState[], left: ResourceState[]): void {
   for (const r of [...removed].reverse()) if (!run.next.resources.some((x) => x.urn === r.urn && !x.pendingDelete)) run.next.resources.push(r);
+  run.next.resources.push(...left);
   for (const r of run.replacedToDelete) run.next.resources.push({ ...r, pendingDelete: true });
 }
 

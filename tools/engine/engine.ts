@@ -31,11 +31,25 @@ export function readStackState(options: EngineOptions): StackState {
   return loadState(stateFileOf(options), passphraseOf(options));
 }
 
+/**
+ * One operation as the CLI runs it: `up`, `destroy` and `refresh` first run their preview pass (the
+ * CLI's `--skip-preview` skips it), and a failed preview stops the operation before any change
+ * (pkg/backend/apply.go `PreviewThenPrompt`… / `confirmBeforeUpdating`: the update runs only when the
+ * preview succeeded). The result is the operation's own; a failed preview's is the preview's.
+ */
 export async function runEngine(operation: Operation, options: EngineOptions): Promise<RunResult> {
-  const run = new Run(operation, options);
+  if (operation !== "preview" && !options.skipPreview) {
+    const preview = await runOnce(operation, options, true);
+    if (!preview.ok) return preview;
+  }
+  return runOnce(operation, options, false);
+}
+
+async function runOnce(operation: Operation, options: EngineOptions, previewPass: boolean): Promise<RunResult> {
+  const run = new Run(operation, options, previewPass);
   ensurePackageLink(options.projectDir);
   run.watchSignal();
-  printHeader(run.print, operation, run.stack, run.project.name);
+  printHeader(run.print, operation, run.stack, run.project.name, run.dryRun);
   let messages: string[] = [];
   run.startProgress();
   try {
@@ -68,20 +82,40 @@ async function deploy(run: Run): Promise<void> {
     await refresh(run);
     run.startFromRefreshed();
   }
-  await deleteLeftOriginals(run);
   const { exitCode, registered } = await runProgram(run);
+  if (exitCode !== 0 || run.errors.length) keepStackOutputs(run);
   const removed = removedResources(run, registered);
-  if (exitCode !== 0 || run.dryRun) {
-    keepUndeleted(run, removed);
-    if (run.dryRun && exitCode === 0) previewDeletes(run, removed);
+  // Originals a failed replacement left pending delete are deleted with the other deletes, after the
+  // program, and not at all when it failed (step_generator.go GenerateDeletes: `if res.Delete`).
+  const left = run.old.resources.filter((x) => x.pendingDelete);
+  if (exitCode !== 0 || run.dryRun || run.errors.length) {
+    keepUndeleted(run, removed, left);
+    if (run.dryRun && exitCode === 0 && !run.errors.length) {
+      for (const r of left) run.step("delete", r);
+      previewDeletes(run, removed);
+    }
+    return;
+  }
+  if (!(await deleteLeftOriginals(run, left))) {
+    keepUndeleted(run, removed, []);
     return;
   }
   await deleteAfterProgram(run, removed);
 }
 
+/** A failed update keeps the stack outputs it did not register again (pulumi_test.go
+ * TestStackOutputsProgramError, TestStackOutputsResourceError: "Prior output is preserved"). */
+function keepStackOutputs(run: Run): void {
+  // Nothing registered: the old outputs stand as they are.
+  if (run.next.outputs === run.old.outputs) return;
+  const { outputs: registered, secretOutputs: registeredSecrets } = run.next;
+  run.next.outputs = { ...run.old.outputs, ...registered };
+  run.next.secretOutputs = [...new Set([...run.old.secretOutputs.filter((k) => !(k in registered)), ...registeredSecrets])];
+}
+
 /** The warnings, diagnostics, outputs and summary the CLI prints at the end, and the result. */
 function finish(run: Run, messages: string[]): RunResult {
-  printInterruptedCreates(run.print, run.pendingOps.filter((x) => !(run.old.pendingOperations ?? []).includes(x)));
+  printInterruptedCreates(run.print, run.pendingOps.filter((x) => x.op === "create" && !(run.old.pendingOperations ?? []).includes(x)));
   printDiagnostics(run.print, messages, `${run.project.name}-${run.stack}`);
   // The deployment's own last word (deployment_executor.go reportExecResult): "<kind> canceled" is
   // an error of its own; "<kind> failed" follows the errors already printed.
@@ -90,7 +124,7 @@ function finish(run: Run, messages: string[]): RunResult {
   else if (run.errors.length) printError(run.print, `${kind} failed`);
   const counts = countSteps(run.steps);
   const ms = Date.now() - run.started;
-  if (run.operation === "up") printOutputs(run.print, run.next);
+  if (run.operation === "up" && !run.dryRun) printOutputs(run.print, run.next);
   printSummary(run.print, counts, ms, run.errors.length);
-  return { operation: run.operation, ok: run.errors.length === 0, steps: run.steps, counts, outputs: run.next.outputs, errors: run.errors, messages, ms };
+  return { operation: run.operation, ok: run.errors.length === 0, steps: run.steps, counts, outputs: run.next.outputs, errors: run.errors, ...(run.cancelledByUser ? { cancelled: true } : {}), messages, ms };
 }

@@ -26,8 +26,23 @@ export interface Registration {
   ignoreChanges: string[];
   additionalSecretOutputs: string[];
   importId: string;
+  /** The `aliases` option as URNs: the SDK computes them itself (parents' aliases included) when the
+   * engine does not support the `aliasSpecs` feature, as this one does not. */
+  aliases: string[];
   /** The `customTimeouts` option as the SDK sends it (Go durations such as "40m"; "" when not set). */
   customTimeouts: { create: string; update: string; delete: string };
+}
+
+/** A `ReadResourceRequest`: the program reads an existing object (`Res.get(name, id)`). */
+export interface ReadRegistration {
+  type: string;
+  name: string;
+  parent: string;
+  id: string;
+  /** The program's properties (a dynamic resource's carry `__provider`), secrets wrapped. */
+  object: Props;
+  dependencies: string[];
+  additionalSecretOutputs: string[];
 }
 
 export interface RegisterAnswer {
@@ -41,6 +56,7 @@ export type Severity = "debug" | "info" | "warning" | "error";
 
 export interface MonitorHandlers {
   register(reg: Registration): Promise<RegisterAnswer>;
+  read(req: ReadRegistration): Promise<RegisterAnswer>;
   registerOutputs(urn: string, outputs: Props): void;
   /** A message the program logged (`pulumi.log`, and its own unhandled errors), with its resource's URN or "". */
   log(severity: Severity, message: string, urn: string): void;
@@ -90,6 +106,7 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
         ignoreChanges: r.getIgnorechangesList(),
         additionalSecretOutputs: r.getAdditionalsecretoutputsList(),
         importId: r.getImportid(),
+        aliases: r.getAliasurnsList(),
         customTimeouts: {
           create: r.getCustomtimeouts()?.getCreate() ?? "",
           update: r.getCustomtimeouts()?.getUpdate() ?? "",
@@ -126,7 +143,32 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
     },
     invoke: unsupported("Invoke"),
     call: unsupported("Call"),
-    readResource: unsupported("ReadResource"),
+    // As the real engine's resmon.ReadResource (source_eval.go): a read step, answered with the URN
+    // and the outputs the provider's Read gave.
+    readResource(call, cb) {
+      const r = call.request;
+      const req: ReadRegistration = {
+        type: r.getType(),
+        name: r.getName(),
+        parent: r.getParent(),
+        id: r.getId(),
+        object: (r.getProperties()?.toJavaScript() ?? {}) as Props,
+        dependencies: r.getDependenciesList(),
+        additionalSecretOutputs: r.getAdditionalsecretoutputsList(),
+      };
+      if (handlers.isCancelled()) return cb(shutDown("resource monitor shut down while sending resource registration"), null);
+      let answered = false;
+      const answer = (err: grpc.ServiceError | null, res: resproto.ReadResourceResponse | null) => {
+        if (answered) return;
+        answered = true;
+        cb(err, res);
+      };
+      void handlers.cancelled.then(() => answer(shutDown("resource monitor shut down while waiting on step's done channel"), null));
+      handlers.read(req).then(
+        (done) => answer(null, new resproto.ReadResourceResponse().setUrn(done.urn).setProperties(Struct.fromJavaScript(done.object as never))),
+        (err) => answer(handlers.isCancelled() ? shutDown("resource monitor shut down while waiting on step's done channel") : fail(err), null),
+      );
+    },
     registerStackTransform: unsupported("RegisterStackTransform"),
     registerStackInvokeTransform: unsupported("RegisterStackInvokeTransform"),
     registerResourceHook: unsupported("RegisterResourceHook"),

@@ -7,10 +7,14 @@ import { HostError, type DiffAnswer, type ProviderHost } from "./provider-host";
 import { resourceLabel } from "./printing";
 import type { Run } from "./run";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
-import type { PendingOperation, Props, ResourceState } from "./state";
+import { parseConfigPath, type PendingOperation, type Props, type ResourceState } from "./state";
 import type { StepOp } from "./types";
 
 export const dynamicType = (type: string) => type.replace(/^pulumi-nodejs:dynamic\/svc:/, "");
+
+/** A dynamic resource's type: `pulumi-nodejs:dynamic/<module>:<type>`, or the SDK's default
+ * `pulumi-nodejs:dynamic:Resource` (sdk/nodejs/dynamic/index.ts, Resource's constructor). */
+export const isDynamicType = (type: string) => type.startsWith("pulumi-nodejs:dynamic/") || type.startsWith("pulumi-nodejs:dynamic:");
 
 /** A Go duration ("40m", "1h30m", "90s", "2.5h") in seconds, as the engine turns customTimeouts into
  * the requests' `timeout` (0 when not set). */
@@ -41,17 +45,35 @@ const existsAtApi = (r: ResourceState | undefined): r is Existing => Boolean(r?.
 
 /** Answers one registration of the program: a component is kept as it is; a custom resource gets its step. */
 export async function registerResource(run: Run, reg: Registration, urn: string): Promise<RegisterAnswer> {
-  const before = run.prior.get(urn);
+  const before = priorState(run, reg, urn);
   const base = registrationState(reg, urn);
   if (!reg.custom) {
     run.keep({ ...base, custom: false, inputs: {}, outputs: before?.outputs ?? {}, secrets: [] });
     return { urn, object: {} };
   }
-  if (!reg.type.startsWith("pulumi-nodejs:dynamic/")) throw new Error(`${reg.type}: the test engine runs only dynamic resources`);
+  if (!isDynamicType(reg.type)) throw new Error(`${reg.type}: the test engine runs only dynamic resources`);
   const host = await run.provider();
   const plan = new ResourcePlan(run, reg, base, before, host);
   const step = await run.generate(() => plan.decide());
   return step();
+}
+
+/**
+ * The old state of a registration: its URN's, else the first of its aliases' (step_generator.go
+ * `getOldResource`: "Otherwise, if we have an alias, use that"). An alias claimed is neither deleted
+ * nor kept under its old URN: the resource carries on under the new one, with no create and no delete.
+ */
+function priorState(run: Run, reg: Registration, urn: string): ResourceState | undefined {
+  const own = run.prior.get(urn);
+  if (own) return own;
+  for (const alias of reg.aliases) {
+    const old = run.prior.get(alias);
+    if (old && !run.aliased.has(alias)) {
+      run.aliased.add(alias);
+      return old;
+    }
+  }
+  return undefined;
 }
 
 /** One custom resource the program registered, on its way through check and diff to its step. */
@@ -64,7 +86,10 @@ class ResourcePlan {
   private readonly programInputs: Props;
   /** The inputs the first check is given: ignoreChanges applied. */
   private readonly news: Props;
+  /** Outputs that are secret: a secret input's name, and additionalSecretOutputs. */
   private readonly secrets: string[];
+  /** Inputs the program made secret; the others are stored as given. */
+  private readonly secretInputs: string[];
   /** The inputs the first check answered. */
   private inputs: Props = {};
   /** What stays in the state for this resource when its step fails. */
@@ -84,7 +109,10 @@ class ResourcePlan {
     this.programInputs = { ...news };
     if (before) applyIgnoreChanges(news, before, reg.ignoreChanges);
     this.news = news;
-    this.secrets = [...new Set([...secretInputs, ...reg.additionalSecretOutputs, ...(before?.secrets ?? [])])];
+    // An ignored input keeps its old value, secret if it was.
+    const keptSecret = before ? reg.ignoreChanges.map((p) => parseConfigPath(p)[0] as string).filter((k) => (before.secretInputs ?? before.secrets).includes(k)) : [];
+    this.secretInputs = [...new Set([...secretInputs, ...keptSecret])];
+    this.secrets = [...new Set([...this.secretInputs, ...reg.additionalSecretOutputs])];
     this.kept = before;
   }
 
@@ -100,7 +128,10 @@ class ResourcePlan {
     // A resource deleted by a delete-before-replace whose create then failed is replaced again, and
     // not deleted again (step_generator.go continueStepsFromDiff: `|| old.PendingReplacement`).
     if (diff.replaces.length > 0 || before.pendingReplacement) return () => this.replace(before, diff, diffs);
-    if (diff.changes === "some" || before.initErrors) return () => this.update(before, diffs);
+    // A provider that cannot tell (DIFF_UNKNOWN: a dynamic provider without `diff`) gets the engine's
+    // own diff of the inputs (step_generator.go diffResource: `if diff.Changes == plugin.DiffUnknown`).
+    const changed = diff.changes === "some" || (diff.changes === "unknown" && diffs.length > 0);
+    if (changed || before.initErrors) return () => this.update(before, diffs);
     return async () => this.same(before);
   }
 
@@ -134,7 +165,7 @@ class ResourcePlan {
       throw new Error("the dynamic provider host answered a Read without its provider: not expected of @pulumi/pulumi");
     } catch (err) {
       this.run.failedStep("import", this.base, (err as Error).message);
-      return this.refuse(`${this.label}: reading resource ${importId} to import failed: ${(err as Error).message}`);
+      return this.refuse(`${this.label}: ${stepError((err as Error).message, this.run.dryRun)}`);
     }
   }
 
@@ -159,12 +190,14 @@ class ResourcePlan {
     }
     // Recorded before the call (the CLI's pending operation), dropped once the provider answered.
     this.run.throwIfCancelled();
-    const pending: PendingOperation = { op: "create", urn: this.urn, type: this.reg.type, name: this.reg.name, inputs, secrets: this.secrets, startedAt: new Date().toISOString() };
-    this.run.beginCreate(pending);
+    const pending: PendingOperation = { op: "create", urn: this.urn, type: this.reg.type, name: this.reg.name, inputs, secrets: this.secretInputs, startedAt: new Date().toISOString() };
+    this.run.beginPending(pending);
     try {
       const res = await this.run.inStep(op, this.base, () => this.host.create(this.type, inputs, { urn: this.urn, timeout: timeoutSeconds(this.reg.customTimeouts.create) }));
       this.run.dropPending(pending);
-      this.run.keep({ ...this.base, custom: true, id: res.id, inputs, outputs: res.properties, secrets: this.secrets });
+      // step.go CreateStep.Apply: an empty id fails the step; nothing is saved.
+      if (!res.id) throw new Error("provider did not return an ID from Create");
+      this.run.keep({ ...this.base, custom: true, id: res.id, inputs, outputs: res.properties, secrets: this.secrets, secretInputs: this.secretInputs });
       this.run.step(op, this.base, diffs);
       return this.answer(res.id, res.properties);
     } catch (err) {
@@ -178,7 +211,10 @@ class ResourcePlan {
   private failed(err: unknown, op: StepOp): never {
     this.run.throwIfInterrupted();
     const partial = err instanceof HostError ? err.initFailed : undefined;
-    if (partial) this.run.keep({ ...this.base, custom: true, id: partial.id, inputs: this.inputs, outputs: partial.properties, secrets: this.secrets, initErrors: partial.reasons });
+    // The original of a failed create-then-delete replacement stays as it was, once: not pending delete.
+    const original = this.kept ? this.run.replacedToDelete.indexOf(this.kept) : -1;
+    if (original >= 0) this.run.replacedToDelete.splice(original, 1);
+    if (partial) this.run.keep({ ...this.base, custom: true, id: partial.id, inputs: this.inputs, outputs: partial.properties, secrets: this.secrets, secretInputs: this.secretInputs, initErrors: partial.reasons });
     else if (this.kept) this.run.keep(this.kept);
     this.run.failedStep(op, this.base, (err as Error).message);
     return this.refuse(`${this.label}: ${(err as Error).message}`);
@@ -203,6 +239,7 @@ class ResourcePlan {
     if (this.run.dryRun) return this.create(replacement.inputs);
     if (before.pendingReplacement) this.run.markDeleted(before);
     else if (diff.deleteBeforeReplace || this.reg.deleteBeforeReplace) await this.deleteBeforeReplace(before);
+    // Marked for deletion once its replacement exists; a failed create takes it back (failed()).
     else this.run.replacedToDelete.push(before);
     return this.create(replacement.inputs);
   }
@@ -221,34 +258,75 @@ class ResourcePlan {
   }
 
   private async update(before: Existing, diffs: string[]): Promise<RegisterAnswer> {
+    // A provider without preview support (the Node dynamic host) is not called: the engine answers
+    // the new inputs as the outputs (provider_plugin.go Update: `req.Preview && !supportsPreview`),
+    // and the SDK resolves every other output unknown in a dry run (runtime/resource.ts resolveOutputs).
     if (this.run.dryRun) {
       this.run.step("update", this.base, diffs);
-      return this.answer(before.id, { ...before.outputs, ...this.inputs });
+      return this.answer(before.id, this.inputs);
     }
     this.run.throwIfCancelled();
+    const pending: PendingOperation = { op: "update", urn: this.urn, type: this.reg.type, name: this.reg.name, inputs: this.inputs, secrets: this.secretInputs, startedAt: new Date().toISOString() };
+    this.run.beginPending(pending);
     try {
       const res = await this.run.inStep("update", this.base, () => this.host.update(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges, timeout: timeoutSeconds(this.reg.customTimeouts.update) }));
-      this.run.keep({ ...this.base, custom: true, id: before.id, inputs: this.inputs, outputs: res.properties, secrets: this.secrets });
+      this.run.dropPending(pending);
+      this.run.keep({ ...this.base, custom: true, id: before.id, inputs: this.inputs, outputs: res.properties, secrets: this.secrets, secretInputs: this.secretInputs });
       this.run.step("update", this.base, diffs);
       return this.answer(before.id, res.properties);
     } catch (err) {
+      if (!(err instanceof HostError && err.unreachable)) this.run.dropPending(pending);
       return this.failed(err, "update");
     }
   }
 
   private same(before: Existing): RegisterAnswer {
-    this.run.keep({ ...before, ...this.base, inputs: this.inputs, secrets: this.secrets });
+    // The old outputs stay, with their secrets (and additionalSecretOutputs now).
+    const secrets = [...new Set([...this.secrets, ...before.secrets])];
+    this.run.keep({ ...before, ...this.base, inputs: this.inputs, secrets, secretInputs: this.secretInputs });
     this.run.step("same", this.base);
-    return this.answer(before.id, before.outputs);
+    return { urn: this.urn, id: before.id, object: wrapSecrets(before.outputs, secrets) };
   }
 }
 
-/** ignoreChanges, before check as the CLI does: the old input stays (a new one stays absent). */
+/**
+ * ignoreChanges, before check as the CLI does (step_generator.go processIgnoreChanges): at each path
+ * (`size`, `tags.env`, `rules[0].port`, `tags["a.b"]`) the old input stays, and a value the old
+ * inputs did not have stays absent.
+ */
 function applyIgnoreChanges(news: Props, before: ResourceState, ignoreChanges: string[]): void {
-  for (const key of ignoreChanges) {
-    if (key in before.inputs) news[key] = before.inputs[key];
-    else delete news[key];
+  for (const path of ignoreChanges) {
+    const parts = parseConfigPath(path);
+    const old = valueAt(before.inputs, parts);
+    if (old.found) setAt(news, parts, structuredClone(old.value));
+    else deleteAt(news, parts);
   }
+}
+
+type Container = Record<string | number, unknown>;
+const isContainer = (v: unknown): v is Container => v !== null && typeof v === "object";
+
+function valueAt(root: Props, parts: (string | number)[]): { found: boolean; value?: unknown } {
+  let at: unknown = root;
+  for (const part of parts) {
+    if (!isContainer(at) || !(part in at)) return { found: false };
+    at = at[part];
+  }
+  return { found: true, value: at };
+}
+
+function setAt(root: Props, parts: (string | number)[], value: unknown): void {
+  let at: Container = root;
+  for (const [i, part] of parts.slice(0, -1).entries()) {
+    if (!isContainer(at[part])) at[part] = typeof parts[i + 1] === "number" ? [] : {};
+    at = at[part] as Container;
+  }
+  at[parts[parts.length - 1]] = value;
+}
+
+function deleteAt(root: Props, parts: (string | number)[]): void {
+  const parent = valueAt(root, parts.slice(0, -1));
+  if (parent.found && isContainer(parent.value)) delete parent.value[parts[parts.length - 1]];
 }
 
 /**
@@ -269,6 +347,13 @@ function goValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => `{${goValue(v)}}`).join(" ")}]`;
   if (typeof value === "object") return `map[${Object.entries(value).map(([k, v]) => `${k}:{${goValue(v)}}`).join(" ")}]`;
   return String(value);
+}
+
+/** A failed step's error as the CLI prints it under the resource: the error itself (diag 2000,
+ * `GetResourceOperationFailedError`), in a preview `Preview failed: <error>` (diag 2005,
+ * `GetPreviewFailedError`; pkg/engine/update.go OnResourceStepPost). */
+export function stepError(message: string, dryRun: boolean): string {
+  return dryRun ? `Preview failed: ${message}` : message;
 }
 
 /** A step that failed: its error is printed already and the deployment cancelled. */

@@ -9,11 +9,14 @@ export const shortType = (type: string) => type.replace(/^pulumi-nodejs:dynamic\
 /** A resource as the messages name it: `svc:Webhook events`. */
 export const resourceLabel = (r: { type: string; name: string }) => `${shortType(r.type)} ${r.name}`;
 
-export function printHeader(print: Print, operation: Operation, stack: string, project: string): void {
-  print(`${{ preview: "Previewing update", up: "Updating", refresh: "Refreshing", destroy: "Destroying" }[operation]} (${stack}) of project ${project}:`);
+/** The CLI's first line; a preview pass names the operation it previews ("Previewing destroy"). */
+export function printHeader(print: Print, operation: Operation, stack: string, project: string, dryRun = false): void {
+  const previewing = { preview: "Previewing update", up: "Previewing update", refresh: "Previewing refresh", destroy: "Previewing destroy" };
+  const running = { preview: "Previewing update", up: "Updating", refresh: "Refreshing", destroy: "Destroying" };
+  print(`${(dryRun ? previewing : running)[operation]} (${stack}) of project ${project}:`);
 }
 
-const SIGN: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", import: "=", refresh: "~", same: " " };
+const SIGN: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", import: "=", refresh: "~", same: " ", read: ">", discard: "<" };
 
 /** A step's line; a `same` step has none. */
 export function printStep(print: Print, s: Step): void {
@@ -27,7 +30,7 @@ export function printError(print: Print, message: string): void {
   print(`  error: ${message}`);
 }
 
-const ING: Record<StepOp, string> = { create: "creating", update: "updating", replace: "replacing", delete: "deleting", same: "", import: "importing", refresh: "refreshing" };
+const ING: Record<StepOp, string> = { create: "creating", update: "updating", replace: "replacing", delete: "deleting", same: "", import: "importing", refresh: "refreshing", read: "reading", discard: "discarding" };
 
 /** A step still running, with its elapsed time. */
 export function printInFlight(print: Print, op: StepOp, label: string, ms: number): void {
@@ -63,7 +66,7 @@ export function printProgramOutput(print: Print, chunk: string): void {
 export function printPendingOperationsWarning(print: Print, previous: PendingOperation[]): void {
   if (!previous.length) return;
   print(`  warning: Attempting to deploy or update resources with ${previous.length} pending operations from previous deployment.`);
-  for (const p of previous) print(`      * ${p.urn}, interrupted while creating`);
+  for (const p of previous) print(`      * ${p.urn}, interrupted while ${{ create: "creating", update: "updating", delete: "deleting" }[p.op]}`);
   print("    These resources are in an unknown state because the Pulumi CLI was interrupted while waiting for changes to these resources to complete.");
 }
 

@@ -5,9 +5,10 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { ownChild } from "./children";
+import { CHILD_STDIO, ownChild, PARENT_WATCH } from "./children";
 import { startMonitor, type Registration, type Severity } from "./monitor";
 import { registerResource, StepFailed } from "./plan";
+import { readExternal } from "./read";
 import { printDiagnostic, printProgramOutput, resourceLabel } from "./printing";
 import { packageRoot, pulumiScript } from "./provider-host";
 import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
@@ -37,16 +38,31 @@ class Urns {
 
   constructor(private readonly run: Run) {}
 
-  /** URNs qualify a type by its parents' types (all but the stack's), as the engine's do. */
-  add(reg: Registration): string {
+  /** URNs qualify a type by its parents' types (all but the stack's), as the engine's do. A URN
+   * registered twice fails (step_generator.go generateURN: diag 2001). */
+  add(reg: Pick<Registration, "type" | "name" | "parent">): string {
     const parentType = reg.parent && reg.parent !== this.stack ? this.typeOf.get(reg.parent) : undefined;
     const qualified = parentType ? `${parentType}$${reg.type}` : reg.type;
     const urn = `urn:pulumi:${this.run.stack}::${this.run.project.name}::${qualified}::${reg.name}`;
+    if (this.registered.has(urn)) throw new DuplicateUrn(urn);
     this.typeOf.set(urn, qualified);
     if (reg.type === STACK_TYPE) this.stack = urn;
     this.registered.add(urn);
     return urn;
   }
+}
+
+class DuplicateUrn extends Error {
+  constructor(readonly urn: string) {
+    super(`Duplicate resource URN '${urn}'; try giving it a unique name`);
+  }
+}
+
+/** A registration refused before any step: the error is the run's and the deployment is cancelled. */
+function refuseRegistration(run: Run, err: Error): Promise<never> {
+  run.fail(err.message);
+  run.cancel();
+  return Promise.reject(new StepFailed(err.message));
 }
 
 /** Runs the program to its end, serving its registrations; answers its exit code and the URNs it
@@ -59,9 +75,24 @@ export async function runProgram(run: Run): Promise<{ exitCode: number | null; r
   const labels = new Map<string, string>();
   const monitor = await startMonitor({
     register: (reg) => {
-      const urn = urns.add(reg);
+      let urn: string;
+      try {
+        urn = urns.add(reg);
+      } catch (err) {
+        return refuseRegistration(run, err as Error);
+      }
       labels.set(urn, reg.type === STACK_TYPE ? `${STACK_TYPE} ${reg.name}` : resourceLabel(reg));
       return run.track(registerResource(run, reg, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(reg), err)));
+    },
+    read: (req) => {
+      let urn: string;
+      try {
+        urn = urns.add(req);
+      } catch (err) {
+        return refuseRegistration(run, err as Error);
+      }
+      labels.set(urn, resourceLabel(req));
+      return run.track(readExternal(run, req, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(req), err)));
     },
     registerOutputs(urn, outputs) {
       if (urn !== urns.stack) return;
@@ -151,7 +182,7 @@ function startLanguageHost(run: Run, monitorAddress: string): LanguageHost {
   const typescript = existsSync(join(programDir, "index.ts"));
   const child = ownChild(spawn(
     process.execPath,
-    [`--import=${INSPECT_GUARD}`, pulumiScript(programDir, "cmd/run"), `--monitor=${monitorAddress}`, `--engine=${monitorAddress}`, `--organization=${ORGANIZATION}`, `--project=${run.project.name}`, `--stack=${run.stack}`, "--parallel=16", ...(run.dryRun ? ["--dry-run"] : []), programDir],
+    [`--import=${INSPECT_GUARD}`, `--import=${PARENT_WATCH}`, pulumiScript(programDir, "cmd/run"), `--monitor=${monitorAddress}`, `--engine=${monitorAddress}`, `--organization=${ORGANIZATION}`, `--project=${run.project.name}`, `--stack=${run.stack}`, "--parallel=16", ...(run.dryRun ? ["--dry-run"] : []), programDir],
     {
       cwd: run.options.projectDir,
       env: {
@@ -161,13 +192,13 @@ function startLanguageHost(run: Run, monitorAddress: string): LanguageHost {
         PULUMI_NODEJS_TYPESCRIPT: typescript ? "true" : "false",
         PULUMI_NODEJS_TRANSPILE_ONLY: "true",
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [...CHILD_STDIO],
     },
   ));
   run.attachProgram(() => child.kill("SIGKILL"));
-  child.stdout.on("data", (chunk: Buffer) => printProgramOutput(run.print, chunk.toString()));
+  child.stdout!.on("data", (chunk: Buffer) => printProgramOutput(run.print, chunk.toString()));
   let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const kill = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   };

@@ -21,7 +21,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { ownChild } from "./children";
+import { CHILD_STDIO, ownChild, PARENT_WATCH } from "./children";
 
 const ROOT = packageRoot(__dirname);
 /** The package's root: the nearest folder up whose package.json is pulumi-svc's (works from tests/
@@ -201,6 +201,9 @@ export interface HostOptions {
    * environment gains PULUMI_NODEJS_PROJECT, PULUMI_PROJECT and PULUMI_CONFIG (the config of the
    * `pulumi-nodejs` namespace: none) and no stack (pulumi/pulumi provider_plugin.go NewProvider). */
   asEngine?: boolean;
+  /** With `asEngine`: the stack config of the `pulumi-nodejs` namespace, keys without it (the real
+   * engine's PULUMI_CONFIG for a provider plugin: pkg/host/host.go `Provider`, `k.Namespace() != pkg`). */
+  packageConfig?: Record<string, string>;
 }
 
 export async function startProviderHost(options: HostOptions = {}): Promise<ProviderHost> {
@@ -215,11 +218,11 @@ export async function startProviderHost(options: HostOptions = {}): Promise<Prov
 function spawnHost(cwd: string, options: HostOptions): ChildProcess {
   const project = options.project ?? FIXTURE_PROJECT;
   const env = options.asEngine
-    ? fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: "{}" })
+    ? fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: JSON.stringify(options.packageConfig ?? {}) })
     : fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: options.stack ?? FIXTURE_STACK });
   if (options.asEngine) delete env.PULUMI_NODEJS_STACK;
   // The host only needs an engine address argument; it never dials it for these calls.
-  return ownChild(spawn(process.execPath, [pulumiScript(cwd, "cmd/dynamic-provider"), "127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
+  return ownChild(spawn(process.execPath, [`--import=${PARENT_WATCH}`, pulumiScript(cwd, "cmd/dynamic-provider"), "127.0.0.1:1"], { cwd, env, stdio: [...CHILD_STDIO] }));
 }
 
 function captureStderr(child: ChildProcess): { text: string } {

@@ -19,7 +19,8 @@ export function defaultParallel(): number {
 export async function refresh(run: Run): Promise<void> {
   // `pulumi refresh --clear-pending-creates` drops them (pkg/cmd/pulumi/operations/refresh.go);
   // without it, a non-interactive refresh keeps them.
-  if (run.options.clearPendingCreates && run.pendingOps.length) {
+  // Once, before the operation (refresh.go, before the engine runs): not in its preview pass.
+  if (run.options.clearPendingCreates && !run.previewPass && run.pendingOps.length) {
     for (const p of [...run.pendingOps]) {
       printClearedPendingCreate(run.print, p);
       run.dropPending(p);
@@ -88,8 +89,12 @@ async function readResource(run: Run, h: ProviderHost, r: ResourceState, id: str
   const inputs = Object.keys(read.inputs).length ? { ...read.inputs, __provider: r.inputs.__provider } : r.inputs;
   // The refresh's diff, for display, as the real engine computes it: sides swapped, the refreshed
   // state as the olds and the state's inputs as the news (step.go RefreshStep.Apply, diffResource).
-  const drift = await h.diff(dynamicType(r.type), read.id, outputs, r.inputs, { urn: r.urn, oldInputs: inputs, ignoreChanges: [] });
-  const diffs = drift.changes === "none" ? [] : changedKeys(r.outputs, outputs);
-  keep({ ...r, id: read.id, inputs, outputs });
+  // An external resource (read by the program) is compared by its outputs alone, with no Diff call
+  // (RefreshStep.Apply: `if s.old.External … diffing outputs only`).
+  const drift = r.external ? undefined : await h.diff(dynamicType(r.type), read.id, outputs, r.inputs, { urn: r.urn, oldInputs: inputs, ignoreChanges: [] });
+  const diffs = drift?.changes === "none" ? [] : changedKeys(r.outputs, outputs);
+  // A successful read clears the init errors of a partial failure (RefreshStep.Apply: the new state
+  // gets the read's own `initErrors`, none).
+  keep({ ...r, id: read.id, inputs, outputs, initErrors: undefined });
   run.step(diffs.length ? "refresh" : "same", r, diffs);
 }

@@ -63,6 +63,9 @@ export class Run {
   // ---- checkpoints: the state is saved after every step, as the CLI does ----
   /** Resources of the old state this run deleted at the API. */
   readonly deletedNow = new Set<ResourceState>();
+  /** URNs of the old state a registration claimed through its `aliases`: the resource lives on under
+   * its new URN, the old URN is neither deleted nor kept. */
+  readonly aliased = new Set<string>();
   /** Originals of create-then-delete replacements, until their delete runs. */
   readonly replacedToDelete: ResourceState[] = [];
   /** Creates started and not seen to end, and those an earlier run left: the real engine keeps
@@ -97,6 +100,8 @@ export class Run {
   constructor(
     readonly operation: Operation,
     readonly options: EngineOptions,
+    /** The preview pass the CLI runs before `up`, `destroy` and `refresh`: nothing changes, nothing is saved. */
+    readonly previewPass = false,
   ) {
     this.stack = options.stack ?? "dev";
     this.passphrase = passphraseOf(options);
@@ -108,7 +113,7 @@ export class Run {
     this.old = loadState(this.stateFile, this.passphrase);
     this.prior = new Map(this.old.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
     this.next = { salt: this.old.salt, resources: [], outputs: this.old.outputs, secretOutputs: this.old.secretOutputs };
-    this.pendingOps = [...(this.old.pendingOperations ?? [])];
+    this.pendingOps = (this.old.pendingOperations ?? []).filter((p) => p.op === "create");
   }
 
   /**
@@ -123,9 +128,9 @@ export class Run {
     this.deletedNow.clear();
   }
 
-  /** A preview: check and diff only, nothing saved. */
+  /** A preview (or the preview pass of another operation): check, diff and reads only, nothing saved. */
   get dryRun(): boolean {
-    return this.operation === "preview";
+    return this.operation === "preview" || this.previewPass;
   }
 
   get isCancelled(): boolean {
@@ -230,7 +235,9 @@ export class Run {
   }
 
   provider(): Promise<ProviderHost> {
-    return (this.hostStart ??= startProviderHost({ cwd: this.options.projectDir, project: this.project.name, stack: this.stack, env: svcEnv(), asEngine: true }).then(async (h) => {
+    const prefix = "pulumi-nodejs:";
+    const packageConfig = Object.fromEntries(Object.entries(this.config.values).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    return (this.hostStart ??= startProviderHost({ cwd: this.options.projectDir, project: this.project.name, stack: this.stack, env: svcEnv(), asEngine: true, packageConfig }).then(async (h) => {
       this.host = h;
       if (this.killed) h.kill();
       this.options.onProviderHost?.(h);
@@ -286,8 +293,9 @@ export class Run {
     for (const x of [...this.old.resources, ...this.replacedToDelete]) if (x.urn === r.urn && x.id === r.id && x.pendingDelete === r.pendingDelete) this.deletedNow.add(x);
   }
 
-  /** Recorded before the provider's create is called (the CLI's pending operation). */
-  beginCreate(pending: PendingOperation): void {
+  /** Recorded before the provider's create, update or delete is called (the CLI's pending operation:
+   * pkg/backend/snapshot.go `BeginMutation` writes it before the step runs). */
+  beginPending(pending: PendingOperation): void {
     this.pendingOps.push(pending);
     this.checkpoint();
   }
@@ -301,7 +309,7 @@ export class Run {
   private snapshot(): StackState {
     const done = new Set(this.next.resources.filter((r) => !r.pendingDelete).map((r) => r.urn));
     const originals = this.replacedToDelete.filter((r) => !this.deletedNow.has(r) && done.has(r.urn)).map((r) => ({ ...r, pendingDelete: true }));
-    const notReached = this.old.resources.filter((r) => !this.deletedNow.has(r) && !this.next.resources.includes(r) && (r.pendingDelete || !done.has(r.urn)));
+    const notReached = this.old.resources.filter((r) => !this.deletedNow.has(r) && !this.next.resources.includes(r) && (r.pendingDelete || (!done.has(r.urn) && !this.aliased.has(r.urn))));
     return { ...this.next, resources: [...this.next.resources, ...originals, ...notReached], pendingOperations: [...this.pendingOps] };
   }
 

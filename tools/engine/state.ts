@@ -141,12 +141,28 @@ export function parseConfigPath(path: string): (string | number)[] {
   return parts;
 }
 
+function coercePathValue(value: string): ConfigValue {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (value.length > 1 && value.startsWith("0")) return value;
+  return /^-?\d+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+}
+
+/** A key as `pulumi config` takes it: one with no namespace is the project's (`<project>:key`). */
+export function qualifyConfigKey(key: string, project: string): string {
+  const top = key.split(/[.[]/, 1)[0];
+  return top.includes(":") ? key : `${project}:${key}`;
+}
+
 /** `pulumi config set [--secret] [--path] key value` for the test engine's stack file. */
 export function setConfig(projectDir: string, stack: string, passphrase: string, key: string, value: string, secret = false, path = false): void {
   const file = readStackFile(projectDir, stack);
   file.encryptionsalt ??= Crypter.newSalt();
   file.config ??= {};
-  const stored: ConfigValue = secret ? { secure: crypterFor(passphrase, file.encryptionsalt).encrypt(value) } : value;
+  // With --path, a plain "true"/"false" or whole number is stored as a boolean or number (pulumi/pulumi
+  // sdk/go/common/resource/config/object.go: "If it's convertible to an int, return the int"; a
+  // leading zero keeps the string).
+  const stored: ConfigValue = secret ? { secure: crypterFor(passphrase, file.encryptionsalt).encrypt(value) } : path ? coercePathValue(value) : value;
   if (!path) file.config[key] = stored;
   else {
     const parts = parseConfigPath(key);
@@ -202,8 +218,12 @@ export interface ResourceState {
   parent?: string;
   inputs: Props;
   outputs: Props;
-  /** Top-level properties whose values are secret. */
+  /** Top-level outputs whose values are secret: those of a secret input's name (provider_plugin.go
+   * `annotateSecrets`, for a provider that does not accept secrets) and `additionalSecretOutputs`. */
   secrets: string[];
+  /** Top-level inputs the program made secret: inputs are stored as given (step_executor.go), a
+   * plain string stays plain. Absent in states written before the split: `secrets` then. */
+  secretInputs?: string[];
   dependencies: string[];
   protect: boolean;
   retainOnDelete: boolean;
@@ -212,6 +232,9 @@ export interface ResourceState {
   /** Deleted by a delete-before-replace whose create did not succeed: the next `up` creates its
    * replacement without deleting it again (the CLI's PendingReplacement). */
   pendingReplacement?: boolean;
+  /** Read by the program (`get`, the `id` option), not managed: never deleted at the API (the CLI's
+   * `external`). */
+  external?: boolean;
   /** A partial failure: the next `up` runs update even without a diff. */
   initErrors?: string[];
   /** The original of a create-then-delete replacement whose delete did not run (the update failed
@@ -225,11 +248,13 @@ export interface ResourceState {
  * between the API call and the next checkpoint leaves this trace of an object the stack may own.
  */
 export interface PendingOperation {
-  op: "create";
+  /** Creates are kept across runs; an update or a delete left pending by a run that died is reported
+   * by the next `up` and then dropped (pkg/backend/snapshot.go `Snap`: only pending creates stay). */
+  op: "create" | "update" | "delete";
   urn: string;
   type: string;
   name: string;
-  /** The checked inputs the create was called with (secrets encrypted on disk). */
+  /** The checked inputs the create was called with (the program's secret inputs encrypted on disk). */
   inputs: Props;
   secrets: string[];
   /** When the create was started (ISO time): the provider adopts only objects made since. */
@@ -285,6 +310,7 @@ export function loadState(file: string, passphrase: string): StackState {
       ...r,
       // Fields left out when at their defaults (see saveState).
       secrets: r.secrets ?? [],
+      secretInputs: r.secretInputs ?? r.secrets ?? [],
       dependencies: r.dependencies ?? [],
       protect: r.protect ?? false,
       retainOnDelete: r.retainOnDelete ?? false,
@@ -301,12 +327,14 @@ export function loadState(file: string, passphrase: string): StackState {
  * sdk/go/common/apitype/core.go, ResourceV3: `protect`, `retainOnDelete`, `dependencies`… are
  * `omitempty`). */
 function stored(r: ResourceState, crypter: Crypter): Partial<ResourceState> {
-  const { secrets, dependencies, protect, retainOnDelete, ...rest } = r;
+  const { secrets, secretInputs = [], dependencies, protect, retainOnDelete, ...rest } = r;
   return {
     ...rest,
-    inputs: seal(r.inputs, secrets, crypter),
+    inputs: seal(r.inputs, secretInputs, crypter),
     outputs: seal(r.outputs, secrets, crypter),
     ...(secrets.length ? { secrets } : {}),
+    // Written whenever either list has a key, so an empty list is not read back as `secrets`.
+    ...(secrets.length || secretInputs.length ? { secretInputs } : {}),
     ...(dependencies.length ? { dependencies } : {}),
     ...(protect ? { protect } : {}),
     ...(retainOnDelete ? { retainOnDelete } : {}),

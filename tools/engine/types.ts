@@ -3,7 +3,9 @@ import type { ProviderHost } from "./provider-host";
 import type { Props } from "./state";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
-export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "import" | "refresh";
+/** `read`: a resource the program reads (`get`, or a custom resource with the `id` option); `discard`:
+ * such a resource the program no longer reads, dropped from the state with no provider call. */
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "import" | "refresh" | "read" | "discard";
 
 export interface Step {
   op: StepOp;
@@ -50,6 +52,9 @@ export interface EngineOptions {
   /** `pulumi up --refresh` / `preview --refresh`: every resource is read first, and the program is
    * compared with the refreshed state. */
   refresh?: boolean;
+  /** `--skip-preview`: `up`, `destroy` and `refresh` run without the preview pass the CLI runs
+   * first (default: the pass runs, as under the CLI). */
+  skipPreview?: boolean;
 }
 
 export interface RunResult {
@@ -61,6 +66,8 @@ export interface RunResult {
   /** Stack outputs (secrets in clear: this is the program's own view). */
   outputs: Props;
   errors: string[];
+  /** Cancelled by the user (a first Ctrl-C). */
+  cancelled?: boolean;
   /** What the provider host wrote on stderr (the CLI shows these as diagnostics). */
   messages: string[];
   ms: number;

@@ -3,14 +3,15 @@
  * JavaScript fixture under tests/fixtures/engine-<name>/), its config set as `pulumi config set`
  * would, and its state file in a temp dir, so a test never touches a developer's stack files.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmulatorOptions, RequestLogEntry, World } from "../../emulator";
 import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult, type Step } from "../engine/engine";
-import { setConfig, type StackState } from "../engine/state";
+import { readProject, setConfig, type StackState } from "../engine/state";
 import { startTestEmulator, type TestEmulator } from "./emulator";
 import { packageRoot } from "../engine/provider-host";
+import { CliStack, realCliPresent, useRealCli } from "./real-cli";
 
 export const ROOT = packageRoot(__dirname);
 const PASSPHRASE = "engine-test-passphrase";
@@ -22,9 +23,13 @@ export interface EngineRun extends RunResult {
 
 export interface EngineStack {
   emu: TestEmulator;
+  /** Which engine runs this stack's operations: the test engine, or the real `pulumi` CLI (SVC_ENGINE=pulumi). */
+  engine: "test-engine" | "pulumi";
   options: Required<Pick<EngineOptions, "projectDir" | "stack" | "passphrase" | "stateFile">>;
   /** One operation; throws with the printed output when `ok` is not what `expectOk` says. */
   run(op: Operation, expectOk?: boolean): Promise<EngineRun>;
+  /** One operation, whatever its outcome, with the options both engines take. */
+  execute(op: Operation, extra?: SharedRunOptions): Promise<EngineRun>;
   config(key: string, value: string, secret?: boolean): void;
   /** The stored state, secrets decrypted with the stack's passphrase. */
   state(): StackState;
@@ -39,6 +44,12 @@ export interface EngineStack {
   close(): Promise<void>;
 }
 
+/** Run options that mean the same under the test engine and the real CLI (its flags). */
+export type SharedRunOptions = Pick<EngineOptions, "clearPendingCreates" | "refresh" | "parallel" | "signal"> & {
+  /** Under the real CLI: a handle that kills its provider host. */
+  onProviderHost?: (host: { kill(): void }) => void;
+};
+
 export interface StackOptions {
   projectDir: string;
   stack: string;
@@ -51,6 +62,7 @@ export interface StackOptions {
 
 /** Starts an emulator and configures `stack` of the project with its URLs, keys and project id. */
 export async function engineStack(o: StackOptions): Promise<EngineStack> {
+  if (useRealCli()) return cliEngineStack(o);
   const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
   const tmp = mkdtempSync(join(tmpdir(), "svc-engine-"));
   const stackFile = join(o.projectDir, `Pulumi.${o.stack}.yaml`);
@@ -62,15 +74,22 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
   config("svc:apiKey", emu.keys.account, true);
   config("svc:emailApiKey", emu.keys.email, true);
   config("svc:projectId", emu.projects[0]);
+  const execute = async (op: Operation, extra: SharedRunOptions = {}): Promise<EngineRun> => {
+    const output: string[] = [];
+    const { onProviderHost, ...rest } = extra;
+    const result = await runEngine(op, { ...options, ...rest, print: (line) => output.push(line), onProviderHost: onProviderHost && ((h) => onProviderHost(h)) });
+    return { ...result, output };
+  };
   return {
     emu,
+    engine: "test-engine",
     options,
     config,
+    execute,
     async run(op, expectOk = true) {
-      const output: string[] = [];
-      const result = await runEngine(op, { ...options, print: (line) => output.push(line) });
-      if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${output.join("\n")}`);
-      return { ...result, output };
+      const result = await execute(op);
+      if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${result.output.join("\n")}`);
+      return result;
     },
     state: () => readStackState(options),
     stateText: () => readFileSync(options.stateFile, "utf8"),
@@ -80,6 +99,47 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
     clearRequests: () => emu.control.clearRequests(),
     async close() {
       rmSync(stackFile, { force: true });
+      if (o.removeProject) rmSync(o.projectDir, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true });
+      if (!o.sharedEmulator) await emu.close();
+    },
+  };
+}
+
+/** The same stack under the real `pulumi` CLI (tools/support/real-cli.ts): its own file backend and PULUMI_HOME in a temp dir. */
+async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
+  if (!realCliPresent()) throw new Error("SVC_ENGINE=pulumi, but the real CLI is not built: run tools/pulumi-cli/build.sh");
+  const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
+  const tmp = mkdtempSync(join(tmpdir(), "svc-cli-"));
+  rmSync(join(o.projectDir, `Pulumi.${o.stack}.yaml`), { force: true });
+  const cli = new CliStack(o.projectDir, readProject(o.projectDir).name, o.stack, PASSPHRASE, tmp);
+  cli.init();
+  const config = (key: string, value: string, secret = false) => cli.config(key, value, secret);
+  config("svc:apiUrl", emu.urls.api);
+  config("svc:emailUrl", emu.urls.email);
+  config("svc:apiKey", emu.keys.account, true);
+  config("svc:emailApiKey", emu.keys.email, true);
+  config("svc:projectId", emu.projects[0]);
+  const execute = (op: Operation, extra: SharedRunOptions = {}): Promise<EngineRun> => cli.run(op, extra);
+  return {
+    emu,
+    engine: "pulumi",
+    options: { projectDir: o.projectDir, stack: o.stack, passphrase: PASSPHRASE, stateFile: cli.stateFile },
+    config,
+    execute,
+    async run(op, expectOk = true) {
+      const result = await execute(op);
+      if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${result.output.join("\n")}`);
+      return result;
+    },
+    state: () => cli.state(),
+    stateText: () => (existsSync(cli.stateFile) ? readFileSync(cli.stateFile, "utf8") : ""),
+    resetState: () => cli.reset(),
+    world: () => emu.control.state(),
+    writes: () => emu.control.requests().filter((r) => r.method !== "GET"),
+    clearRequests: () => emu.control.clearRequests(),
+    async close() {
+      cli.close();
       if (o.removeProject) rmSync(o.projectDir, { recursive: true, force: true });
       rmSync(tmp, { recursive: true, force: true });
       if (!o.sharedEmulator) await emu.close();

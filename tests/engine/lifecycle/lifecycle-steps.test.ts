@@ -1,0 +1,243 @@
+/**
+ * The lifecycle suite, second half: diffs, replacements, protect, retain, refresh, import, secrets,
+ * outputs and the checks of registrations — each scenario named after the pulumi/pulumi
+ * pkg/engine/lifecycletest test it mirrors (harness.ts: the provider and its switches).
+ */
+import { qualifyConfigKey, readConfig, setConfig } from "../../../tools/engine/state";
+import { changes, lifecycle, PASSPHRASE, stateIds, writes, type Lifecycle } from "./harness";
+
+jest.setTimeout(240_000);
+
+function project(name: string): Lifecycle {
+  const lc = lifecycle(name);
+  afterAll(() => lc.close());
+  return lc;
+}
+
+describe("diffs", () => {
+  const lc = project("diffs");
+
+  test("TestEmptyProgramLifecycle: an empty program makes no step and no provider call", async () => {
+    lc.program("");
+    const up = await lc.run("up", { skipPreview: true });
+    expect(changes(up)).toEqual([]);
+    expect(up.calls).toEqual([]);
+    expect(stateIds(lc.state())).toEqual([]);
+  });
+
+  test("TestSingleResourceDiffUnavailable: DIFF_UNKNOWN gets the engine's own diff of the inputs: same when equal, update when not", async () => {
+    lc.program(`new Res("a", { size: 1, diffUnknown: true });`);
+    await lc.run("up", { skipPreview: true });
+    const same = await lc.run("up", { skipPreview: true });
+    expect(changes(same)).toEqual([]);
+    expect(writes(same)).toEqual([]);
+    lc.program(`new Res("a", { size: 2, diffUnknown: true });`);
+    const up = await lc.run("up", { skipPreview: true });
+    expect(changes(up)).toEqual(["update a"]);
+    expect(writes(up)).toEqual(["update a"]);
+    expect(lc.objects()["id-1"]).toMatchObject({ size: 2 });
+  });
+
+  test("TestSingleResourceIgnoreChanges: top-level and nested ignoreChanges paths keep the old inputs; no update", async () => {
+    lc.program(`new Res("b", { size: 1, tags: { env: "dev", team: "x" } }, { ignoreChanges: ["size", "tags.env"] });`);
+    await lc.run("up", { skipPreview: true });
+    lc.program(`new Res("b", { size: 5, tags: { env: "prod", team: "x" } }, { ignoreChanges: ["size", "tags.env"] });`);
+    const up = await lc.run("up", { skipPreview: true });
+    expect(writes(up)).toEqual([]);
+    const b = lc.state().resources.find((r) => r.name === "b")!;
+    expect(b.inputs).toMatchObject({ size: 1, tags: { env: "dev", team: "x" } });
+    lc.program(`new Res("b", { size: 5, tags: { env: "prod", team: "y" } }, { ignoreChanges: ["size", "tags.env"] });`);
+    const team = await lc.run("up", { skipPreview: true });
+    expect(writes(team)).toEqual(["update b"]);
+    expect(lc.state().resources.find((r) => r.name === "b")!.inputs).toMatchObject({ size: 1, tags: { env: "dev", team: "y" } });
+  });
+
+  test("TestCheckFailureRecord: a check failure fails the preview with the property named; nothing is written", async () => {
+    lc.program(`new Res("bad", { bad: true });`);
+    const r = await lc.run("preview", { ok: false });
+    expect(r.errors.join("\n")).toContain("pulumi-nodejs:dynamic/lc:Res resource 'bad's property 'bad' value {true} has a problem: bad is set");
+    expect(writes(r)).toEqual([]);
+  });
+
+  test("TestDuplicateURN: two resources of one URN fail the update (diag 2001)", async () => {
+    lc.program(`new Res("twin", {});
+new Res("twin", {});`);
+    const r = await lc.run("up", { skipPreview: true, ok: false });
+    expect(r.errors.join("\n")).toContain(`Duplicate resource URN 'urn:pulumi:dev::${lc.project}::pulumi-nodejs:dynamic/lc:Res::twin'; try giving it a unique name`);
+  });
+
+  test("step.go CreateStep.Apply: a create answering an empty id fails, and nothing is saved for it", async () => {
+    lc.program(`new Res("noid", { emptyId: true });`);
+    const r = await lc.run("up", { skipPreview: true, ok: false });
+    expect(r.errors.join("\n")).toContain("provider did not return an ID from Create");
+    expect(lc.state().resources.some((x) => x.name === "noid")).toBe(false);
+  });
+
+  test("sdk/nodejs/dynamic: the SDK's default type pulumi-nodejs:dynamic:Resource runs like any other", async () => {
+    lc.program(`class Plain extends pulumi.dynamic.Resource { constructor(name, args) { super(provider, name, { name, ...args }, undefined); } }
+new Plain("plain", { size: 1 });`);
+    const up = await lc.run("up", { skipPreview: true });
+    // (The earlier scenarios' resources, no longer in the program, are deleted beside it.)
+    expect(writes(up).filter((w) => w.endsWith(" plain"))).toEqual(["create plain"]);
+    expect(lc.state().resources.find((r) => r.name === "plain")!.type).toBe("pulumi-nodejs:dynamic:Resource");
+  });
+});
+
+describe("replacements", () => {
+  const lc = project("replacements");
+
+  test("TestDeleteBeforeReplace: the old object is deleted before the new one is created", async () => {
+    lc.program(`new Res("a", { size: 1, replaceOn: ["size"], dbr: true });`);
+    await lc.run("up", { skipPreview: true });
+    lc.program(`new Res("a", { size: 2, replaceOn: ["size"], dbr: true });`);
+    const up = await lc.run("up", { skipPreview: true });
+    expect(changes(up)).toEqual(["replace a"]);
+    expect(writes(up)).toEqual(["delete a", "create a"]);
+    expect(stateIds(lc.state())).toEqual(["a id-2"]);
+  });
+
+  test("TestExplicitDeleteBeforeReplace / create-before-delete: without it, the replacement is created first and the original deleted after the program", async () => {
+    lc.program(`new Res("a", { size: 3, replaceOn: ["size"] });`);
+    const up = await lc.run("up", { skipPreview: true });
+    expect(writes(up)).toEqual(["create a", "delete a"]);
+    expect(Object.keys(lc.objects())).toEqual(["id-3"]);
+    // A replacement's check gets no olds (step_generator.go continueStepsFromDiff).
+    expect(up.calls.filter((c) => c.op === "check").map((c) => c.olds)).toEqual([true, false]);
+  });
+
+  test("TestUpdatePartialFailure: a create that fails after making the object is kept with its id and init errors; the next up updates it", async () => {
+    lc.program(`new Res("p", { partial: true });`);
+    await lc.run("up", { skipPreview: true, ok: false });
+    const p = lc.state().resources.find((r) => r.name === "p")!;
+    expect(p.initErrors).toEqual(["not ready"]);
+    expect(p.id).toBeTruthy();
+    lc.program(`new Res("p", {});`);
+    const up = await lc.run("up", { skipPreview: true });
+    expect(writes(up).filter((w) => w.endsWith(" p"))).toEqual(["update p"]);
+    expect(lc.state().resources.find((r) => r.name === "p")!.initErrors).toBeUndefined();
+  });
+});
+
+describe("protect and retainOnDelete", () => {
+  const lc = project("protect");
+
+  test("TestMultipleProtectedDeletes: every protected resource to delete is reported; nothing is deleted", async () => {
+    lc.program(`new Res("p1", {}, { protect: true });
+new Res("p2", {}, { protect: true });
+new Res("free", {});`);
+    await lc.run("up", { skipPreview: true });
+    lc.program("");
+    const r = await lc.run("up", { ok: false });
+    expect(r.errors.filter((e) => e.includes("protected")).length).toBe(2);
+    expect(r.errors.join("\n")).toMatch(/p1[\s\S]*p2|p2[\s\S]*p1/);
+    expect(writes(r)).toEqual([]);
+    expect(Object.keys(lc.objects())).toHaveLength(3);
+  });
+
+  test("TestRetainOnDelete: a retained resource leaves the state with no delete call; the object stays", async () => {
+    lc.program(`new Res("p1", {}, { protect: false });
+new Res("p2", {}, { protect: false, retainOnDelete: true });
+new Res("free", {});`);
+    await lc.run("up", { skipPreview: true });
+    lc.program(`new Res("p1", {});
+new Res("free", {});`);
+    const r = await lc.run("up", { skipPreview: true });
+    expect(writes(r)).toEqual([]);
+    expect(changes(r)).toEqual(["delete p2"]);
+    expect(Object.keys(lc.objects())).toHaveLength(3);
+    expect(lc.state().resources.some((x) => x.name === "p2")).toBe(false);
+  });
+});
+
+describe("refresh", () => {
+  const lc = project("refresh");
+
+  test("TestRefreshBasics: a refresh reads each resource with its outputs and inputs; drift is shown and saved", async () => {
+    lc.program(`new Res("a", { size: 1 });
+new Res("b", { size: 1 });`);
+    await lc.run("up", { skipPreview: true });
+    // Drift out of band: a's size changed at the "API".
+    const store = JSON.parse(require("node:fs").readFileSync(lc.stateFile.replace("state.json", "store.json"), "utf8"));
+    store.objects["id-1"].size = 9;
+    require("node:fs").writeFileSync(lc.stateFile.replace("state.json", "store.json"), JSON.stringify(store));
+    const r = await lc.run("refresh", { skipPreview: true });
+    expect(r.calls.filter((c) => c.op === "read").map((c) => c.id).sort()).toEqual(["id-1", "id-2"]);
+    expect(changes(r)).toEqual(["refresh a"]);
+    expect(lc.state().resources.find((x) => x.name === "a")!.outputs.size).toBe(9);
+  });
+
+  test("TestRefreshWithDelete: a resource gone at the API leaves the state; the next up creates it", async () => {
+    const file = lc.stateFile.replace("state.json", "store.json");
+    const store = JSON.parse(require("node:fs").readFileSync(file, "utf8"));
+    delete store.objects["id-2"];
+    require("node:fs").writeFileSync(file, JSON.stringify(store));
+    const r = await lc.run("refresh", { skipPreview: true });
+    expect(changes(r)).toEqual(["delete b"]);
+    expect(stateIds(lc.state())).toEqual(["a id-1"]);
+    const up = await lc.run("up", { skipPreview: true });
+    expect(writes(up).sort()).toEqual(["create b", "update a"]);
+  });
+
+  test("TestRefreshInitFailure / step.go RefreshStep.Apply: a successful read clears the init errors; the next up then updates only if Diff says so", async () => {
+    lc.program(`new Res("p", { partial: true });`);
+    await lc.run("up", { skipPreview: true, ok: false });
+    expect(lc.state().resources.find((r) => r.name === "p")!.initErrors).toEqual(["not ready"]);
+    await lc.run("refresh", { skipPreview: true });
+    expect(lc.state().resources.find((r) => r.name === "p")!.initErrors).toBeUndefined();
+    const up = await lc.run("up", { skipPreview: true });
+    expect(writes(up).filter((w) => w.endsWith(" p"))).toEqual([]);
+  });
+});
+
+describe("import, secrets, outputs and config", () => {
+  const lc = project("misc");
+
+  test("TestImportOption: the import step reads with the id alone; the dynamic host fails before any provider code", async () => {
+    lc.program(`new Res("a", {});`);
+    await lc.run("up", { skipPreview: true });
+    lc.program(`new Res("a", {});
+new Res("imported", {}, { import: "id-1" });`);
+    const r = await lc.run("up", { ok: false });
+    expect(r.errors.join("\n")).toContain("lc:Res imported: Preview failed: Cannot read properties of undefined (reading 'toJavaScript')");
+    expect(r.calls.filter((c) => c.op === "read")).toEqual([]);
+  });
+
+  test("TestAdditionalSecretOutputs: a plain input stays plain in the state's inputs; the outputs it names are encrypted; a secret input is encrypted in both", async () => {
+    lc.program(`new Res("s", { password: "plain-pass-123", token: pulumi.secret("secret-token-456") }, { additionalSecretOutputs: ["password"] });`);
+    await lc.run("up", { skipPreview: true });
+    const text = lc.stateText();
+    expect(text).not.toContain("secret-token-456");
+    const stored = JSON.parse(text).resources.find((r: { name: string }) => r.name === "s");
+    expect(stored.inputs.password).toBe("plain-pass-123");
+    expect(stored.outputs.password).toHaveProperty("secure");
+    expect(stored.inputs.token).toHaveProperty("secure");
+    expect(stored.outputs.token).toHaveProperty("secure");
+  });
+
+  test("TestStackOutputsProgramError: a failed program keeps the stack outputs it did not register again", async () => {
+    lc.program(`new Res("a", {});
+module.exports = { first: "one", second: "two" };`);
+    await lc.run("up", { skipPreview: true });
+    expect(lc.state().outputs).toEqual({ first: "one", second: "two" });
+    lc.program(`new Res("a", {});
+throw new Error("program error");`);
+    await lc.run("up", { skipPreview: true, ok: false });
+    expect(lc.state().outputs).toEqual({ first: "one", second: "two" });
+  });
+
+  test("pkg/host/host.go Provider: the provider process gets the pulumi-nodejs: config as PULUMI_CONFIG; a bare key and --path values as the CLI stores them", async () => {
+    lc.config("pulumi-nodejs:flavor", "mint");
+    lc.config("lc-misc:other", "not for the provider");
+    lc.program(`new Res("cfg", { echoConfig: true });`);
+    await lc.run("up", { skipPreview: true });
+    const cfg = lc.state().resources.find((r) => r.name === "cfg")!;
+    expect(JSON.parse(cfg.outputs.config as string)).toEqual({ flavor: "mint" });
+    // `config set k v` stores `<project>:k`; `--path` stores whole numbers and booleans as such.
+    expect(qualifyConfigKey("region", lc.project)).toBe(`${lc.project}:region`);
+    expect(qualifyConfigKey("svc:apiUrl", lc.project)).toBe("svc:apiUrl");
+    setConfig(lc.dir, "dev", PASSPHRASE, `${lc.project}:limits.max`, "5", false, true);
+    setConfig(lc.dir, "dev", PASSPHRASE, `${lc.project}:limits.on`, "true", false, true);
+    setConfig(lc.dir, "dev", PASSPHRASE, `${lc.project}:limits.zip`, "0123", false, true);
+    expect(JSON.parse(readConfig(lc.dir, "dev", PASSPHRASE).values[`${lc.project}:limits`])).toEqual({ max: 5, on: true, zip: "0123" });
+  });
+});

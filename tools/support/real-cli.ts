@@ -1,0 +1,429 @@
+/**
+ * The real `pulumi` CLI as an engine (docs/real-cli.md): the binary tools/pulumi-cli/build.sh puts in
+ * .pulumi-cli/bin/, driven the way a user drives it — a local file backend (`pulumi login
+ * file://…`), passphrase secrets, no update check, no plugin download — and read back through its
+ * own outputs: the engine events it writes with `--event-log`, and `pulumi stack export`. Answers
+ * the same RunResult and StackState the test engine answers, so a test runs unchanged on either.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Operation, RunResult, Step, StepOp } from "../engine/types";
+import type { PendingOperation, Props, ResourceState, StackState } from "../engine/state";
+import { SECRET_SIG, SIG_KEY } from "../engine/state";
+import { packageRoot } from "../engine/provider-host";
+import { ensurePackageLink } from "../engine/program";
+
+const ROOT = packageRoot(__dirname);
+/** Where tools/pulumi-cli/build.sh puts the CLI, the language host and the dynamic-provider launcher. */
+export const CLI_BIN_DIR = join(ROOT, ".pulumi-cli", "bin");
+export const CLI = join(CLI_BIN_DIR, "pulumi");
+
+/** True when the real CLI was built (tools/pulumi-cli/build.sh). */
+export const realCliPresent = (): boolean => existsSync(CLI) && existsSync(join(CLI_BIN_DIR, "pulumi-language-nodejs")) && existsSync(join(CLI_BIN_DIR, "pulumi-resource-pulumi-nodejs"));
+
+/** The engine the harness runs: the real CLI when SVC_ENGINE=pulumi, else the test engine. */
+export const useRealCli = (): boolean => process.env.SVC_ENGINE === "pulumi";
+
+/** The version the build stamped (tools/pulumi-cli/go.mod's pin). */
+export function realCliVersion(): string {
+  return readFileSync(join(CLI_BIN_DIR, "VERSION"), "utf8").trim();
+}
+
+/**
+ * The environment of every CLI call: the built binaries first on PATH (the CLI finds its language
+ * host and the `pulumi-nodejs` provider there, so nothing is downloaded), a PULUMI_HOME of the
+ * stack's own (no plugin cache, no credentials of the developer's), the file backend, and nothing
+ * that reaches the network (update check, plugin acquisition, telemetry).
+ */
+export function cliEnv(home: string, backendDir: string, passphrase: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${CLI_BIN_DIR}:${process.env.PATH ?? ""}`,
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: passphrase,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    PULUMI_DIY_BACKEND_GZIP: "false",
+    PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: "true",
+    // `--event-log` (the engine events as JSON lines) is among the commands and flags this shows.
+    PULUMI_DEBUG_COMMANDS: "true",
+    PULUMI_ACCESS_TOKEN: "",
+    NO_COLOR: "1",
+  };
+}
+
+export interface CliOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The processes under `pid` (children, grandchildren…), from /proc. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
+  walk(pid);
+  return out;
+}
+
+const cmdline = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+};
+
+/** Kills (SIGKILL) the dynamic-provider host the CLI run `pid` started: its launcher and its node process. */
+export function killProviderHost(pid: number): number {
+  const hosts = descendants(pid).filter((p) => /pulumi-resource-pulumi-nodejs|cmd\/dynamic-provider/.test(cmdline(p)));
+  for (const p of hosts) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+  return hosts.length;
+}
+
+/** Runs `pulumi args…` in `cwd`; never throws for a non-zero exit. `signal` kills it as `kill -9` would. */
+export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLI, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], signal, killSignal: "SIGKILL" });
+    if (child.pid) onStart?.(child.pid);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", (err) => (err.name === "AbortError" ? undefined : reject(err)));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** The step ops of the engine's events, as the test engine names them (a replacement's three steps are one `replace`). */
+const OP: Record<string, StepOp> = {
+  create: "create",
+  update: "update",
+  delete: "delete",
+  same: "same",
+  replace: "replace",
+  "create-replacement": "replace",
+  "delete-replaced": "replace",
+  "discard-replaced": "replace",
+  import: "import",
+  "import-replacement": "replace",
+  read: "same",
+  "read-replacement": "replace",
+  refresh: "refresh",
+  "remove-pending-replace": "delete",
+  discard: "delete",
+};
+const RANK: StepOp[] = ["same", "refresh", "import", "update", "create", "delete", "replace"];
+
+interface StepMetadata {
+  op: string;
+  urn: string;
+  type: string;
+  old?: { inputs?: Props; outputs?: Props } | null;
+  new?: { inputs?: Props; outputs?: Props } | null;
+  diffs?: string[];
+  /** The properties that cause a replacement. */
+  keys?: string[];
+}
+
+interface EngineEvent {
+  resourcePreEvent?: { metadata: StepMetadata; planning?: boolean };
+  resOutputsEvent?: { metadata: StepMetadata; planning?: boolean };
+  resOpFailedEvent?: { metadata: StepMetadata };
+  diagnosticEvent?: { urn?: string; message: string; severity: string };
+  preludeEvent?: { config: Record<string, string> };
+}
+
+const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
+const isStepResource = (type: string): boolean => type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:");
+/** `svc:Type` for our dynamic resources (as the test engine prints a resource), the type otherwise. */
+const shortType = (type: string): string => type.replace(/^pulumi-nodejs:dynamic\/svc:/, "svc:");
+// eslint-disable-next-line no-control-regex
+const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, "").replace(/<\{%[^%]*%\}>/g, "").trim();
+
+/** JSON with object keys sorted: the checkpoint does not keep a property bag's key order. */
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Props).sort(([a], [b]) => a.localeCompare(b))) : x));
+
+/** The steps and diagnostics of one run's event log (`--event-log`): the last engine pass only (`up` runs a preview pass first). */
+export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]; messages: string[] } {
+  const events = text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EngineEvent);
+  let start = 0;
+  events.forEach((e, i) => {
+    if (e.preludeEvent) start = i;
+  });
+  const steps = new Map<string, Step>();
+  const errors: string[] = [];
+  const messages: string[] = [];
+  const stepOf = (m: StepMetadata): Step | undefined => {
+    if (!isStepResource(m.type)) return undefined;
+    const op = OP[m.op] ?? "same";
+    let s = steps.get(m.urn);
+    if (!s) {
+      s = { op, urn: m.urn, type: m.type, name: nameOf(m.urn), diffs: [] };
+      steps.set(m.urn, s);
+    } else if (RANK.indexOf(op) > RANK.indexOf(s.op)) s.op = op;
+    // A replacement's properties are its `keys` (the Node dynamic host answers no `diffs` of its own).
+    for (const d of [...(m.diffs ?? []), ...(m.keys ?? [])]) if (!s.diffs.includes(d)) s.diffs.push(d);
+    // An update with no listed keys: the inputs that changed, as the CLI's display finds them.
+    if (op === "update" && !s.diffs.length && m.old?.inputs && m.new?.inputs) {
+      const before = m.old.inputs;
+      const after = m.new.inputs;
+      s.diffs = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== "__provider" && stable(before[k]) !== stable(after[k]));
+    }
+    return s;
+  };
+  for (const e of events.slice(start)) {
+    if (e.resourcePreEvent) stepOf(e.resourcePreEvent.metadata);
+    if (e.resOutputsEvent) {
+      const m = e.resOutputsEvent.metadata;
+      const s = stepOf(m);
+      if (s && m.op === "refresh") {
+        if (!m.new) s.op = "delete";
+        else {
+          const before = m.old?.outputs ?? {};
+          const after = m.new.outputs ?? {};
+          const keys = m.diffs?.length ? m.diffs : [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => stable(before[k]) !== stable(after[k]));
+          s.op = keys.length ? "refresh" : "same";
+          s.diffs = keys;
+        }
+      }
+    }
+    if (e.resOpFailedEvent) {
+      const s = stepOf(e.resOpFailedEvent.metadata);
+      if (s && !s.error) s.error = "failed";
+    }
+    const d = e.diagnosticEvent;
+    if (d) {
+      const text = plain(d.message);
+      if (d.severity === "error") {
+        const s = d.urn ? steps.get(d.urn) : undefined;
+        const line = d.urn && isStepResource(d.urn.split("::")[2]?.split("$").pop() ?? "") ? `${shortType(d.urn.split("::")[2].split("$").pop()!)} ${nameOf(d.urn)}: ${text}` : text;
+        if (s) s.error = s.error && s.error !== "failed" ? `${s.error}\n${text}` : text;
+        errors.push(line);
+      } else if (text) messages.push(text);
+    }
+  }
+  return { steps: [...steps.values()], errors, messages };
+}
+
+/** A property value of `stack export --show-secrets`: secrets arrive as `{sig: secret, plaintext: json}`. */
+function revealed(v: unknown): { value: unknown; secret: boolean } {
+  if (v && typeof v === "object" && (v as Props)[SIG_KEY] === SECRET_SIG) {
+    const p = v as { plaintext?: string; value?: unknown };
+    return { value: p.plaintext !== undefined ? JSON.parse(p.plaintext) : p.value, secret: true };
+  }
+  return { value: v, secret: false };
+}
+
+function props(bag: Props | undefined, secrets: Set<string>): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(bag ?? {})) {
+    const r = revealed(v);
+    if (r.secret) secrets.add(k);
+    out[k] = r.value;
+  }
+  return out;
+}
+
+interface ExportedResource {
+  urn: string;
+  type: string;
+  custom?: boolean;
+  id?: string;
+  parent?: string;
+  inputs?: Props;
+  outputs?: Props;
+  dependencies?: string[];
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  pendingReplacement?: boolean;
+  initErrors?: string[];
+  delete?: boolean;
+  customTimeouts?: { create?: number; update?: number; delete?: number };
+}
+
+/** `pulumi stack export --show-secrets`, as the test engine's StackState. */
+export function stateOfExport(text: string): StackState {
+  const doc = JSON.parse(text) as { deployment?: { resources?: ExportedResource[]; pending_operations?: { resource: ExportedResource; type: string }[] } };
+  const all = doc.deployment?.resources ?? [];
+  const stack = all.find((r) => r.type === "pulumi:pulumi:Stack");
+  const stackSecrets = new Set<string>();
+  const outputs = props(stack?.outputs, stackSecrets);
+  const resources: ResourceState[] = all
+    .filter((r) => isStepResource(r.type))
+    .map((r) => {
+      const secrets = new Set<string>();
+      const inputs = props(r.inputs, secrets);
+      const outs = props(r.outputs, secrets);
+      return {
+        urn: r.urn,
+        type: r.type,
+        name: nameOf(r.urn),
+        custom: r.custom ?? false,
+        ...(r.id ? { id: r.id } : {}),
+        ...(r.parent && !r.parent.includes("pulumi:pulumi:Stack") ? { parent: r.parent } : {}),
+        inputs,
+        outputs: outs,
+        secrets: [...secrets],
+        dependencies: r.dependencies ?? [],
+        protect: r.protect ?? false,
+        retainOnDelete: r.retainOnDelete ?? false,
+        ...(r.pendingReplacement ? { pendingReplacement: true } : {}),
+        ...(r.initErrors?.length ? { initErrors: r.initErrors } : {}),
+        ...(r.delete ? { pendingDelete: true } : {}),
+      };
+    });
+  const pending: PendingOperation[] = (doc.deployment?.pending_operations ?? [])
+    .filter((p) => p.type === "creating")
+    .map((p) => {
+      const secrets = new Set<string>();
+      return { op: "create", urn: p.resource.urn, type: p.resource.type, name: nameOf(p.resource.urn), inputs: props(p.resource.inputs, secrets), secrets: [...secrets], startedAt: "" };
+    });
+  return { salt: "", resources, outputs, secretOutputs: [...stackSecrets], ...(pending.length ? { pendingOperations: pending } : {}) };
+}
+
+export interface CliRunOptions {
+  clearPendingCreates?: boolean;
+  refresh?: boolean;
+  parallel?: number;
+  signal?: AbortSignal;
+  /** Called once the CLI runs with a handle that kills its provider host (a crash of the plugin). */
+  onProviderHost?: (host: { kill(): void }) => void;
+}
+
+/**
+ * One stack of a project under the real CLI, in a backend and PULUMI_HOME of its own (a temp dir):
+ * `stack init` at the start; config queued and written with one `config set-all` before the next
+ * run; each operation with `--yes --non-interactive --event-log`.
+ */
+export class CliStack {
+  readonly env: NodeJS.ProcessEnv;
+  readonly backendDir: string;
+  private readonly pending: string[] = [];
+  private emptyDeployment = "";
+
+  constructor(
+    readonly projectDir: string,
+    readonly project: string,
+    readonly stack: string,
+    readonly passphrase: string,
+    readonly tmp: string,
+  ) {
+    this.backendDir = join(tmp, "backend");
+    mkdirSync(this.backendDir, { recursive: true });
+    mkdirSync(join(tmp, "home"), { recursive: true });
+    this.env = cliEnv(join(tmp, "home"), this.backendDir, passphrase);
+  }
+
+  /** The checkpoint file the file backend keeps for the stack. */
+  get stateFile(): string {
+    return join(this.backendDir, ".pulumi", "stacks", this.project, `${this.stack}.json`);
+  }
+
+  async cli(args: string[], signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
+    return runCli([...args, "--non-interactive", "--color", "never"], this.projectDir, this.env, signal, onStart);
+  }
+
+  /** A short command (config, export, import), synchronously as the harness's state() is; throws when it fails. */
+  private must(args: string[]): CliOutput {
+    const r = spawnSync(CLI, [...args, "--non-interactive", "--color", "never"], { cwd: this.projectDir, env: this.env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    const out = { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+    if (out.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${out.code}):\n${out.stdout}\n${out.stderr}`);
+    return out;
+  }
+
+  init(): void {
+    // What `npm install` gives a user's project: the program and the dynamic-provider host load this package.
+    ensurePackageLink(this.projectDir);
+    this.must(["stack", "init", this.stack, "--secrets-provider", "passphrase"]);
+    this.emptyDeployment = this.must(["stack", "export", "--stack", this.stack]).stdout;
+  }
+
+  config(key: string, value: string, secret = false): void {
+    this.pending.push(secret ? "--secret" : "--plaintext", `${key}=${value}`);
+  }
+
+  flushConfig(): void {
+    if (!this.pending.length) return;
+    const args = this.pending.splice(0);
+    this.must(["config", "set-all", "--stack", this.stack, ...args]);
+  }
+
+  state(): StackState {
+    return stateOfExport(this.must(["stack", "export", "--stack", this.stack, "--show-secrets"]).stdout);
+  }
+
+  /** The stack with no resources again, its config kept (the test engine's removal of its state file). */
+  reset(): void {
+    const file = join(this.tmp, "empty-deployment.json");
+    writeFileSync(file, this.emptyDeployment);
+    this.must(["stack", "import", "--stack", this.stack, "--file", file, "--force"]);
+  }
+
+  async run(op: Operation, o: CliRunOptions = {}): Promise<RunResult & { output: string[] }> {
+    this.flushConfig();
+    const log = join(this.tmp, `events-${Date.now()}.jsonl`);
+    const args = [op, "--stack", this.stack, "--event-log", log];
+    if (op !== "preview") args.push("--yes");
+    if (o.refresh) args.push("--refresh");
+    if (o.clearPendingCreates) args.push("--clear-pending-creates");
+    if (o.parallel) args.push("--parallel", String(o.parallel));
+    const t0 = Date.now();
+    const r = await this.cli(args, o.signal, (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }));
+    const ms = Date.now() - t0;
+    // SVC_REAL_CLI_LOG: one line per operation (its time and outcome), written as it ends.
+    if (process.env.SVC_REAL_CLI_LOG) appendFileSync(process.env.SVC_REAL_CLI_LOG, `${new Date().toISOString()} ${this.project}/${this.stack} ${op} exit ${r.code} ${(ms / 1000).toFixed(1)} s\n`);
+    const events = existsSync(log) ? readFileSync(log, "utf8") : "";
+    rmSync(log, { force: true });
+    const { steps, errors, messages } = stepsOfEventLog(events);
+    if (r.code !== 0 && !errors.length) errors.push(plain(`${r.stdout}\n${r.stderr}`).split("\n").filter(Boolean).slice(-5).join("\n"));
+    const counts: RunResult["counts"] = {};
+    for (const s of steps) counts[s.op] = (counts[s.op] ?? 0) + 1;
+    let state: StackState | undefined;
+    try {
+      state = this.state();
+    } catch {
+      state = undefined;
+    }
+    return {
+      operation: op,
+      ok: r.code === 0,
+      steps,
+      counts,
+      outputs: state?.outputs ?? {},
+      errors,
+      messages,
+      ms,
+      output: `${r.stdout}\n${r.stderr}`.split("\n"),
+    };
+  }
+
+  close(): void {
+    rmSync(join(this.projectDir, `Pulumi.${this.stack}.yaml`), { force: true });
+  }
+}
