@@ -5,6 +5,10 @@
  *   npm run chaos [-- SEED]        (or SVC_CHAOS_SEED=SEED; default: drawn from the clock, printed)
  *   npm run chaos -- --smoke [SEED] one matrix cell, one kill point and the bad-input catalogue (about
  *                                  a minute): CI's proof that the script runs and prints its figures
+ *   npm run chaos -- --types=A,B [SEED]  (or SVC_CHAOS_TYPES=A,B) only those types' cells: every
+ *                                  matrix group with only their calls faulted (the program still
+ *                                  declares every type), their interrupted-create points and their
+ *                                  bad inputs; no random groups, kill points, soak or plan purchase
  *
  * 1. The whole fault matrix: every operation × fault kind group (every cell of
  *    tools/chaos/matrix.ts), each followed by a preview that must plan nothing.
@@ -24,7 +28,7 @@ import { join } from "node:path";
 import { engineStack, fixtureProject, ROOT } from "../support/engine-harness";
 import { startResourceHarness } from "../support/resource-harness";
 import { ALLOWED_READS, rows, withPlanIds, type Props } from "./catalogue";
-import { PROGRAM, RESOURCE_TYPES, seeded } from "./harness";
+import { PROGRAM, RESOURCE_TYPES, seeded, type ResourceType } from "./harness";
 import { CREATE_MATRIX, KILL_POINTS, runKillPoint } from "./interrupt";
 import { MAX_GROWTH_MB, soak } from "./soak";
 import { PLAN_PRICE, runPlanPurchaseCell, startPlanHarness } from "./plan-purchase";
@@ -51,12 +55,17 @@ async function main(): Promise<void> {
   if (!existsSync(join(ROOT, "dist/provider/index.js"))) throw new Error("dist/ is missing: run `npm run build` first");
   const args = process.argv.slice(2);
   const smoke = args.includes("--smoke");
-  const seedArg = args.find((a) => a !== "--smoke");
+  const typesArg = args.find((a) => a.startsWith("--types="))?.slice("--types=".length) ?? process.env.SVC_CHAOS_TYPES;
+  const only = typesArg ? typesArg.split(",").map((x) => x.trim()).filter(Boolean) : undefined;
+  const unknown = (only ?? []).filter((x) => !(RESOURCE_TYPES as string[]).includes(x));
+  if (unknown.length) throw new Error(`--types: no matrix cells for ${unknown.join(", ")} (the matrix's types: ${RESOURCE_TYPES.join(", ")})`);
+  const selected = only as ResourceType[] | undefined;
+  const seedArg = args.find((a) => a !== "--smoke" && !a.startsWith("--types="));
   const seed = Number(seedArg ?? process.env.SVC_CHAOS_SEED ?? Date.now() % 1_000_000);
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const started = Date.now();
-  console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${smoke ? "--smoke " : ""}${seed}\`)${smoke ? ", smoke: one matrix cell, one kill point, the catalogue" : ""}`);
+  console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${smoke ? "--smoke " : ""}${selected ? `--types=${selected.join(",")} ` : ""}${seed}\`)${smoke ? ", smoke: one matrix cell, one kill point, the catalogue" : ""}${selected ? `, only ${selected.join(", ")}` : ""}`);
   const t: Tally = { scenarios: 0, faults: 0, duplicates: 0, doubleCharges: 0, leaks: 0, converged: 0, runs: 0, badRefused: 0, badTotal: 0, problems: [] };
 
   const project = fixtureProject("chaos");
@@ -65,9 +74,13 @@ async function main(): Promise<void> {
   try {
     // ---- 1 and 2: the matrix, then randomized groups ----
     const groups: { op: (typeof OPS)[number]; assignment: Assignment; label: string }[] = [];
-    for (const op of OPS) for (const fault of FAULT_KINDS) groups.push({ op, assignment: allOn(fault), label: `${op} × ${FAULT_NAMES[fault]}` });
+    for (const op of OPS) for (const fault of FAULT_KINDS) {
+      // A group with no cell among the selected types is left out.
+      if (selected && !selected.some((t) => ruleOf(t, op, fault))) continue;
+      groups.push({ op, assignment: allOn(fault, selected), label: `${op} × ${FAULT_NAMES[fault]}` });
+    }
     if (smoke) groups.splice(1);
-    for (let i = 0; i < (smoke ? 0 : RANDOM_GROUPS); i++) {
+    for (let i = 0; i < (smoke || selected ? 0 : RANDOM_GROUPS); i++) {
       const op = pick(OPS);
       const assignment: Assignment = {};
       const kinds: string[] = [];
@@ -96,6 +109,7 @@ async function main(): Promise<void> {
     // ---- 3: interrupted runs ----
     const kills = [...KILL_POINTS.map((p) => ({ p, delay: 0 })), ...KILL_POINTS.filter((p) => p.killWhen !== "pending").map((p) => ({ p, delay: Math.floor(random() * 400) }))];
     if (smoke) kills.splice(1);
+    else if (selected) kills.splice(0, kills.length, ...CREATE_MATRIX.filter((p) => selected.includes(p.name.split(",")[0] as ResourceType)).map((p) => ({ p, delay: 0 })));
     else kills.push(...CREATE_MATRIX.map((p) => ({ p, delay: 0 })));
     for (const { p, delay } of kills) {
       const r = await runKillPoint(s, project.project, p, delay);
@@ -119,7 +133,7 @@ async function main(): Promise<void> {
   try {
     const plans = (await h.emu.call("GET", "/api/vps/plans", { key: h.emu.keys.account })).body.data as { id: string; name: string }[];
     const argsOf = (args: Props): Props => withPlanIds(args, plans);
-    for (const row of rows) {
+    for (const row of rows.filter((r) => !selected || (selected as string[]).includes(r.type))) {
       h.emu.control.clearRequests();
       const result = await h.host.check(row.type, {}, await h.inputs(row.type, argsOf(row.args)));
       const allowed = ALLOWED_READS[row.type] ?? [];
@@ -135,13 +149,15 @@ async function main(): Promise<void> {
   }
 
   // ---- 5: the emulator soak ----
-  const soaked = await soak(ROOT, smoke ? SOAK_SMOKE_REQUESTS : SOAK_REQUESTS, random);
-  t.problems.push(...soaked.problems);
-  t.scenarios++;
+  const soaked = selected ? undefined : await soak(ROOT, smoke ? SOAK_SMOKE_REQUESTS : SOAK_REQUESTS, random);
+  if (soaked) {
+    t.problems.push(...soaked.problems);
+    t.scenarios++;
+  }
   // ---- 5: the plan purchase's fault cells (one purchase, one charge, one Idempotency-Key each) ----
   const ph = await startPlanHarness();
   try {
-    for (const fault of smoke ? (["b"] as const) : FAULT_KINDS) {
+    for (const fault of selected ? [] : smoke ? (["b"] as const) : FAULT_KINDS) {
       for (const times of smoke ? [1] : [1, 2]) {
         const r = await runPlanPurchaseCell(ph, fault, times);
         t.scenarios++;
@@ -167,9 +183,13 @@ async function main(): Promise<void> {
     ["secrets leaked (must be 0)", String(t.leaks)],
     ["bad inputs refused at preview", `${t.badRefused} / ${t.badTotal}`],
     ["runs converged", `${t.converged} / ${t.runs}`],
-    ["soak requests (made-up keys, bad bodies, both accounts)", `${soaked.requests.toLocaleString("en-US")} in ${soaked.seconds.toFixed(1)} s`],
-    ["soak answers by status", Object.entries(soaked.byStatus).map(([st, n]) => `${st}: ${n}`).join(", ")],
-    [`emulator RSS before → after (growth < ${MAX_GROWTH_MB} MB)`, `${soaked.rssBeforeMb} MB → ${soaked.rssAfterMb} MB`],
+    ...(soaked
+      ? ([
+          ["soak requests (made-up keys, bad bodies, both accounts)", `${soaked.requests.toLocaleString("en-US")} in ${soaked.seconds.toFixed(1)} s`],
+          ["soak answers by status", Object.entries(soaked.byStatus).map(([st, n]) => `${st}: ${n}`).join(", ")],
+          [`emulator RSS before → after (growth < ${MAX_GROWTH_MB} MB)`, `${soaked.rssBeforeMb} MB → ${soaked.rssAfterMb} MB`],
+        ] as [string, string][])
+      : []),
     ["time", `${((Date.now() - started) / 1000).toFixed(0)} s`],
   ];
   const width = Math.max(...table.map(([k]) => k.length));

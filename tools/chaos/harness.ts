@@ -26,8 +26,15 @@ export type ResourceType =
   | "Domain"
   | "ReceivingDomain"
   | "Mailbox"
-  | "MailAlias";
-export const RESOURCE_TYPES: ResourceType[] = ["SendingDomain", "SendingDomainVerification", "Webhook", "Template", "Vps", "VpsFirewallRule", "VpsBackup", "Domain", "ReceivingDomain", "Mailbox", "MailAlias"];
+  | "MailAlias"
+  | "DomainRegistrant"
+  | "EmailTopic"
+  | "EmailSegment"
+  | "EmailSuppression";
+export const RESOURCE_TYPES: ResourceType[] = [
+  "SendingDomain", "SendingDomainVerification", "Webhook", "Template", "Vps", "VpsFirewallRule", "VpsBackup", "Domain", "ReceivingDomain", "Mailbox", "MailAlias",
+  "DomainRegistrant", "EmailTopic", "EmailSegment", "EmailSuppression",
+];
 
 export const INITIAL_WALLET = 50_000_000;
 export const ROOT_PASSWORD = "Chaos!pass2026x";
@@ -60,11 +67,31 @@ if (has("Vps")) {
   if (has("VpsFirewallRule")) new svc.VpsFirewallRule("ssh", { vpsId: srv.id, protocol: "tcp", action: "allow", port: config.require("sshPort"), source: "0.0.0.0/0", adoptId: adoptId("ssh") });
   if (has("VpsBackup")) new svc.VpsBackup("bak", { vpsId: srv.id, planCode: config.require("backupPlan"), adoptId: adoptId("bak") });
 }
-if (has("Domain")) new svc.Domain("dom", { name: config.require("domainName"), whoisProtection: config.requireBoolean("whois"), autoRenew: config.getBoolean("autoRenew") ?? true, adoptId: adoptId("dom") });
+// The owner details: the Domain takes their id, so its registration waits for them.
+const owner = has("DomainRegistrant")
+  ? new svc.DomainRegistrant("owner", {
+      name: "Chaos Owner", email: config.require("ownerEmail"), phone: config.require("ownerPhone"), address: config.require("ownerAddress"), city: "Bandung",
+      province: "Jawa Barat", postalCode: config.require("ownerPostalCode"), country: "ID", adoptId: adoptId("owner"),
+    })
+  : undefined;
+if (has("Domain")) new svc.Domain("dom", { name: config.require("domainName"), whoisProtection: config.requireBoolean("whois"), autoRenew: config.getBoolean("autoRenew") ?? true, registrant: owner ? owner.id : undefined, adoptId: adoptId("dom") });
+if (has("EmailTopic")) new svc.EmailTopic("topic", { name: "chaos-topic", description: config.require("topicDescription"), adoptId: adoptId("topic") });
+if (has("EmailSegment")) new svc.EmailSegment("seg", { name: "chaos-segment", rules: [{ field: "email", operator: "contains", value: config.require("segValue") }], adoptId: adoptId("seg") });
+if (has("EmailSuppression")) new svc.EmailSuppression("sup", { email: config.require("supEmail"), adoptId: adoptId("sup") });
 `;
 
 /** The resource names of PROGRAM. */
-export const RESOURCE_NAMES = ["sd", "sdv", "hook", "tpl", "srv", "ssh", "bak", "dom", "rcv", "mbx", "als"] as const;
+export const RESOURCE_NAMES = ["sd", "sdv", "hook", "tpl", "srv", "ssh", "bak", "dom", "rcv", "mbx", "als", "owner", "topic", "seg", "sup"] as const;
+
+/** The owner details PROGRAM writes that are secret (DomainRegistrant's email, phone, address, postal code), baseline and updated. */
+export const OWNER_SECRETS = {
+  ownerEmail: ["owner.chaos@example.com", "owner.chaos.v2@example.com"],
+  ownerPhone: ["+62.8223344556677", "+62.8998877665544"],
+  ownerAddress: ["Jl. Kacau Raya 36", "Jl. Kacau Raya 3602"],
+  ownerPostalCode: ["40115-036", "40115-362"],
+} as const;
+/** The suppressed addresses PROGRAM declares (baseline, updated: a replace). */
+export const SUPPRESSED = ["bounced.chaos@example.com", "bounced.chaos.v2@example.com"] as const;
 
 /** The program's config values, as a scenario sets them (see `apply`). */
 export interface Declared {
@@ -87,6 +114,11 @@ export interface Declared {
   rcvHost: string;
   mbxName: string;
   alsLocal: string;
+  /** DomainRegistrant's secret details (the others are fixed), the topic's description, the segment's rule value, the suppressed address. */
+  owner: { ownerEmail: string; ownerPhone: string; ownerAddress: string; ownerPostalCode: string };
+  topicDescription: string;
+  segValue: string;
+  supEmail: string;
   /** adoptId by resource name. */
   adopt?: Partial<Record<(typeof RESOURCE_NAMES)[number], string>>;
 }
@@ -126,6 +158,10 @@ export function baseline(plans: Plans, types: ResourceType[] = RESOURCE_TYPES): 
     rcvHost: "",
     mbxName: "Support v1",
     alsLocal: "help",
+    owner: { ownerEmail: OWNER_SECRETS.ownerEmail[0], ownerPhone: OWNER_SECRETS.ownerPhone[0], ownerAddress: OWNER_SECRETS.ownerAddress[0], ownerPostalCode: OWNER_SECRETS.ownerPostalCode[0] },
+    topicDescription: "Chaos news v1",
+    segValue: "@chaos-v1.example.com",
+    supEmail: SUPPRESSED[0],
   };
 }
 
@@ -144,6 +180,11 @@ export function updated(d: Declared, plans: Plans): Declared {
     rcvHost: `in.${d.mailDomain}`,
     mbxName: "Support v2",
     alsLocal: "info",
+    // Every secret detail changes: one PATCH carries them all.
+    owner: { ownerEmail: OWNER_SECRETS.ownerEmail[1], ownerPhone: OWNER_SECRETS.ownerPhone[1], ownerAddress: OWNER_SECRETS.ownerAddress[1], ownerPostalCode: OWNER_SECRETS.ownerPostalCode[1] },
+    topicDescription: "Chaos news v2",
+    segValue: "@chaos-v2.example.com",
+    supEmail: SUPPRESSED[1],
   };
 }
 
@@ -168,6 +209,10 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
   set("rcvHost", d.rcvHost);
   set("mbxName", d.mbxName);
   set("alsLocal", d.alsLocal);
+  for (const [key, value] of Object.entries(d.owner)) set(key, value);
+  set("topicDescription", d.topicDescription);
+  set("segValue", d.segValue);
+  set("supEmail", d.supEmail);
   for (const name of RESOURCE_NAMES) set(`adopt_${name}`, d.adopt?.[name] ?? "");
 }
 
@@ -220,6 +265,15 @@ export const emailDomains = (w: World): EmailDomainRec[] => emailRecords(w).doma
 export const registered: (w: World) => DomainRec[] = domainRecords;
 export const receivingOf = (w: World): ReceivingRec[] => (w.email as { receiving?: ReceivingRec[] }).receiving ?? [];
 export const addressesOf = (w: World, type: AddressRec["type"]): AddressRec[] => ((w.email as { addresses?: AddressRec[] }).addresses ?? []).filter((a) => a.type === type);
+
+interface AudienceRecords {
+  topics: { id: string; name: string; description: string | null }[];
+  segments: { id: string; name: string; rules: { field: string; operator: string; value?: string }[] }[];
+}
+export const audienceOf = (w: World): AudienceRecords => (w.email as { audience?: AudienceRecords }).audience ?? { topics: [], segments: [] };
+/** PROGRAM's suppressed addresses on the list (seeded bounces and complaints are not its). */
+export const suppressedOf = (w: World): string[] =>
+  ((w.email as { suppressions?: { email: string }[] }).suppressions ?? []).map((x) => x.email).filter((e) => (SUPPRESSED as readonly string[]).includes(e)).sort();
 
 const ruleText = (r: Pick<FirewallRuleRec, "protocol" | "action" | "port" | "source">) => `${r.protocol}/${r.action}/${r.port ?? "-"}/${r.source}`;
 
@@ -333,6 +387,29 @@ export function worldProblems(s: EngineStack, d: Declared, charges: Charges, eve
     expect(aliases[0].localPart === d.alsLocal, `alias ${aliases[0].localPart}, ${d.alsLocal} declared`);
     expect(idOf("MailAlias") === aliases[0].id, "the state's alias is not the live one");
   }
+  if (types.has("DomainRegistrant")) {
+    // Nothing clears the details: when no longer declared they stay as last written, so only a declared owner is compared.
+    const live = w.account.registrant;
+    for (const [key, field] of [["ownerEmail", "email"], ["ownerPhone", "phone"], ["ownerAddress", "address"], ["ownerPostalCode", "postalCode"]] as const) {
+      expect(live[field] === d.owner[key], `owner ${field} is not the declared one`);
+    }
+  }
+  const topics = audienceOf(w).topics;
+  expect(topics.length === (types.has("EmailTopic") ? 1 : 0), `topics: ${topics.map((x) => x.name).join(", ") || "none"}`);
+  if (types.has("EmailTopic") && topics.length === 1) {
+    expect(topics[0].description === d.topicDescription, `topic description ${topics[0].description}, ${d.topicDescription} declared`);
+    expect(idOf("EmailTopic") === topics[0].id, "the state's topic is not the live one");
+  }
+  const segments = audienceOf(w).segments;
+  expect(segments.length === (types.has("EmailSegment") ? 1 : 0), `segments: ${segments.map((x) => x.name).join(", ") || "none"}`);
+  if (types.has("EmailSegment") && segments.length === 1) {
+    expect(segments[0].rules[0]?.value === d.segValue, `segment rule value ${segments[0].rules[0]?.value}, ${d.segValue} declared`);
+    expect(idOf("EmailSegment") === segments[0].id, "the state's segment is not the live one");
+  }
+  const suppressed = suppressedOf(w);
+  const wantedSuppressed = types.has("EmailSuppression") ? [d.supEmail] : [];
+  expect(JSON.stringify(suppressed) === JSON.stringify(wantedSuppressed), `suppressed ${JSON.stringify(suppressed)}, ${JSON.stringify(wantedSuppressed)} declared`);
+  if (types.has("EmailSuppression")) expect(idOf("EmailSuppression") === d.supEmail, `the state's suppression is ${idOf("EmailSuppression")}, ${d.supEmail} declared`);
   const regs = registered(w).map((r) => r.name).sort();
   const wantedRegs = [...new Set(types.has("Domain") ? [...everRegistered, d.domainName] : everRegistered)].sort();
   expect(JSON.stringify(regs) === JSON.stringify(wantedRegs), `registered domains ${JSON.stringify(regs)}, ${JSON.stringify(wantedRegs)} expected`);
@@ -353,7 +430,9 @@ export function duplicateCount(s: EngineStack, d: Declared): number {
   return Math.max(0, servers(w).length - (types.has("Vps") ? 1 : 0)) + (names.length - new Set(names).size) + Math.max(0, webhooks(w).length - (types.has("Webhook") ? 1 : 0)) +
     Math.max(0, templates(w).length - (types.has("Template") ? 1 : 0)) +
     Math.max(0, addressesOf(w, "mailbox").length - (types.has("Mailbox") ? 1 : 0)) +
-    Math.max(0, addressesOf(w, "alias").length - (types.has("MailAlias") ? 1 : 0));
+    Math.max(0, addressesOf(w, "alias").length - (types.has("MailAlias") ? 1 : 0)) +
+    Math.max(0, audienceOf(w).topics.length - (types.has("EmailTopic") ? 1 : 0)) +
+    Math.max(0, audienceOf(w).segments.length - (types.has("EmailSegment") ? 1 : 0));
 }
 
 // ---- runs ----
@@ -399,9 +478,10 @@ export function unclearErrors(r: RunResult): string[] {
 
 // ---- secrets ----
 
-/** The secret values a scenario must never show: the API keys, the root password, every webhook secret the emulator holds. */
+/** The secret values a scenario must never show: the API keys, the root password, every webhook secret the emulator holds, the owner's secret details. */
 export function secretValues(s: EngineStack): string[] {
-  return [s.emu.keys.account, s.emu.keys.email, ROOT_PASSWORD, ...webhooks(s.world()).map((h) => h.secret), ...Object.values(s.emu.keys)].filter(
+  const owner = Object.values(OWNER_SECRETS).flat();
+  return [s.emu.keys.account, s.emu.keys.email, ROOT_PASSWORD, ...webhooks(s.world()).map((h) => h.secret), ...Object.values(s.emu.keys), ...owner].filter(
     (v, i, all): v is string => typeof v === "string" && v.length >= 8 && all.indexOf(v) === i,
   );
 }

@@ -95,6 +95,17 @@ export const CALLS: Record<ResourceType, Record<Op, Call | null>> = {
     update: { method: "POST", path: "/email/inbound/addresses" },
     delete: { method: "DELETE", path: "/email/inbound/addresses/*" },
   },
+  // Create and update write the changed details with one PATCH (create reads them first); nothing
+  // clears them, so delete calls nothing.
+  DomainRegistrant: { create: { method: "PATCH", path: "/api/domains/registrant" }, update: { method: "PATCH", path: "/api/domains/registrant" }, delete: null },
+  EmailTopic: { create: { method: "POST", path: "/email/topics" }, update: { method: "PATCH", path: "/email/topics/*" }, delete: { method: "DELETE", path: "/email/topics/*" } },
+  EmailSegment: { create: { method: "POST", path: "/email/segments" }, update: { method: "PATCH", path: "/email/segments/*" }, delete: { method: "DELETE", path: "/email/segments/*" } },
+  // A new address is a replace: the update's call is the new address's POST.
+  EmailSuppression: {
+    create: { method: "POST", path: "/email/suppressions" },
+    update: { method: "POST", path: "/email/suppressions" },
+    delete: { method: "DELETE", path: "/email/suppressions/*" },
+  },
 };
 
 // The email spec's 503 ("temporarily unavailable") has no code of its own: the catalogue's generic one.
@@ -112,6 +123,11 @@ export const SPEC_FAULT: Record<ResourceType, Record<Op, { status: number; code:
   ReceivingDomain: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
   Mailbox: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
   MailAlias: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
+  // The owner details' PATCH names only refusals of the details themselves (INVALID_REGISTRANT), no transient one.
+  DomainRegistrant: { create: null, update: null, delete: null },
+  EmailTopic: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
+  EmailSegment: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
+  EmailSuppression: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
 };
 
 export interface Cell {
