@@ -16,7 +16,9 @@
  *    a random fault kind, repeated 1–2 times, firing with probability 0.5–1.
  * 3. Every kill point of tools/chaos/interrupt.ts, then again with the kill moved later by a
  *    random few hundred milliseconds; then the interrupted-create matrix (one point per type).
- * 4. The bad input catalogue (tools/chaos/catalogue.ts) through the provider host's check.
+ * 4. The bad input catalogue (tools/chaos/catalogue.ts) through the provider host's check, then the
+ *    foreseen-failure catalogue (tools/chaos/foreseen.ts: wallet, email plan and limits, a refused
+ *    key, an object deleted outside Pulumi; smoke: its first cell).
  * 5. The emulator soak (tools/chaos/soak.ts): 100,000 requests (smoke: 5,000) of made-up keys, bad
  *    bodies and valid traffic of both accounts; the emulator's RSS before and after, no 5xx.
  * 5. The email plan purchase under every fault kind, once and twice (tools/chaos/plan-purchase.ts).
@@ -28,6 +30,7 @@ import { join } from "node:path";
 import { engineStack, fixtureProject, ROOT } from "../support/engine-harness";
 import { startResourceHarness } from "../support/resource-harness";
 import { ALLOWED_READS, rows, withPlanIds, type Props } from "./catalogue";
+import { FORESEEN, runForeseen } from "./foreseen";
 import { PROGRAM, RESOURCE_TYPES, seeded, type ResourceType } from "./harness";
 import { CREATE_MATRIX, KILL_POINTS, runKillPoint } from "./interrupt";
 import { MAX_GROWTH_MB, soak } from "./soak";
@@ -48,6 +51,8 @@ interface Tally {
   runs: number;
   badRefused: number;
   badTotal: number;
+  foreseenRefused: number;
+  foreseenTotal: number;
   problems: string[];
 }
 
@@ -66,7 +71,7 @@ async function main(): Promise<void> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const started = Date.now();
   console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${smoke ? "--smoke " : ""}${selected ? `--types=${selected.join(",")} ` : ""}${seed}\`)${smoke ? ", smoke: one matrix cell, one kill point, the catalogue" : ""}${selected ? `, only ${selected.join(", ")}` : ""}`);
-  const t: Tally = { scenarios: 0, faults: 0, duplicates: 0, doubleCharges: 0, leaks: 0, converged: 0, runs: 0, badRefused: 0, badTotal: 0, problems: [] };
+  const t: Tally = { scenarios: 0, faults: 0, duplicates: 0, doubleCharges: 0, leaks: 0, converged: 0, runs: 0, badRefused: 0, badTotal: 0, foreseenRefused: 0, foreseenTotal: 0, problems: [] };
 
   const project = fixtureProject("chaos");
   project.program(PROGRAM);
@@ -144,6 +149,13 @@ async function main(): Promise<void> {
       else t.problems.push(`bad input ${row.type} (${row.what}) not refused as expected: ${JSON.stringify(result.failures)} ${calls.join(", ")}`);
     }
     t.scenarios++;
+    // ---- 4b: the foreseen-failure catalogue: what the preview refuses from the account's state ----
+    for (const row of FORESEEN.filter((r) => !selected || (selected as string[]).includes(r.type)).slice(0, smoke ? 1 : undefined)) {
+      const r = await runForeseen(h.emu, row);
+      t.foreseenTotal++;
+      if (r.problems.length === 0) t.foreseenRefused++;
+      else t.problems.push(`foreseen ${row.type} (${row.what}): ${r.problems.join("; ")}`);
+    }
   } finally {
     await h.close();
   }
@@ -182,6 +194,7 @@ async function main(): Promise<void> {
     ["double charges (must be 0)", String(t.doubleCharges)],
     ["secrets leaked (must be 0)", String(t.leaks)],
     ["bad inputs refused at preview", `${t.badRefused} / ${t.badTotal}`],
+    ["foreseen failures refused at preview", `${t.foreseenRefused} / ${t.foreseenTotal}`],
     ["runs converged", `${t.converged} / ${t.runs}`],
     ...(soaked
       ? ([
@@ -199,7 +212,7 @@ async function main(): Promise<void> {
     console.log(`\nproblems (${t.problems.length}):`);
     for (const p of t.problems) console.log(`- ${p}`);
   }
-  const bad = t.duplicates || t.doubleCharges || t.leaks || t.badRefused !== t.badTotal || t.converged !== t.runs || t.problems.length;
+  const bad = t.duplicates || t.doubleCharges || t.leaks || t.badRefused !== t.badTotal || t.foreseenRefused !== t.foreseenTotal || t.converged !== t.runs || t.problems.length;
   process.exit(bad ? 1 : 0);
 }
 
