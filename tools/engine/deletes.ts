@@ -27,6 +27,15 @@ export async function deleteResource(run: Run, r: ResourceState, shown = true): 
     run.fail(protectedMessage(r));
     return false;
   }
+  // Deleted already by an interrupted or earlier delete-before-replace: only removed from the state
+  // (step_generator.go NewRemovePendingReplaceStep), never deleted again.
+  if (r.pendingReplacement) {
+    if (!run.dryRun) {
+      run.markDeleted(r);
+      run.checkpoint();
+    }
+    return true;
+  }
   // A preview shows the delete and calls nothing.
   if (run.dryRun) {
     if (shown && r.type !== STACK_TYPE) run.step(r.external ? "discard" : "delete", r);
@@ -73,9 +82,13 @@ export async function deleteLeftOriginals(run: Run, left: ResourceState[]): Prom
   return true;
 }
 
-/** Every resource the program no longer declares, newest first (reverse dependency order). */
+/** Every resource the program no longer declares, newest first (reverse dependency order). A
+ * dependent a delete-before-replace deleted in this run and the program did not declare again stays
+ * in the state as pending replacement, with no step (step_generator.go GenerateDeletes: it was
+ * operated on); the next run removes it. */
 export function removedResources(run: Run, registered: Set<string>): ResourceState[] {
-  return run.old.resources.filter((r) => !r.pendingDelete && !registered.has(r.urn) && !run.aliased.has(r.urn)).reverse();
+  for (const [urn, r] of run.deletedForReplace) if (!registered.has(urn)) run.next.resources.push(r);
+  return run.old.resources.filter((r) => !r.pendingDelete && !registered.has(r.urn) && !run.aliased.has(r.urn) && !run.deletedForReplace.has(r.urn)).reverse();
 }
 
 /** After a preview or a failed program: resources the run did not reach stay as they were;

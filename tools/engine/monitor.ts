@@ -20,6 +20,8 @@ export interface Registration {
   /** Inputs as the SDK sent them: secrets wrapped with the secret signature, unknowns as the sentinel. */
   object: Props;
   dependencies: string[];
+  /** The resources each input's value came from (the SDK sends them for every input, empty lists included). */
+  propertyDependencies: Record<string, string[]>;
   protect: boolean;
   retainOnDelete: boolean;
   deleteBeforeReplace: boolean;
@@ -31,6 +33,16 @@ export interface Registration {
   aliases: string[];
   /** The `customTimeouts` option as the SDK sends it (Go durations such as "40m"; "" when not set). */
   customTimeouts: { create: string; update: string; delete: string };
+}
+
+/** The request's property dependencies, inputs with none left out (`toArray` gives raw arrays, not messages: read with forEach). */
+function propertyDependenciesOf(r: resproto.RegisterResourceRequest): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  r.getPropertydependenciesMap().forEach((deps, key) => {
+    const urns = deps.getUrnsList();
+    if (urns.length) out[key] = urns;
+  });
+  return out;
 }
 
 /** A `ReadResourceRequest`: the program reads an existing object (`Res.get(name, id)`). */
@@ -100,6 +112,7 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
         custom: r.getCustom(),
         object: (r.getObject()?.toJavaScript() ?? {}) as Props,
         dependencies: r.getDependenciesList(),
+        propertyDependencies: propertyDependenciesOf(r),
         protect: Boolean(r.getProtect()),
         retainOnDelete: Boolean(r.getRetainondelete()),
         deleteBeforeReplace: r.getDeletebeforereplace(),

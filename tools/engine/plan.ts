@@ -3,7 +3,8 @@
  * then create, update, replace or same — and what each sends to the provider (CONFORMANCE.md).
  */
 import type { RegisterAnswer, Registration } from "./monitor";
-import { HostError, type DiffAnswer, type ProviderHost } from "./provider-host";
+import { HostError, UNKNOWN, type DiffAnswer, type ProviderHost } from "./provider-host";
+import { deleteResource } from "./deletes";
 import { resourceLabel } from "./printing";
 import type { Run } from "./run";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
@@ -35,7 +36,8 @@ export function changedKeys(olds: Props, news: Props): string[] {
 /** What the state keeps of a registration whatever its step. */
 function registrationState(reg: Registration, urn: string) {
   const timeouts = reg.customTimeouts.create || reg.customTimeouts.update || reg.customTimeouts.delete ? reg.customTimeouts : undefined;
-  return { urn, type: reg.type, name: reg.name, parent: reg.parent || undefined, dependencies: reg.dependencies, protect: reg.protect, retainOnDelete: reg.retainOnDelete, customTimeouts: timeouts };
+  const propertyDependencies = Object.keys(reg.propertyDependencies).length ? reg.propertyDependencies : undefined;
+  return { urn, type: reg.type, name: reg.name, parent: reg.parent || undefined, dependencies: reg.dependencies, propertyDependencies, protect: reg.protect, retainOnDelete: reg.retainOnDelete, customTimeouts: timeouts };
 }
 
 type RegistrationState = ReturnType<typeof registrationState>;
@@ -118,10 +120,19 @@ class ResourcePlan {
 
   /** The step generator's part (check, then diff): answers the step to run. */
   async decide(): Promise<() => Promise<RegisterAnswer>> {
+    this.run.generated.add(this.urn);
     const importId = this.reg.importId;
     if (importId && !this.before) return () => this.import(importId);
     await this.check();
     const before = this.before;
+    // Deleted earlier in this run as a dependent of a delete-before-replace: made again, with no
+    // diff (step_generator.go: `if sg.deletes[urn]` → ReplaceStep + CreateReplacementStep).
+    const deleted = this.run.deletedForReplace.get(this.urn);
+    if (deleted) {
+      this.run.deletedForReplace.delete(this.urn);
+      this.kept = deleted;
+      return () => this.create();
+    }
     if (!existsAtApi(before)) return () => this.create();
     const diff = await this.host.diff(this.type, before.id, before.outputs, this.inputs, { urn: this.urn, oldInputs: before.inputs, ignoreChanges: this.reg.ignoreChanges });
     const diffs = changedKeys(before.inputs, this.inputs);
@@ -237,12 +248,67 @@ class ResourcePlan {
       this.run.keep(before);
       return this.refuseChecked(replacement.failures, this.programInputs);
     }
+    const deleteFirst = !before.pendingReplacement && (diff.deleteBeforeReplace || this.reg.deleteBeforeReplace);
+    if (deleteFirst) await this.deleteDependents(before);
     if (this.run.dryRun) return this.create(replacement.inputs);
     if (before.pendingReplacement) this.run.markDeleted(before);
-    else if (diff.deleteBeforeReplace || this.reg.deleteBeforeReplace) await this.deleteBeforeReplace(before);
+    else if (deleteFirst) await this.deleteBeforeReplace(before);
     // Marked for deletion once its replacement exists; a failed create takes it back (failed()).
     else this.run.replacedToDelete.push(before);
     return this.create(replacement.inputs);
+  }
+
+  /**
+   * Before a delete-before-replace, the resources of the old state that depend on the replaced one
+   * and would be replaced by its change are deleted, newest first, and made again when the program
+   * registers them (step_generator.go `calculateDependentReplacements`, `generateStepsFromDiff`):
+   * a dependent counts when one of its inputs came from a resource of the chain and its provider's
+   * Diff, with those inputs unknown, answers a replace. A protected one stops the replacement. In a
+   * preview the Diffs run and nothing is deleted.
+   */
+  private async deleteDependents(root: Existing): Promise<void> {
+    const chain = new Set([root.urn]);
+    const toReplace: Existing[] = [];
+    const old = this.run.old.resources.filter((r) => !r.pendingDelete);
+    const linked = new Set([root.urn]);
+    for (const r of old.slice(old.findIndex((x) => x.urn === root.urn) + 1)) {
+      // Registered already in this run: it cannot depend on a resource registered after it.
+      if (this.run.generated.has(r.urn)) continue;
+      const deps = [...r.dependencies, ...Object.values(r.propertyDependencies ?? {}).flat()];
+      if (!deps.some((u) => linked.has(u))) continue;
+      linked.add(r.urn);
+      if (!r.custom || r.external || !existsAtApi(r) || r.pendingReplacement) continue;
+      const inputs: Props = {};
+      let fromChain = false;
+      for (const [key, value] of Object.entries(r.inputs)) {
+        const from = (r.propertyDependencies?.[key] ?? []).some((u) => chain.has(u));
+        fromChain ||= from;
+        inputs[key] = from ? UNKNOWN : value;
+      }
+      if (!fromChain) continue;
+      const diff = await this.host.diff(dynamicType(r.type), r.id, r.outputs, inputs, { urn: r.urn, oldInputs: r.inputs });
+      if (diff.replaces.length === 0) continue;
+      toReplace.push(r);
+      chain.add(r.urn);
+    }
+    for (const r of toReplace.reverse()) {
+      if (r.protect) {
+        // The real engine's words (step_generator.go), and it stops there.
+        const message =
+          `unable to replace resource "${r.urn}" as part of replacing "${root.urn}" as it is currently marked for protection. ` +
+          `To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\`, or use the command:\n` +
+          `\`pulumi state unprotect '${r.urn}'\``;
+        this.run.keep(root);
+        return this.refuse(`${this.label}: ${message}`);
+      }
+      // Its step is the replace shown when the program registers it again (one step per resource, as the CLI's display).
+      if (!this.run.dryRun && !(await deleteResource(this.run, { ...r, protect: false }, false))) {
+        this.run.keep(root);
+        return this.refuse(`${this.label}: the delete of ${resourceLabel(r)}, which depends on it, failed`);
+      }
+      // Kept as pending replacement until the program registers it again (step.go DeleteStep.Apply).
+      this.run.deletedForReplace.set(r.urn, { ...r, pendingReplacement: true });
+    }
   }
 
   private async deleteBeforeReplace(before: Existing): Promise<void> {

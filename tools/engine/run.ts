@@ -66,6 +66,11 @@ export class Run {
   /** URNs of the old state a registration claimed through its `aliases`: the resource lives on under
    * its new URN, the old URN is neither deleted nor kept. */
   readonly aliased = new Set<string>();
+  /** URNs whose registration reached the step generator in this run, in order. */
+  readonly generated = new Set<string>();
+  /** Dependents a delete-before-replace deleted first, as pending replacement, until the program
+   * registers them again (plan.ts deleteDependents). */
+  readonly deletedForReplace = new Map<string, ResourceState>();
   /** Originals of create-then-delete replacements, until their delete runs. */
   readonly replacedToDelete: ResourceState[] = [];
   /** Creates started and not seen to end, and those an earlier run left: the real engine keeps
@@ -309,7 +314,11 @@ export class Run {
   private snapshot(): StackState {
     const done = new Set(this.next.resources.filter((r) => !r.pendingDelete).map((r) => r.urn));
     const originals = this.replacedToDelete.filter((r) => !this.deletedNow.has(r) && done.has(r.urn)).map((r) => ({ ...r, pendingDelete: true }));
-    const notReached = this.old.resources.filter((r) => !this.deletedNow.has(r) && !this.next.resources.includes(r) && (r.pendingDelete || (!done.has(r.urn) && !this.aliased.has(r.urn))));
+    // A dependent a delete-before-replace deleted stays, as pending replacement, until its replacement exists.
+    const pendingReplace = (r: ResourceState) => (!r.pendingDelete && !done.has(r.urn) && this.deletedForReplace.get(r.urn)) || undefined;
+    const notReached = this.old.resources
+      .filter((r) => pendingReplace(r) || (!this.deletedNow.has(r) && !this.next.resources.includes(r) && (r.pendingDelete || (!done.has(r.urn) && !this.aliased.has(r.urn)))))
+      .map((r) => pendingReplace(r) ?? r);
     return { ...this.next, resources: [...this.next.resources, ...originals, ...notReached], pendingOperations: [...this.pendingOps] };
   }
 

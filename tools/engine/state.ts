@@ -225,6 +225,9 @@ export interface ResourceState {
    * plain string stays plain. Absent in states written before the split: `secrets` then. */
   secretInputs?: string[];
   dependencies: string[];
+  /** The resources each input's value came from (the CLI's `propertyDependencies`): what a
+   * delete-before-replace reads to find the dependents it must delete first. */
+  propertyDependencies?: Record<string, string[]>;
   protect: boolean;
   retainOnDelete: boolean;
   /** The `customTimeouts` option, kept for the delete's timeout (the CLI's state keeps it too). */
