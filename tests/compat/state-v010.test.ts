@@ -34,7 +34,7 @@ perFile({
     // generated name: the fixture itself is never written to.
     const projectDir = join(ROOT, "tests/fixtures/engine-state-v010");
     rmSync(projectDir, { recursive: true, force: true });
-    cpSync(FIXTURE, projectDir, { recursive: true, filter: (src) => !src.endsWith(".json") && !src.endsWith(".md") });
+    cpSync(FIXTURE, projectDir, { recursive: true, filter: (src) => src.endsWith("package.json") || (!src.endsWith(".json") && !src.endsWith(".md")) });
     cpSync(join(FIXTURE, "state.json"), join(tmp, "state.json"));
     const world = JSON.parse(readFileSync(join(FIXTURE, "world.json"), "utf8")) as World;
     // The emulator's clock is set back to when the fixture was written, or its servers would have
