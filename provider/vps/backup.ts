@@ -160,7 +160,7 @@ async function planCodeRule(ctx: CallContext, inputs: Props, olds: Props): Promi
   if (code === undefined || isUnknown(code) || code === olds.planCode) return [];
   let codes: string[];
   try {
-    codes = await backupPlanCodes(ctx.api.platform);
+    codes = await backupPlanCodes(ctx.api);
   } catch (err) {
     return [{ property: "planCode", reason: `could not read the backup plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }
@@ -183,7 +183,7 @@ async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise
   const api = ctx.api.platform;
   let plans, addon: BackupAddon | undefined;
   try {
-    plans = await backupPlans(api);
+    plans = await backupPlans(ctx.api);
     addon = vpsId ? await readAddon(api, vpsId) : undefined;
   } catch (err) {
     return [{ property: "planCode", reason: `could not read the backup plans or the add-on to price the change: ${operationError("check", err).message}` }];

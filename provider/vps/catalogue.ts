@@ -1,9 +1,10 @@
 /**
  * The platform's catalogues the server checks need: server plans and backup plan codes. Each is read
- * at most once a minute per provider process, and checks running at the same time (a fleet's) share
- * one read; a failed read is not kept.
+ * at most once a minute per profile (its context: a profile may set its own \`apiUrl\`, so another
+ * platform's catalogue), and checks running at the same time (a fleet's) share one read; a failed
+ * read is not kept.
  */
-import type { ApiClient } from "../client/http";
+import type { ApiContext } from "../context";
 import type { VpsPlan } from "../../contract/schemas";
 import type { RouteResponse } from "../../contract/routes";
 
@@ -23,12 +24,10 @@ function minuteCache<T>(): (read: () => Promise<T>) => Promise<T> {
   };
 }
 
-const plans = minuteCache<VpsPlan[]>();
-const backupCatalogue = minuteCache<RouteResponse<"backup.plans.list">>();
-
-export const vpsPlans = (api: ApiClient): Promise<VpsPlan[]> => plans(() => api.call("vps.plans.list"));
+export const vpsPlans = (api: ApiContext): Promise<VpsPlan[]> => api.keep("catalogue vps plans", () => minuteCache<VpsPlan[]>())(() => api.platform.call("vps.plans.list"));
 
 /** The backup plans on sale (retired ones left out), with their quota and price. */
-export const backupPlans = (api: ApiClient): Promise<RouteResponse<"backup.plans.list">> => backupCatalogue(() => api.call("backup.plans.list"));
+export const backupPlans = (api: ApiContext): Promise<RouteResponse<"backup.plans.list">> =>
+  api.keep("catalogue backup plans", () => minuteCache<RouteResponse<"backup.plans.list">>())(() => api.platform.call("backup.plans.list"));
 
-export const backupPlanCodes = (api: ApiClient): Promise<string[]> => backupPlans(api).then((list) => list.map((p) => p.code));
+export const backupPlanCodes = (api: ApiContext): Promise<string[]> => backupPlans(api).then((list) => list.map((p) => p.code));

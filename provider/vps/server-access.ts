@@ -44,7 +44,7 @@ export function declaredServerOf(inputs: Props): DeclaredServer {
 /** The server facts a check can know: the plan, and whether it will be stopped, or undefined (unknown until up). */
 async function serverFacts(ctx: CallContext, inputs: Props): Promise<{ plan?: VpsPlan; stopped: boolean; status?: string } | CheckFailure> {
   const declared = declaredServerOf(inputs);
-  const plans = () => vpsPlans(ctx.api.platform);
+  const plans = () => vpsPlans(ctx.api);
   if (known(declared.planId)) {
     const plan = (await plans()).find((p) => p.id === declared.planId);
     return { plan, stopped: declared.powerState === "stopped" };
@@ -83,7 +83,7 @@ export async function serverAccessRules(ctx: CallContext, inputs: Props, feature
   const failures: CheckFailure[] = [];
   const { plan } = facts;
   if (plan && feature !== "snapshots" && plan.sharedAddress === false) {
-    failures.push({ property: "vpsId", reason: `${feature} need a server that shares a public address (FEATURE_NOT_AVAILABLE); this server's plan ${plan.name} gives it an address of its own. ${sharedPlansHint(await vpsPlans(ctx.api.platform))}` });
+    failures.push({ property: "vpsId", reason: `${feature} need a server that shares a public address (FEATURE_NOT_AVAILABLE); this server's plan ${plan.name} gives it an address of its own. ${sharedPlansHint(await vpsPlans(ctx.api))}` });
   }
   if (plan && feature === "snapshots" && (plan.snapshotLimit ?? 0) === 0) {
     failures.push({ property: "vpsId", reason: `snapshots are unavailable on this server's plan ${plan.name}: choose a plan with a snapshotLimit above 0 (getVpsPlans)` });

@@ -181,7 +181,7 @@ async function planRules(ctx: CallContext, inputs: Props, olds: Props): Promise<
   if (!known("planId")) return [];
   let plans: VpsPlan[];
   try {
-    plans = await vpsPlans(ctx.api.platform);
+    plans = await vpsPlans(ctx.api);
   } catch (err) {
     return [{ property: "planId", reason: `could not read the plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }
@@ -224,7 +224,7 @@ export function proratedUpgrade(from: VpsPlan, to: VpsPlan, expiresAt: string, n
  */
 async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
   if (inputs.adoptId !== undefined || isUnknown(inputs.planId) || isUnknown(inputs.projectId)) return [];
-  const plans = await vpsPlans(ctx.api.platform);
+  const plans = await vpsPlans(ctx.api);
   const plan = plans.find((p) => p.id === inputs.planId);
   if (!plan) return [];
   const replaced = (name: string) => olds[name] !== undefined && olds[name] !== inputs[name];
