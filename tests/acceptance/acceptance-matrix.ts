@@ -355,7 +355,8 @@ export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
   const pending = (m.state().pendingOperations ?? []).map((p) => p.name);
   for (const row of m.rows) {
     problems[row.type].push(...killed.problems);
-    if (!pending.includes(row.name)) problems[row.type].push(`no pending create of ${row.name} left by the killed run (pending: ${pending.join(", ") || "none"})`);
+    // The host's death fails each create step, which ends its pending operation, as the CLI does.
+    if (pending.includes(row.name)) problems[row.type].push(`a pending create of ${row.name} left by a failed step: the CLI ends a failed step's operation`);
   }
   // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again
   // (again while new ones are asked: a failed step may stop the run before others are reached).

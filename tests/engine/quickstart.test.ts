@@ -47,8 +47,9 @@ test("up creates everything, ready, and exports its outputs", async () => {
   expect(servers()).toMatchObject([{ status: "running", backup: { planCode: "backup-10" } }]);
   expect(server.firewall.map((f) => f.port).sort()).toEqual(["22", "443"]);
   expect(r.outputs).toMatchObject({ serverIp: server.publicIp, webhookSecret: webhook.secret, domainStatus: "verified" });
-  expect(r.output).toContain("    webhookSecret: [secret]");
-  expect(r.output).toContain(`    serverIp: "${server.publicIp}"`);
+  // Names padded so the colons align, as the CLI prints them.
+  expect(r.output).toContainEqual(expect.stringMatching(/^ {4}webhookSecret +: \[secret\]$/));
+  expect(r.output).toContainEqual(expect.stringMatching(new RegExp(`^ {4}serverIp +: "${server.publicIp!.replace(/\./g, "\\.")}"$`)));
   for (const secret of [webhook.secret, ROOT_PASSWORD]) expect(r.output.join("\n")).not.toContain(secret);
 });
 
@@ -122,7 +123,7 @@ test("a webhook deleted out of band: refresh reports it gone, the next up recrea
 test("destroy refuses while the server is protected, and deletes nothing", async () => {
   s.clearRequests();
   const r = await s.run("destroy", false);
-  expect(r.errors).toEqual([expect.stringMatching(/^svc:Vps web: resource is protected/)]);
+  expect(r.errors).toEqual([expect.stringMatching(/^svc:Vps web: Preview failed: resource "urn:[^"]+::web" cannot be deleted\s+because it is protected\. To unprotect the resource/)]);
   expect(r.steps).toEqual([]);
   expect(s.writes()).toEqual([]);
   expect(s.state().resources.filter((x) => x.custom)).toHaveLength(8);

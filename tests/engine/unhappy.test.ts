@@ -159,7 +159,8 @@ exports.long = "${long}";
 exports.hookSecret = hook.secret;`);
     const up = await ctx.s.run("up");
     expect(emailRecords(ctx.s.world()).webhooks.map((w) => w.url)).toContain("https://hooks.example.com/profile");
-    expect(up.output).toContain(`    long: "${long}"`);
+    // Names padded so the colons align, as the CLI prints them.
+    expect(up.output).toContain(`    long      : "${long}"`);
     expect(up.output).toContain("    hookSecret: [secret]");
 
     const state = ctx.s.state();

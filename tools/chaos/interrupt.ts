@@ -39,7 +39,9 @@ export interface KillPoint {
   change?: (d: Declared) => Declared;
   /** Run `refresh` before the next `up` (the CLI's `pulumi refresh` / `up --refresh`). */
   refreshFirst?: boolean;
-  /** Resources (by name) the interrupted run must leave as pending creates in the state. */
+  /** Resources (by name) whose create reached the API at the kill. A killed engine (the CLI) leaves
+   * them as pending creates in the state; a killed provider host fails their steps, and a failed step
+   * ends its pending operation (pkg/backend/snapshot.go createSnapshotMutation.End), so none is left. */
   pending: string[];
   /** Declared (config) for this point, from the baseline: types, an explicit server name. */
   declare?: (d: Declared) => Declared;
@@ -241,7 +243,9 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   // ---- what the checkpoints left ----
   const crashed = s.state();
   const pendingNames = (crashed.pendingOperations ?? []).map((p) => p.name).sort();
-  for (const name of point.pending) if (!pendingNames.includes(name)) problems.push(`no pending create of ${name} in the state left (pending: ${pendingNames.join(", ") || "none"})`);
+  if (point.kill === "engine") {
+    for (const name of point.pending) if (!pendingNames.includes(name)) problems.push(`no pending create of ${name} in the state left (pending: ${pendingNames.join(", ") || "none"})`);
+  } else if (pendingNames.length) problems.push(`pending creates left by failed steps (${pendingNames.join(", ")}): the CLI ends a failed step's operation`);
   if (point.killWhen === "pending" && pendingNames.length === 0) problems.push("no pending create in the state left");
   for (const name of point.saved) {
     if (!crashed.resources.some((r) => r.name === name && r.id)) problems.push(`${name} was created before the kill but the state left has no id for it: no checkpoint`);

@@ -8,13 +8,16 @@ import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
 import { HostError } from "./provider-host";
 import type { PendingOperation, ResourceState } from "./state";
 
-const protectedMessage = (r: ResourceState) => `${resourceLabel(r)}: resource is protected; set protect: false (and run up) before deleting it`;
+/** The CLI's words (step.go deleteProtectedError; GetPreviewFailedError's "Preview failed: " in a preview). */
+const protectedMessage = (run: Run, r: ResourceState) =>
+  `${resourceLabel(r)}: ${run.dryRun ? "Preview failed: " : ""}resource "${r.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, ` +
+  `either remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\`, or use the command:\n\`pulumi state unprotect '${r.urn}'\``;
 
 /** Like the CLI, deletes nothing when one of the resources to delete is protected: reports each
  * and answers true. */
 export function refuseProtected(run: Run, doomed: ResourceState[]): boolean {
   const protectedOnes = doomed.filter((r) => r.protect);
-  for (const r of protectedOnes) run.fail(protectedMessage(r));
+  for (const r of protectedOnes) run.fail(protectedMessage(run, r));
   return protectedOnes.length > 0;
 }
 
@@ -24,7 +27,7 @@ export async function deleteResource(run: Run, r: ResourceState, shown = true): 
   // Cancelled (Ctrl-C, or a failed step): no new delete starts; the resource stays.
   if (run.isCancelled) return false;
   if (r.protect) {
-    run.fail(protectedMessage(r));
+    run.fail(protectedMessage(run, r));
     return false;
   }
   // Deleted already by an interrupted or earlier delete-before-replace: only removed from the state
@@ -56,7 +59,7 @@ export async function deleteResource(run: Run, r: ResourceState, shown = true): 
       await run.inStep("delete", r, () => h.delete(dynamicType(r.type), r.id!, r.outputs, { urn: r.urn, oldInputs: r.inputs, timeout: timeoutSeconds(r.customTimeouts?.delete) }));
       run.dropPending(pending);
     } catch (err) {
-      if (!(err instanceof HostError && err.unreachable)) run.dropPending(pending);
+      run.dropPending(pending);
       if (err instanceof DeploymentCancelled) return false;
       if (run.interrupted) throw err;
       run.failedStep("delete", r, String(err));

@@ -212,8 +212,10 @@ class ResourcePlan {
       this.run.step(op, this.base, diffs);
       return this.answer(res.id, res.properties);
     } catch (err) {
-      // No answer from the provider (its host died): the create's outcome is unknown, it stays pending.
-      if (!(err instanceof HostError && err.unreachable) || err.initFailed) this.run.dropPending(pending);
+      // A failed step ends its pending operation, also when the provider host died and the create's
+      // outcome is unknown (pkg/backend/snapshot.go createSnapshotMutation.End: markOperationComplete
+      // whatever `successful`); only a CLI killed before the answer leaves it.
+      this.run.dropPending(pending);
       return this.failed(err, op);
     }
   }
@@ -238,7 +240,10 @@ class ResourcePlan {
     // `protect` and replacing may happen in one run.
     if (before.protect && this.reg.protect) {
       this.run.keep(before);
-      return this.refuse(`${this.label}: resource is protected; it cannot be replaced (changes: ${diffs.join(", ")})`);
+      // The CLI's words (step_generator.go continueStepsFromDiff).
+      return this.refuse(
+        `${this.label}: unable to replace resource "${this.urn}"\nas it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``,
+      );
     }
     // A replacement is checked again as a new resource: no olds, and the program's inputs without
     // ignoreChanges (step_generator.go continueStepsFromDiff: `prov.Check(ctx, plugin.CheckRequest{URN: urn,
@@ -342,7 +347,7 @@ class ResourcePlan {
       this.run.step("update", this.base, diffs);
       return this.answer(before.id, res.properties);
     } catch (err) {
-      if (!(err instanceof HostError && err.unreachable)) this.run.dropPending(pending);
+      this.run.dropPending(pending);
       return this.failed(err, "update");
     }
   }

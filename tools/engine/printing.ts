@@ -93,7 +93,11 @@ export function printDiagnostics(print: Print, messages: string[], stack: string
 export function printOutputs(print: Print, state: StackState): void {
   if (!Object.keys(state.outputs).length) return;
   print("Outputs:");
-  for (const [key, value] of Object.entries(state.outputs)) print(`    ${key}: ${state.secretOutputs.includes(key) ? "[secret]" : (JSON.stringify(value) ?? "undefined")}`);
+  // As the CLI: sorted by name, names padded so the colons align (pkg/backend/display
+  // printPropertyValue's `maxkey`); values here on one line (the CLI breaks objects and lists).
+  const keys = Object.keys(state.outputs).sort();
+  const width = Math.max(...keys.map((k) => k.length));
+  for (const key of keys) print(`    ${key.padEnd(width)}: ${state.secretOutputs.includes(key) ? "[secret]" : (JSON.stringify(state.outputs[key]) ?? "undefined")}`);
 }
 
 /**

@@ -202,7 +202,8 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
     if (e.resOutputsEvent) {
       const m = e.resOutputsEvent.metadata;
       const s = stepOf(m);
-      if (s && m.op === "refresh") {
+      // A refresh's outputs event: op "refresh", or "same" when the Read found nothing new (v3.274.1).
+      if (s && (m.op === "refresh" || (s.op === "refresh" && m.op === "same"))) {
         if (!m.new) s.op = "delete";
         else {
           const before = m.old?.outputs ?? {};
@@ -220,12 +221,17 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
     const d = e.diagnosticEvent;
     if (d) {
       const text = plain(d.message);
+      // The deployment's last word after its errors (deployment_executor.go reportExecResult): the test
+      // engine prints it too, and lists only the errors before it (a cancel's word is listed by both).
+      if (d.severity === "error" && !d.urn && /^(preview|update) failed$/.test(text)) continue;
       if (d.severity === "error") {
         const s = d.urn ? steps.get(d.urn) : undefined;
         const line = d.urn && isStepResource(d.urn.split("::")[2]?.split("$").pop() ?? "") ? `${shortType(d.urn.split("::")[2].split("$").pop()!)} ${nameOf(d.urn)}: ${text}` : text;
         if (s) s.error = s.error && s.error !== "failed" ? `${s.error}\n${text}` : text;
         errors.push(line);
-      } else if (text) messages.push(text);
+        // Debug diagnostics (the Node SDK's own RPC traces, which print the outputs it got) are in the
+        // event log but the CLI shows them only with --debug (pkg/backend/display/progress.go: `payload.Severity == diag.Debug && !display.opts.Debug`).
+      } else if (text && d.severity !== "debug") messages.push(text);
     }
   }
   return { steps: [...steps.values()], errors, messages };
