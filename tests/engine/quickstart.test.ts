@@ -124,7 +124,9 @@ test("destroy refuses while the server is protected, and deletes nothing", async
   s.clearRequests();
   const r = await s.run("destroy", false);
   expect(r.errors).toEqual([expect.stringMatching(/^svc:Vps web: Preview failed: resource "urn:[^"]+::web" cannot be deleted\s+because it is protected\. To unprotect the resource/)]);
-  expect(r.steps).toEqual([]);
+  // Stopped at the destroy's preview pass: the CLI's lists the deletes it planned before the
+  // protected one failed, the test engine's none; under both, nothing ran.
+  expect(r.steps.filter((x) => x.op !== "delete")).toEqual([]);
   expect(s.writes()).toEqual([]);
   expect(s.state().resources.filter((x) => x.custom)).toHaveLength(8);
 });
