@@ -2,7 +2,7 @@
  * Deletes and their order: originals of replacements, resources the program no longer declares
  * (dependents first: newest first), and `destroy` (CONFORMANCE.md, "delete").
  */
-import { dynamicType, timeoutSeconds } from "./plan";
+import { dynamicType, timeoutSeconds } from "./request-fields";
 import { resourceLabel } from "./printing";
 import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
 import { HostError } from "./provider-host";

@@ -3,7 +3,8 @@
  * `id` option): the real engine's read step (CONFORMANCE.md, "ReadResource").
  */
 import type { ReadRegistration, RegisterAnswer } from "./monitor";
-import { dynamicType, isDynamicType, stepError, StepFailed } from "./plan";
+import { stepError, StepFailed } from "./plan";
+import { dynamicType, isDynamicType } from "./request-fields";
 import { resourceLabel } from "./printing";
 import type { Run } from "./run";
 import { unwrapSecrets, wrapSecrets } from "./secrets";

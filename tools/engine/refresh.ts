@@ -1,7 +1,8 @@
 /** `refresh`, and the refresh of `up --refresh` / `preview --refresh`: reads every resource from the
  * API, in parallel, up to `--parallel` at a time (CONFORMANCE.md, "refresh"). */
 import { availableParallelism } from "node:os";
-import { changedKeys, dynamicType } from "./plan";
+import { changedKeys } from "./plan";
+import { dynamicType } from "./request-fields";
 import { printClearedPendingCreate, resourceLabel } from "./printing";
 import type { ProviderHost } from "./provider-host";
 import type { Run } from "./run";
