@@ -15,7 +15,7 @@
  * The parts: run.ts (the state of one run), program.ts (the program and its registrations), plan.ts
  * (each registration's step), deletes.ts, refresh.ts, printing.ts (the text printed).
  */
-import { deleteAfterProgram, deleteLeftOriginals, destroyAll, keepUndeleted, previewDeletes, removedResources } from "./deletes";
+import { deleteAfterProgram, deleteLeftOriginals, destroyAll, keepPendingReplacements, keepUndeleted, previewDeletes, removedResources } from "./deletes";
 import { countSteps, printDiagnostics, printError, printHeader, printInterruptedCreates, printOutputs, printPendingOperationsWarning, printSummary } from "./printing";
 import { ensurePackageLink, runProgram } from "./program";
 import { refresh } from "./refresh";
@@ -84,6 +84,7 @@ async function deploy(run: Run): Promise<void> {
   }
   const { exitCode, registered } = await runProgram(run);
   if (exitCode !== 0 || run.errors.length) keepStackOutputs(run);
+  keepPendingReplacements(run, registered);
   const removed = removedResources(run, registered);
   // Originals a failed replacement left pending delete are deleted with the other deletes, after the
   // program, and not at all when it failed (step_generator.go GenerateDeletes: `if res.Delete`).
