@@ -87,15 +87,16 @@ export async function deleteLeftOriginals(run: Run, left: ResourceState[]): Prom
 
 /** Every resource the program no longer declares, newest first (reverse dependency order); the
  * dependents a delete-before-replace deleted are not among them (keepPendingReplacements). */
-export function removedResources(run: Run, registered: ReadonlySet<string>): ResourceState[] {
+export function removedResources(run: Run): ResourceState[] {
+  const { registered } = run.urns;
   return run.old.resources.filter((r) => !r.pendingDelete && !registered.has(r.urn) && !run.aliased.has(r.urn) && !run.deletedForReplace.has(r.urn)).reverse();
 }
 
 /** A dependent a delete-before-replace deleted in this run and the program did not declare again
  * stays in the state as pending replacement, with no step (step_generator.go GenerateDeletes: it was
  * operated on); the next run removes it. */
-export function keepPendingReplacements(run: Run, registered: ReadonlySet<string>): void {
-  for (const [urn, r] of run.deletedForReplace) if (!registered.has(urn)) run.next.resources.push(r);
+export function keepPendingReplacements(run: Run): void {
+  for (const [urn, r] of run.deletedForReplace) if (!run.urns.registered.has(urn)) run.next.resources.push(r);
 }
 
 /** After a preview or a failed program: resources the run did not reach stay as they were;

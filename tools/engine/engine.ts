@@ -82,10 +82,10 @@ async function deploy(run: Run): Promise<void> {
     await refresh(run);
     run.startFromRefreshed();
   }
-  const { exitCode, registered } = await runProgram(run);
+  const exitCode = await runProgram(run);
   if (exitCode !== 0 || run.errors.length) keepStackOutputs(run);
-  keepPendingReplacements(run, registered);
-  const removed = removedResources(run, registered);
+  keepPendingReplacements(run);
+  const removed = removedResources(run);
   // Originals a failed replacement left pending delete are deleted with the other deletes, after the
   // program, and not at all when it failed (step_generator.go GenerateDeletes: `if res.Delete`).
   const left = run.old.resources.filter((x) => x.pendingDelete);

@@ -105,7 +105,7 @@ class ResourcePlan {
 
   /** The step generator's part (check, then diff): answers the step to run. */
   async decide(): Promise<() => Promise<RegisterAnswer>> {
-    this.run.generated.add(this.urn);
+    this.run.urns.generated.add(this.urn);
     const importId = this.reg.importId;
     if (importId && !this.before) return () => this.import(importId);
     await this.check();
@@ -263,7 +263,7 @@ class ResourcePlan {
     const linked = new Set([root.urn]);
     for (const r of old.slice(old.findIndex((x) => x.urn === root.urn) + 1)) {
       // Registered already in this run: it cannot depend on a resource registered after it.
-      if (this.run.generated.has(r.urn)) continue;
+      if (this.run.urns.generated.has(r.urn)) continue;
       const deps = [...r.dependencies, ...Object.values(r.propertyDependencies ?? {}).flat()];
       if (!deps.some((u) => linked.has(u))) continue;
       linked.add(r.urn);

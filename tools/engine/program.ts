@@ -28,36 +28,6 @@ export function ensurePackageLink(projectDir: string): void {
   symlinkSync(ROOT, link, "dir");
 }
 
-/** The URNs of one program run's registrations. */
-class Urns {
-  /** Every URN the program registered. */
-  readonly registered = new Set<string>();
-  /** The stack's URN once registered: its outputs are the stack outputs. */
-  stack = "";
-  private readonly typeOf = new Map<string, string>();
-
-  constructor(private readonly run: Run) {}
-
-  /** URNs qualify a type by its parents' types (all but the stack's), as the engine's do. A URN
-   * registered twice fails (step_generator.go generateURN: diag 2001). */
-  add(reg: Pick<Registration, "type" | "name" | "parent">): string {
-    const parentType = reg.parent && reg.parent !== this.stack ? this.typeOf.get(reg.parent) : undefined;
-    const qualified = parentType ? `${parentType}$${reg.type}` : reg.type;
-    const urn = `urn:pulumi:${this.run.stack}::${this.run.project.name}::${qualified}::${reg.name}`;
-    if (this.registered.has(urn)) throw new DuplicateUrn(urn);
-    this.typeOf.set(urn, qualified);
-    if (reg.type === STACK_TYPE) this.stack = urn;
-    this.registered.add(urn);
-    return urn;
-  }
-}
-
-class DuplicateUrn extends Error {
-  constructor(readonly urn: string) {
-    super(`Duplicate resource URN '${urn}'; try giving it a unique name`);
-  }
-}
-
 /** A registration refused before any step: the error is the run's and the deployment is cancelled. */
 function refuseRegistration(run: Run, err: Error): Promise<never> {
   run.fail(err.message);
@@ -65,19 +35,19 @@ function refuseRegistration(run: Run, err: Error): Promise<never> {
   return Promise.reject(new StepFailed(err.message));
 }
 
-/** Runs the program to its end, serving its registrations; answers its exit code and the URNs it
- * registered. A failed step cancels the deployment: the registrations waiting are answered
+/** Runs the program to its end, serving its registrations (their URNs kept in `run.urns`); answers
+ * its exit code. A failed step cancels the deployment: the registrations waiting are answered
  * Unavailable, the steps in flight finish, and the program is then stopped, as the CLI closes its
  * language host (CONFORMANCE.md, "a failed step"). A program that failed with no error to show
  * for it is the run's error. */
-export async function runProgram(run: Run): Promise<{ exitCode: number | null; registered: Set<string> }> {
-  const urns = new Urns(run);
+export async function runProgram(run: Run): Promise<number | null> {
+  const urns = run.urns;
   const labels = new Map<string, string>();
   const monitor = await startMonitor({
     register: (reg) => {
       let urn: string;
       try {
-        urn = urns.add(reg);
+        urn = urns.register(reg);
       } catch (err) {
         return refuseRegistration(run, err as Error);
       }
@@ -87,7 +57,7 @@ export async function runProgram(run: Run): Promise<{ exitCode: number | null; r
     read: (req) => {
       let urn: string;
       try {
-        urn = urns.add(req);
+        urn = urns.register(req);
       } catch (err) {
         return refuseRegistration(run, err as Error);
       }
@@ -120,7 +90,7 @@ export async function runProgram(run: Run): Promise<{ exitCode: number | null; r
   }
   run.throwIfInterrupted();
   if (exitCode !== 0 && run.errors.length === 0 && !run.isCancelled) run.fail(`the program failed (exit ${exitCode}):\n${program.stderr().trim()}`);
-  return { exitCode, registered: urns.registered };
+  return exitCode;
 }
 
 /** A registration that failed: a resource no step changed stays in the state as it was (the CLI's

@@ -44,6 +44,47 @@ function svcEnv(): Record<string, string> {
 /** What a step names of its resource. */
 type StepResource = Pick<ResourceState, "urn" | "type" | "name">;
 
+/**
+ * The URNs this run's program registered, seen at two moments that differ while registrations queue
+ * for the step generator: `registered` as the monitor receives each (a duplicate is refused then, and
+ * what the program did not register is removed after it), `generated` once its check and diff took
+ * their turn (`Run.generate`). A delete-before-replace reads `generated`: a dependent whose
+ * registration is still waiting for its turn is one the step generator has not seen, so it is
+ * replaced with the resource it depends on (step_generator.go calculateDependentReplacements skips
+ * only the URNs in `sg.urns`, which generateURN fills during generation).
+ */
+export class RunUrns {
+  readonly registered = new Set<string>();
+  readonly generated = new Set<string>();
+  /** The stack's URN once registered: its outputs are the stack outputs. */
+  stack = "";
+  private readonly typeOf = new Map<string, string>();
+
+  constructor(
+    private readonly stackName: string,
+    private readonly projectName: string,
+  ) {}
+
+  /** Names a registration as it arrives. URNs qualify a type by its parents' types (all but the
+   * stack's), as the engine's do. A URN registered twice fails (step_generator.go generateURN: diag 2001). */
+  register(reg: { type: string; name: string; parent: string }): string {
+    const parentType = reg.parent && reg.parent !== this.stack ? this.typeOf.get(reg.parent) : undefined;
+    const qualified = parentType ? `${parentType}$${reg.type}` : reg.type;
+    const urn = `urn:pulumi:${this.stackName}::${this.projectName}::${qualified}::${reg.name}`;
+    if (this.registered.has(urn)) throw new DuplicateUrn(urn);
+    this.typeOf.set(urn, qualified);
+    if (reg.type === STACK_TYPE) this.stack = urn;
+    this.registered.add(urn);
+    return urn;
+  }
+}
+
+class DuplicateUrn extends Error {
+  constructor(readonly urn: string) {
+    super(`Duplicate resource URN '${urn}'; try giving it a unique name`);
+  }
+}
+
 export class Run {
   readonly started = Date.now();
   readonly stack: string;
@@ -66,8 +107,8 @@ export class Run {
   /** URNs of the old state a registration claimed through its `aliases`: the resource lives on under
    * its new URN, the old URN is neither deleted nor kept. */
   readonly aliased = new Set<string>();
-  /** URNs whose registration reached the step generator in this run, in order. */
-  readonly generated = new Set<string>();
+  /** The URNs the program registered. */
+  readonly urns: RunUrns;
   /** Dependents a delete-before-replace deleted first, as pending replacement, until the program
    * registers them again (plan.ts deleteDependents). */
   readonly deletedForReplace = new Map<string, ResourceState>();
@@ -113,6 +154,7 @@ export class Run {
     this.print = options.print ?? (() => undefined);
     this.project = readProject(options.projectDir);
     this.config = readConfig(options.projectDir, this.stack, this.passphrase);
+    this.urns = new RunUrns(this.stack, this.project.name);
     this.stateFile = stateFileOf(options);
     mkdirSync(join(this.stateFile, ".."), { recursive: true });
     this.old = loadState(this.stateFile, this.passphrase);
