@@ -8,7 +8,7 @@
  * property and the amount, count or setting, and nothing is written. Shared by
  * tests/reliability/foreseen.test.ts and `npm run chaos`. Add a row to grow it.
  */
-import { providerFor, startProviderHost, stackConfig, UNKNOWN } from "../engine/provider-host";
+import { serializedProviders, startProviderHost, stackConfig, UNKNOWN } from "../engine/provider-host";
 import type { TestEmulator } from "../support/emulator";
 import { PASSWORD, type Props } from "../support/world";
 
@@ -193,12 +193,8 @@ export const FORESEEN: ForeseenRow[] = [
   },
 ];
 
-/** The serialized provider of each type (a small program makes it; the same for every cell). */
-const providers = new Map<string, Promise<string>>();
-const providerOf = (type: string, args: Props): Promise<string> => {
-  if (!providers.has(type)) providers.set(type, providerFor(type, args).then((r) => r.inputs.__provider as string));
-  return providers.get(type)!;
-};
+/** The serialized provider of each type, the same for every cell. */
+const providerOf = serializedProviders();
 
 export interface ForeseenResult {
   problems: string[];

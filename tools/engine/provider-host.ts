@@ -110,6 +110,21 @@ export async function providerFor(type: string, args: Props): Promise<Registrati
   return registration;
 }
 
+/** The `__provider` of each type, made once per type by a small program (it is the same whatever
+ * the arguments); each caller keeps its own cache. A failed attempt is not kept. */
+export function serializedProviders(): (type: string, args: Props) => Promise<string> {
+  const made = new Map<string, Promise<string>>();
+  return (type, args) => {
+    let provider = made.get(type);
+    if (!provider) {
+      provider = providerFor(type, args).then((r) => r.inputs.__provider as string);
+      made.set(type, provider);
+      provider.catch(() => made.delete(type));
+    }
+    return provider;
+  };
+}
+
 export function fixtureEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_NODEJS_PROJECT: FIXTURE_PROJECT, PULUMI_NODEJS_STACK: FIXTURE_STACK, ...extra };
   // The provider must get its settings from Configure, not from whatever the test runner has. The

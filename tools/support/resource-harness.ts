@@ -3,7 +3,7 @@
  * the API, the host is what `pulumi up` talks to, the `__provider` comes from a real program.
  */
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { providerFor, startProviderHost, stackConfig, type ProviderHost } from "../engine/provider-host";
+import { serializedProviders, startProviderHost, stackConfig, type ProviderHost } from "../engine/provider-host";
 import type { EmulatorOptions } from "../../emulator";
 
 import type { Props } from "./world";
@@ -37,11 +37,8 @@ export async function startResourceHarness(options: HarnessOptions = {}): Promis
     config?.(emu) ??
       stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.account, emailApiKey: emu.keys.email, projectId: emu.projects[0] }),
   );
-  const providers = new Map<string, string>();
-  const inputs = async (type: string, args: Props) => {
-    if (!providers.has(type)) providers.set(type, (await providerFor(type, args)).inputs.__provider);
-    return { ...args, __provider: providers.get(type) };
-  };
+  const providerOf = serializedProviders();
+  const inputs = async (type: string, args: Props) => ({ ...args, __provider: await providerOf(type, args) });
   const check = async (type: string, args: Props, olds: Props = {}) => host.check(type, olds, await inputs(type, args));
   return {
     emu,
