@@ -60,6 +60,24 @@ export interface StackOptions {
   sharedEmulator?: TestEmulator;
 }
 
+/** A stack's `run`, whichever engine `execute` runs. */
+function expectingOutcome(execute: EngineStack["execute"]): EngineStack["run"] {
+  return async (op, expectOk = true) => {
+    const result = await execute(op);
+    if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${result.output.join("\n")}`);
+    return result;
+  };
+}
+
+/** The provider's stack config for the emulator: its URLs, keys and project id. */
+function configureFor(emu: TestEmulator, config: EngineStack["config"]): void {
+  config("svc:apiUrl", emu.urls.api);
+  config("svc:emailUrl", emu.urls.email);
+  config("svc:apiKey", emu.keys.account, true);
+  config("svc:emailApiKey", emu.keys.email, true);
+  config("svc:projectId", emu.projects[0]);
+}
+
 /** Starts an emulator and configures `stack` of the project with its URLs, keys and project id. */
 export async function engineStack(o: StackOptions): Promise<EngineStack> {
   if (useRealCli()) return cliEngineStack(o);
@@ -69,11 +87,7 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
   rmSync(stackFile, { force: true });
   const options = { projectDir: o.projectDir, stack: o.stack, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
   const config = (key: string, value: string, secret = false) => setConfig(o.projectDir, o.stack, PASSPHRASE, key, value, secret);
-  config("svc:apiUrl", emu.urls.api);
-  config("svc:emailUrl", emu.urls.email);
-  config("svc:apiKey", emu.keys.account, true);
-  config("svc:emailApiKey", emu.keys.email, true);
-  config("svc:projectId", emu.projects[0]);
+  configureFor(emu, config);
   const execute = async (op: Operation, extra: SharedRunOptions = {}): Promise<EngineRun> => {
     const output: string[] = [];
     const { onProviderHost, ...rest } = extra;
@@ -86,11 +100,7 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
     options,
     config,
     execute,
-    async run(op, expectOk = true) {
-      const result = await execute(op);
-      if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${result.output.join("\n")}`);
-      return result;
-    },
+    run: expectingOutcome(execute),
     state: () => readStackState(options),
     stateText: () => readFileSync(options.stateFile, "utf8"),
     resetState: () => rmSync(options.stateFile, { force: true }),
@@ -115,11 +125,7 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
   const cli = new CliStack(o.projectDir, readProject(o.projectDir).name, o.stack, PASSPHRASE, tmp);
   cli.init();
   const config = (key: string, value: string, secret = false) => cli.config(key, value, secret);
-  config("svc:apiUrl", emu.urls.api);
-  config("svc:emailUrl", emu.urls.email);
-  config("svc:apiKey", emu.keys.account, true);
-  config("svc:emailApiKey", emu.keys.email, true);
-  config("svc:projectId", emu.projects[0]);
+  configureFor(emu, config);
   const execute = (op: Operation, extra: SharedRunOptions = {}): Promise<EngineRun> => cli.run(op, extra);
   return {
     emu,
@@ -127,11 +133,7 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
     options: { projectDir: o.projectDir, stack: o.stack, passphrase: PASSPHRASE, stateFile: cli.stateFile },
     config,
     execute,
-    async run(op, expectOk = true) {
-      const result = await execute(op);
-      if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${result.output.join("\n")}`);
-      return result;
-    },
+    run: expectingOutcome(execute),
     state: () => cli.state(),
     stateText: () => (existsSync(cli.stateFile) ? readFileSync(cli.stateFile, "utf8") : ""),
     resetState: () => cli.reset(),
@@ -147,8 +149,6 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
   };
 }
 
-/** A JavaScript Pulumi project generated under tests/fixtures/engine-<name>/ (gitignored); `program`
- * (re)writes its index.js, with `pulumi`, `svc` and `config` in scope. */
 /**
  * A JavaScript project's Pulumi.yaml and package.json, as `pulumi new` makes them. The package.json
  * matters: the language host takes the program's entry from the nearest one upward, which for a
@@ -159,6 +159,8 @@ export function writeProjectFiles(dir: string, project: string): void {
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: project, private: true, main: "index.js" }, null, 2)}\n`);
 }
 
+/** A JavaScript Pulumi project generated under tests/fixtures/engine-<name>/ (gitignored); `program`
+ * (re)writes its index.js, with `pulumi`, `svc` and `config` in scope. */
 export function fixtureProject(name: string): { dir: string; project: string; program(code: string): void } {
   const dir = join(ROOT, "tests/fixtures", `engine-${name}`);
   const project = `svc-engine-${name}`;
