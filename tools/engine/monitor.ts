@@ -89,12 +89,35 @@ const SEVERITY: Record<number, Severity> = {
  * (`terminateRpcs`) and does not report the registration's failure as a program error. */
 const shutDown = (details: string): grpc.ServiceError => Object.assign(new Error(details), { code: grpc.status.UNAVAILABLE, details, metadata: new grpc.Metadata() });
 
+/** A registration's or read's failure, as the program sees it. */
+const fail = (err: unknown): grpc.ServiceError => Object.assign(new Error(String((err as Error)?.message ?? err)), { code: grpc.status.UNKNOWN, details: String((err as Error)?.message ?? err), metadata: new grpc.Metadata() });
+
+/**
+ * Answers a registration or a read once: refused Unavailable when the deployment is cancelled
+ * already; else with `response` of what `work` answers, or Unavailable as soon as the deployment is
+ * cancelled while it waits for its step, its own step's failure included.
+ */
+function answerOnce<Done, Response>(handlers: MonitorHandlers, cb: grpc.sendUnaryData<Response>, work: () => Promise<Done>, response: (done: Done) => Response): void {
+  if (handlers.isCancelled()) return cb(shutDown("resource monitor shut down while sending resource registration"), null);
+  const waitingOnStep = () => shutDown("resource monitor shut down while waiting on step's done channel");
+  let answered = false;
+  const answer = (err: grpc.ServiceError | null, res: Response | null) => {
+    if (answered) return;
+    answered = true;
+    cb(err, res);
+  };
+  void handlers.cancelled.then(() => answer(waitingOnStep(), null));
+  work().then(
+    (done) => answer(null, response(done)),
+    (err) => answer(handlers.isCancelled() ? waitingOnStep() : fail(err), null),
+  );
+}
+
 /** Features this engine supports; the SDK asks at start. Secrets: yes; the rest: plain values. */
 const SUPPORTED_FEATURES = new Set(["secrets"]);
 
 export async function startMonitor(handlers: MonitorHandlers): Promise<{ address: string; stop(): Promise<void> }> {
   const server = new grpc.Server();
-  const fail = (err: unknown): grpc.ServiceError => Object.assign(new Error(String((err as Error)?.message ?? err)), { code: grpc.status.UNKNOWN, details: String((err as Error)?.message ?? err), metadata: new grpc.Metadata() });
   const unsupported = (name: string) => (_call: unknown, cb: grpc.sendUnaryData<never>) => cb({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by the test engine` } as grpc.ServiceError, null);
 
   const service: Partial<resrpc.IResourceMonitorServer> = {
@@ -126,26 +149,13 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
           delete: r.getCustomtimeouts()?.getDelete() ?? "",
         },
       };
-      if (handlers.isCancelled()) return cb(shutDown("resource monitor shut down while sending resource registration"), null);
-      let answered = false;
-      const answer = (err: grpc.ServiceError | null, res: resproto.RegisterResourceResponse | null) => {
-        if (answered) return;
-        answered = true;
-        cb(err, res);
-      };
-      // A registration still waiting for its step when the deployment is cancelled, its own step's
-      // failure included, is answered Unavailable at once.
-      void handlers.cancelled.then(() => answer(shutDown("resource monitor shut down while waiting on step's done channel"), null));
-      handlers.register(reg).then(
-        (done) => {
-          const res = new resproto.RegisterResourceResponse();
-          res.setUrn(done.urn);
-          if (done.id) res.setId(done.id);
-          res.setObject(Struct.fromJavaScript(done.object as never));
-          answer(null, res);
-        },
-        (err) => answer(handlers.isCancelled() ? shutDown("resource monitor shut down while waiting on step's done channel") : fail(err), null),
-      );
+      answerOnce(handlers, cb, () => handlers.register(reg), (done) => {
+        const res = new resproto.RegisterResourceResponse();
+        res.setUrn(done.urn);
+        if (done.id) res.setId(done.id);
+        res.setObject(Struct.fromJavaScript(done.object));
+        return res;
+      });
     },
     registerResourceOutputs(call, cb) {
       handlers.registerOutputs(call.request.getUrn(), (call.request.getOutputs()?.toJavaScript() ?? {}) as Props);
@@ -169,18 +179,7 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
         dependencies: r.getDependenciesList(),
         additionalSecretOutputs: r.getAdditionalsecretoutputsList(),
       };
-      if (handlers.isCancelled()) return cb(shutDown("resource monitor shut down while sending resource registration"), null);
-      let answered = false;
-      const answer = (err: grpc.ServiceError | null, res: resproto.ReadResourceResponse | null) => {
-        if (answered) return;
-        answered = true;
-        cb(err, res);
-      };
-      void handlers.cancelled.then(() => answer(shutDown("resource monitor shut down while waiting on step's done channel"), null));
-      handlers.read(req).then(
-        (done) => answer(null, new resproto.ReadResourceResponse().setUrn(done.urn).setProperties(Struct.fromJavaScript(done.object as never))),
-        (err) => answer(handlers.isCancelled() ? shutDown("resource monitor shut down while waiting on step's done channel") : fail(err), null),
-      );
+      answerOnce(handlers, cb, () => handlers.read(req), (done) => new resproto.ReadResourceResponse().setUrn(done.urn).setProperties(Struct.fromJavaScript(done.object)));
     },
     registerStackTransform: unsupported("RegisterStackTransform"),
     registerStackInvokeTransform: unsupported("RegisterStackInvokeTransform"),
