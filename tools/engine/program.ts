@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, statSync, symlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { CHILD_STDIO, ownChild, PARENT_WATCH } from "./children";
-import { startMonitor, type Registration, type Severity } from "./monitor";
+import { startMonitor, type RegisterAnswer, type Registration, type Severity } from "./monitor";
 import { registerResource, StepFailed } from "./plan";
 import { readExternal } from "./read";
 import { printDiagnostic, printProgramOutput, resourceLabel } from "./printing";
@@ -42,28 +42,22 @@ function refuseRegistration(run: Run, err: Error): Promise<never> {
  * for it is the run's error. */
 export async function runProgram(run: Run): Promise<number | null> {
   const urns = run.urns;
+  /** The label the program's log lines about a resource carry, by URN. */
   const labels = new Map<string, string>();
+  /** Names a registration or a read (a duplicate URN refused before any step), then answers it with its step. */
+  const serve = (reg: Pick<Registration, "type" | "name" | "parent">, logLabel: string, step: (urn: string) => Promise<RegisterAnswer>): Promise<RegisterAnswer> => {
+    let urn: string;
+    try {
+      urn = urns.register(reg);
+    } catch (err) {
+      return refuseRegistration(run, err as Error);
+    }
+    labels.set(urn, logLabel);
+    return run.track(step(urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(reg), err)));
+  };
   const monitor = await startMonitor({
-    register: (reg) => {
-      let urn: string;
-      try {
-        urn = urns.register(reg);
-      } catch (err) {
-        return refuseRegistration(run, err as Error);
-      }
-      labels.set(urn, reg.type === STACK_TYPE ? `${STACK_TYPE} ${reg.name}` : resourceLabel(reg));
-      return run.track(registerResource(run, reg, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(reg), err)));
-    },
-    read: (req) => {
-      let urn: string;
-      try {
-        urn = urns.register(req);
-      } catch (err) {
-        return refuseRegistration(run, err as Error);
-      }
-      labels.set(urn, resourceLabel(req));
-      return run.track(readExternal(run, req, urn).catch((err: Error) => failRegistration(run, urn, resourceLabel(req), err)));
-    },
+    register: (reg) => serve(reg, reg.type === STACK_TYPE ? `${STACK_TYPE} ${reg.name}` : resourceLabel(reg), (urn) => registerResource(run, reg, urn)),
+    read: (req) => serve(req, resourceLabel(req), (urn) => readExternal(run, req, urn)),
     registerOutputs(urn, outputs) {
       if (urn !== urns.stack) return;
       const { plain, secrets } = unwrapSecrets(outputs);
