@@ -120,6 +120,13 @@ function note(key, value) { require("fs").appendFileSync(NOTES, JSON.stringify({
 
 const readLines = <T>(file: string): T[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as T) : []);
 
+/** One project for the enclosing describe block (or the file), removed after its tests. */
+export function lifecycleProject(name: string): Lifecycle {
+  const lc = lifecycle(name);
+  afterAll(() => lc.close());
+  return lc;
+}
+
 export function lifecycle(name: string): Lifecycle {
   const dir = join(ROOT, "tests/fixtures", `engine-lifecycle-${name}`);
   const project = `lc-${name}`;

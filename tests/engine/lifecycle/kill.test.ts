@@ -6,13 +6,12 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../../../tools/engine/provider-host";
-import { lifecycle, PASSPHRASE } from "./harness";
+import { lifecycleProject, PASSPHRASE } from "./harness";
 
 jest.setTimeout(240_000);
 
 const ROOT = packageRoot(__dirname);
-const lc = lifecycle("kill");
-afterAll(() => lc.close());
+const lc = lifecycleProject("kill");
 
 const read = (file: string) => {
   try {

@@ -4,18 +4,12 @@
  * pkg/engine/lifecycletest test it mirrors (harness.ts: the provider and its switches).
  */
 import { qualifyConfigKey, readConfig, setConfig } from "../../../tools/engine/state";
-import { changes, lifecycle, PASSPHRASE, stateIds, writes, type Lifecycle } from "./harness";
+import { changes, lifecycleProject, PASSPHRASE, stateIds, writes } from "./harness";
 
 jest.setTimeout(240_000);
 
-function project(name: string): Lifecycle {
-  const lc = lifecycle(name);
-  afterAll(() => lc.close());
-  return lc;
-}
-
 describe("diffs", () => {
-  const lc = project("diffs");
+  const lc = lifecycleProject("diffs");
 
   test("TestEmptyProgramLifecycle: an empty program makes no step and no provider call", async () => {
     lc.program("");
@@ -84,7 +78,7 @@ new Plain("plain", { size: 1 });`);
 });
 
 describe("replacements", () => {
-  const lc = project("replacements");
+  const lc = lifecycleProject("replacements");
 
   test("TestDeleteBeforeReplace: the old object is deleted before the new one is created", async () => {
     lc.program(`new Res("a", { size: 1, replaceOn: ["size"], dbr: true });`);
@@ -119,7 +113,7 @@ describe("replacements", () => {
 });
 
 describe("delete-before-replace and its dependents", () => {
-  const lc = project("dbr-dependents");
+  const lc = lifecycleProject("dbr-dependents");
   // "b" takes "a"'s output into `parentId`, a replace field; "c" takes it into `note`, an update field;
   // "d" only depends on "a" (dependsOn); "e" takes "b"'s output (a dependent of a dependent).
   const chain = (size: number, bOpts = "{}") => `
@@ -179,7 +173,7 @@ new Res("e", { parentId: b.computed, replaceOn: ["parentId"] });`;
 });
 
 describe("protect and retainOnDelete", () => {
-  const lc = project("protect");
+  const lc = lifecycleProject("protect");
 
   test("TestMultipleProtectedDeletes: every protected resource to delete is reported; nothing is deleted", async () => {
     lc.program(`new Res("p1", {}, { protect: true });
@@ -210,7 +204,7 @@ new Res("free", {});`);
 });
 
 describe("refresh", () => {
-  const lc = project("refresh");
+  const lc = lifecycleProject("refresh");
 
   test("TestRefreshBasics: a refresh reads each resource with its outputs and inputs; drift is shown and saved", async () => {
     lc.program(`new Res("a", { size: 1 });
@@ -250,7 +244,7 @@ new Res("b", { size: 1 });`);
 });
 
 describe("import, secrets, outputs and config", () => {
-  const lc = project("misc");
+  const lc = lifecycleProject("misc");
 
   test("TestImportOption: the import step reads with the id alone; the dynamic host fails before any provider code", async () => {
     lc.program(`new Res("a", {});`);

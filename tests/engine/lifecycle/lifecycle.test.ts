@@ -3,19 +3,12 @@
  * test it mirrors, run through the test engine with a dynamic provider of the suite's own
  * (harness.ts). Each asserts the steps, the provider calls and the saved state, as the real tests do.
  */
-import { changes, lifecycle, stateIds, writes, type Lifecycle } from "./harness";
+import { changes, lifecycleProject, stateIds, writes } from "./harness";
 
 jest.setTimeout(240_000);
 
-/** One project per describe block, removed after it. */
-function project(name: string): Lifecycle {
-  const lc = lifecycle(name);
-  afterAll(() => lc.close());
-  return lc;
-}
-
 describe("preview of an in-place update (provider_plugin.go Update: req.Preview && !supportsPreview)", () => {
-  const lc = project("preview-update");
+  const lc = lifecycleProject("preview-update");
 
   test("TestProviderPreview: the provider is not called; outputs that are not inputs are unknown", async () => {
     lc.program(`const a = new Res("a", { size: 1 });
@@ -39,7 +32,7 @@ a.id.apply((v) => note("id", v));`);
 });
 
 describe("ReadResource (source_eval.go ReadResource, step.go ReadStep)", () => {
-  const lc = project("read");
+  const lc = lifecycleProject("read");
 
   test("TestReadResourceGolangLifecycle: a resource read by id is read with the program's properties, kept as external, and dropped with no delete", async () => {
     lc.program(`new Res("a", { size: 1 });`);
@@ -70,7 +63,7 @@ got.size.apply((v) => note("size", v));`);
 });
 
 describe("aliases (step_generator.go getOldResource)", () => {
-  const lc = project("aliases");
+  const lc = lifecycleProject("aliases");
   const COMPONENT = `class Box extends pulumi.ComponentResource { constructor(name, opts) { super("lc:index:Box", name, {}, opts); } }
 const box = new Box("box");`;
 
@@ -101,7 +94,7 @@ new Res("a", { size: 1 }, { parent: box, aliases: [{ parent: pulumi.rootStackRes
 });
 
 describe("the preview pass of up, destroy and refresh (the CLI without --skip-preview)", () => {
-  const lc = project("preview-pass");
+  const lc = lifecycleProject("preview-pass");
 
   test("TestPreviewWithPendingOperations-style: up previews first (checks twice, creates once); a failing preview stops before any change", async () => {
     lc.program(`new Res("a", { size: 1 });`);
@@ -128,7 +121,7 @@ new Res("b", { bad: true });`);
 });
 
 describe("replacements (step_generator.go continueStepsFromDiff, GenerateDeletes)", () => {
-  const lc = project("replace");
+  const lc = lifecycleProject("replace");
 
   test("TestUpdatePartialFailure-style: a replacement whose create fails leaves the original as it was, once", async () => {
     lc.program(`new Res("a", { size: 1, replaceOn: ["size"] });`);
