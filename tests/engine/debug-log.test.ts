@@ -4,8 +4,8 @@
  * line per request, retry, wait and create-once decision on its stderr (which the CLI shows as
  * diagnostics) — never a key or the root password. Without either, it writes nothing.
  */
-import { changes, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
-import { useEngineStack } from "../support/per-file";
+import { changes, type EngineStack } from "../../tools/support/engine-harness";
+import { usePlanStack } from "./plan-stack";
 
 jest.setTimeout(90_000);
 
@@ -14,12 +14,8 @@ const PASSWORD = "DebugLog!pass2026";
 const DEBUG = "svc debug: ";
 
 describe("debug log", () => {
-  const project = fixtureProject("debug-log");
   let s: EngineStack;
-  useEngineStack((x) => (s = x), {
-    options: { projectDir: project.dir, stack: STACK, removeProject: true },
-    setup: (s) => s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id),
-  });
+  const project = usePlanStack("debug-log", STACK, (x) => (s = x));
   const debugLines = (messages: string[]) => messages.filter((m) => m.includes(DEBUG));
   const secrets = () => [s.emu.keys.account, s.emu.keys.email, PASSWORD];
 

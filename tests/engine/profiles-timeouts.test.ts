@@ -6,9 +6,9 @@
  * dynamic provider for `pulumi config set --path 'svc:profiles.ops.apiKey' …` (the engine passes
  * every config value to Configure as a string; an object as its JSON).
  */
-import { changes, fixtureProject, onlySame, type EngineStack } from "../../tools/support/engine-harness";
+import { changes, onlySame, type EngineStack } from "../../tools/support/engine-harness";
 import { liveServers } from "../../tools/support/world";
-import { useEngineStack } from "../support/per-file";
+import { usePlanStack } from "./plan-stack";
 
 jest.setTimeout(90_000);
 
@@ -16,12 +16,8 @@ const STACK = "engine-test-profiles";
 const PASSWORD = "Profile!pass2026";
 
 describe("profiles", () => {
-  const project = fixtureProject("profiles");
   let s: EngineStack;
-  useEngineStack((x) => (s = x), {
-    options: { projectDir: project.dir, stack: STACK, removeProject: true },
-    setup: (s) => s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id),
-  });
+  const project = usePlanStack("profiles", STACK, (x) => (s = x));
   const vpsIn = (profile: string) => `
 new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: "${PASSWORD}", profile: "${profile}" });`;
 
@@ -70,13 +66,9 @@ new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersi
 });
 
 describe("customTimeouts", () => {
-  const project = fixtureProject("timeouts");
   let s: EngineStack;
-  useEngineStack((x) => (s = x), {
-    // Server creates take 5 s here.
-    options: { projectDir: project.dir, stack: STACK, removeProject: true, emulator: { transitions: "time", transitionSeconds: 5 } },
-    setup: (s) => s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id),
-  });
+  // Server creates take 5 s here.
+  const project = usePlanStack("timeouts", STACK, (x) => (s = x), { transitions: "time", transitionSeconds: 5 });
   const server = (timeouts: string) => `
 new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: "${PASSWORD}" }, { customTimeouts: ${timeouts} });`;
   const servers = () => liveServers(s.world());

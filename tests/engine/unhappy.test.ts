@@ -16,6 +16,7 @@ import { getConfig, removeConfig, setConfig } from "../../tools/engine/state";
 import { fixtureProject, ROOT, type EngineRun, type EngineStack } from "../../tools/support/engine-harness";
 import { emailRecords, liveServers } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
+import { usePlanStack } from "./plan-stack";
 
 jest.setTimeout(180_000);
 
@@ -180,12 +181,8 @@ exports.hookSecret = hook.secret;`);
 });
 
 describe("slow steps and Ctrl-C", () => {
-  const project = fixtureProject("unhappy-slow");
   const ctx = { s: undefined as unknown as EngineStack };
-  useEngineStack((s) => (ctx.s = s), {
-    options: { projectDir: project.dir, stack: STACK, removeProject: true, emulator: { transitions: "time", transitionSeconds: 2 } },
-    setup: (s) => s.config(`${project.project}:planId`, s.world().catalog.vpsPlans[0].id),
-  });
+  const project = usePlanStack("unhappy-slow", STACK, (s) => (ctx.s = s), { transitions: "time", transitionSeconds: 2 });
   const fleet = (n: number) =>
     project.program(`for (let i = 0; i < ${n}; i++) new svc.Vps("web-" + i, { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: "${PASSWORD}" });`);
 
