@@ -117,6 +117,21 @@ const held = (method: string, path: string, skip?: number): Held => ({ method, p
 const seen = (re: RegExp, times = 1) => (log: string[]) => log.filter((line) => re.test(line)).length >= times;
 const only = (...types: ResourceType[]) => (d: Declared): Declared => ({ ...d, types });
 
+/** A `type` added to a deployed server (the program's resource `resource`), whose create is a POST
+ * to the server's `/api/vps/<id>/<path>`: what it makes there is provably its own, so it adopts. */
+const addedToServer = (type: ResourceType, path: string, resource: string): KillPoint & { expect: "adopts" } => ({
+  name: type,
+  expect: "adopts",
+  declare: only("Vps"),
+  deployedFirst: true,
+  change: only("Vps", type),
+  hold: [held("POST", `/api/vps/*/${path}`)],
+  killWhen: [new RegExp(`^POST /api/vps/[^/]+/${path}$`)],
+  kill: "host",
+  pending: [resource],
+  saved: ["srv"],
+});
+
 /**
  * Issue 15's matrix: for each type, the provider host is killed right after the type's create
  * reached the emulator (the API acted, the answer is held), and `up` runs again as the real CLI
@@ -137,30 +152,8 @@ export const CREATE_MATRIX: (KillPoint & { expect: "adopts" | "asks adoptId" })[
   },
   // check prices the name with a dry-run POST first: the registration is the second POST.
   { name: "Domain", expect: "asks adoptId", declare: only("Domain"), hold: [held("POST", "/api/domains", 1)], killWhen: seen(/^POST \/api\/domains$/, 2), kill: "host", pending: ["dom"], saved: [] },
-  {
-    name: "VpsBackup",
-    expect: "adopts",
-    declare: only("Vps"),
-    deployedFirst: true,
-    change: only("Vps", "VpsBackup"),
-    hold: [held("POST", "/api/vps/*/backup")],
-    killWhen: [/^POST \/api\/vps\/[^/]+\/backup$/],
-    kill: "host",
-    pending: ["bak"],
-    saved: ["srv"],
-  },
-  {
-    name: "VpsFirewallRule",
-    expect: "adopts",
-    declare: only("Vps"),
-    deployedFirst: true,
-    change: only("Vps", "VpsFirewallRule"),
-    hold: [held("POST", "/api/vps/*/firewall")],
-    killWhen: [/^POST \/api\/vps\/[^/]+\/firewall$/],
-    kill: "host",
-    pending: ["ssh"],
-    saved: ["srv"],
-  },
+  addedToServer("VpsBackup", "backup", "bak"),
+  addedToServer("VpsFirewallRule", "firewall", "ssh"),
   { name: "SendingDomain", expect: "asks adoptId", declare: only("SendingDomain"), hold: [held("POST", "/email/domains")], killWhen: [/^POST \/email\/domains$/], kill: "host", pending: ["sd"], saved: [] },
   { name: "Template, explicit name", expect: "asks adoptId", declare: only("Template"), hold: [held("POST", "/email/templates")], killWhen: [/^POST \/email\/templates$/], kill: "host", pending: ["tpl"], saved: [] },
   { name: "Webhook", expect: "asks adoptId", declare: only("Webhook"), hold: [held("POST", "/email/webhooks")], killWhen: [/^POST \/email\/webhooks$/], kill: "host", pending: ["hook"], saved: [] },
