@@ -46,12 +46,12 @@ type StepResource = Pick<ResourceState, "urn" | "type" | "name">;
 
 /**
  * The URNs this run's program registered, seen at two moments that differ while registrations queue
- * for the step generator: `registered` as the monitor receives each (a duplicate is refused then, and
- * what the program did not register is removed after it), `generated` once its check and diff took
- * their turn (`Run.generate`). A delete-before-replace reads `generated`: a dependent whose
- * registration is still waiting for its turn is one the step generator has not seen, so it is
- * replaced with the resource it depends on (step_generator.go calculateDependentReplacements skips
- * only the URNs in `sg.urns`, which generateURN fills during generation).
+ * for the step generator: `registered` as the monitor receives each (a duplicate is refused then,
+ * and what the program did not register is removed after it); `generated` once a custom resource's
+ * check and diff took their turn (`Run.generate`, plan.ts `decide`). A delete-before-replace reads
+ * `generated`: a dependent still waiting for its turn is one the step generator has not seen, so it
+ * may be replaced with the resource it depends on (step_generator.go calculateDependentReplacements
+ * skips only the URNs in `sg.urns`, which generateURN fills during generation).
  */
 export class RunUrns {
   readonly registered = new Set<string>();
