@@ -15,6 +15,8 @@ import type { Method, Service } from "./services";
 
 export type { Method, Service };
 export type Safety = "read" | "idempotent" | "non-idempotent" | "paid";
+/** The statuses of a success answer. */
+export type SuccessStatus = 200 | 201 | 202;
 
 export interface RouteDef {
   readonly service: Service;
@@ -23,7 +25,7 @@ export interface RouteDef {
   readonly path: string;
   readonly safety: Safety;
   /** Status of a success answer. */
-  readonly status: number;
+  readonly status: SuccessStatus;
   /** Schema of the envelope's `data`. */
   readonly response: z.ZodType;
   /** Request body schema: types only; business rules answer their own codes. */

@@ -8,7 +8,7 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompi
 import { z } from "zod";
 import { routes, type RouteDef, type RouteId } from "../../contract/routes";
 import { authenticate, bearerOf, type Caller } from "./auth";
-import { SERVICE_PREFIX, type Handler, type Refusals, type ServiceModule } from "./module";
+import { SERVICE_PREFIX, mergeHandlers, type Handler, type HandlerTable, type RequestBody, type RequestQuery, type Refusals, type ServiceModule } from "./module";
 import { controlOperations, registerControl, type EmulatorControl } from "./control";
 import type { Emu } from "./emu";
 import { EmuError, Reply } from "./errors";
@@ -72,15 +72,12 @@ function unknownPathAnswer(emu: Emu, log: RequestLog, modules: ServiceModule[]) 
 }
 
 /** Each route's handler and refusal wording, from the modules; their transitions go to `emu`. */
-function collectModules(emu: Emu, modules: ServiceModule[]): { handlers: Map<RouteId, Handler>; refusalsOf: Map<RouteId, Refusals> } {
-  const handlers = new Map<RouteId, Handler>();
+function collectModules(emu: Emu, modules: ServiceModule[]): { handlers: HandlerTable; refusalsOf: Map<RouteId, Refusals> } {
+  const handlers = mergeHandlers(modules.map((m) => m.handlers));
   const refusalsOf = new Map<RouteId, Refusals>();
   for (const m of modules) {
-    for (const [id, h] of Object.entries(m.handlers) as [RouteId, Handler][]) {
-      if (handlers.has(id)) throw new Error(`route ${id} has two handlers`);
-      handlers.set(id, h);
-      if (m.refusals) refusalsOf.set(id, m.refusals);
-    }
+    const refusals = m.refusals;
+    if (refusals) for (const id of Object.keys(m.handlers) as RouteId[]) refusalsOf.set(id, refusals);
     for (const [kind, fn] of Object.entries(m.transitions ?? {})) emu.registerTransition(kind, fn);
   }
   return { handlers, refusalsOf };
@@ -304,7 +301,7 @@ function answerRefusals(app: FastifyInstance, emu: Emu, refusalsOf: Map<RouteId,
 function registerTableRoutes(
   app: FastifyInstance,
   emu: Emu,
-  handlers: Map<RouteId, Handler>,
+  handlers: HandlerTable,
   modules: ServiceModule[],
   faults: FaultBook,
   log: RequestLog,
@@ -317,12 +314,12 @@ function registerTableRoutes(
     held.closing = true;
     for (const res of held.open) res.destroy();
   });
-  const selfServed = new Set(modules.flatMap((m) => m.serves ?? []));
-  for (const [routeId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
-    if (selfServed.has(routeId)) continue;
+  /** Generic in the route, so that its handler and the body it receives keep the route's types. */
+  const registerRoute = <R extends RouteId>(routeId: R, table: { [K in R]?: Handler<K> }): void => {
+    const route: RouteDef = routes[routeId];
     // A route without a handler answers 501; tests/emulator asserts that none is left (missingHandlers).
-    const handler: Handler =
-      handlers.get(routeId) ??
+    const handler: Handler<R> =
+      table[routeId] ??
       (() => {
         // 501 with a catalogued code: the emulator answers only the spec's codes.
         throw new EmuError(501, "INTERNAL_ERROR", `The emulator does not serve ${route.method} ${route.path} yet`);
@@ -373,10 +370,11 @@ function registerTableRoutes(
         if (admission && "replay" in admission) {
           request.svc!.replayed = true;
           const { status, data, extra } = admission.replay;
-          return reply.code(status as 200).header("idempotent-replayed", "true").send({ success: true as const, ...extra, data } as never);
+          return reply.code(status).header("idempotent-replayed", "true").send({ success: true as const, ...extra, data });
         }
         if (admission) request.svc!.idempotencyScope = admission.scope;
-        const run = () => handler({ routeId, emu, world: emu.world, caller, params: request.params as Record<string, string>, query, body: request.body, headers: request.headers });
+        // The validator compiled from `route.body` ran before this handler: the body is its output.
+        const run = () => handler({ routeId, emu, world: emu.world, caller, params: request.params as Record<string, string>, query: query as RequestQuery<R>, body: request.body as RequestBody<R>, headers: request.headers });
         const answerOf = (result: unknown) => ({
           status: result instanceof Reply ? (result.options.status ?? route.status) : route.status,
           data: result instanceof Reply ? result.data : result,
@@ -404,9 +402,13 @@ function registerTableRoutes(
         }
         const { status, data, extra } = answerOf(result);
         if (admission) idempotency.record(admission.scope, { status, data, extra });
-        return reply.code(status as 200).send({ success: true as const, ...extra, data } as never);
+        return reply.code(status).send({ success: true as const, ...extra, data });
       },
     });
+  };
+  const selfServed = new Set(modules.flatMap((m) => m.serves ?? []));
+  for (const routeId of Object.keys(routes) as RouteId[]) {
+    if (!selfServed.has(routeId)) registerRoute(routeId, handlers);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ApiErrorCode } from "../../contract/error-codes";
+import type { SuccessStatus } from "../../contract/routes";
 
 /** A refusal the emulator answers with the spec's failure envelope: only a catalogued code (contract/error-codes.ts). */
 export class EmuError extends Error {
@@ -18,6 +19,6 @@ export class EmuError extends Error {
 export class Reply {
   constructor(
     readonly data: unknown,
-    readonly options: { status?: number; extra?: Record<string, unknown> } = {},
+    readonly options: { status?: SuccessStatus; extra?: Record<string, unknown> } = {},
   ) {}
 }

@@ -16,7 +16,7 @@ import type { Caller } from "./auth";
 import type { Emu } from "./emu";
 import { EmuError } from "./errors";
 import type { IdempotencyRec } from "./world";
-import type { RouteDef } from "../../contract/routes";
+import type { RouteDef, SuccessStatus } from "../../contract/routes";
 
 const KEY_FORMAT = /^[A-Za-z0-9_.:-]{8,128}$/;
 export const IDEMPOTENCY_REPLAY_HOURS = 24;
@@ -66,7 +66,7 @@ export class IdempotencyBook {
   }
 
   /** The handler succeeded: its answer is the one every repeat gets. */
-  record(scope: string, answer: { status: number; data: unknown; extra: Record<string, unknown> }): void {
+  record(scope: string, answer: { status: SuccessStatus; data: unknown; extra: Record<string, unknown> }): void {
     this.records().push({ scope, at: this.emu.nowMs(), ...answer });
   }
 

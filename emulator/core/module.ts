@@ -4,7 +4,8 @@
  * its prefix. The core (app.ts, control.ts) knows modules only through this shape.
  */
 import type { FastifyInstance } from "fastify";
-import type { RouteId, Service } from "../../contract/routes";
+import type { z } from "zod";
+import type { RouteId, Routes, Service } from "../../contract/routes";
 import type { Caller } from "./auth";
 import type { Emu, TransitionFn } from "./emu";
 import type { FaultBook, RequestLog } from "./faults";
@@ -13,19 +14,76 @@ import type { World } from "./world";
 
 export const SERVICE_PREFIX: Record<Service, string> = { platform: "/api", email: "/email", ai: "/ai" };
 
-export interface Ctx {
+/**
+ * The body a route's handler receives: its body schema's output (fastify validated it before the
+ * handler runs), or `undefined` for a route without one. Distributes over a union of routes, so a
+ * helper taking `Ctx` accepts the context of any route.
+ */
+export type RequestBody<R extends RouteId> = R extends RouteId
+  ? Routes[R] extends { body: infer B extends z.ZodType }
+    ? z.output<B>
+    : undefined
+  : never;
+
+/** The query a route's handler receives: its query schema's output, or the query string as parsed for a route without one. */
+export type RequestQuery<R extends RouteId> = R extends RouteId
+  ? Routes[R] extends { query: infer Q extends z.ZodType }
+    ? z.output<Q>
+    : Record<string, unknown>
+  : never;
+
+export interface Ctx<R extends RouteId = RouteId> {
   /** The route of the table being served (a paginated list's cursors belong to their route). */
-  routeId: RouteId;
+  routeId: R;
   emu: Emu;
   world: World;
   caller: Caller;
   params: Record<string, string>;
-  query: Record<string, unknown>;
-  // Validated against the route table's body schema; handlers apply the business rules.
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  query: RequestQuery<R>;
+  /** Typed by the route table's body schema ("types only"); handlers apply the business rules. */
+  body: RequestBody<R>;
   headers: Record<string, string | string[] | undefined>;
 }
-export type Handler = (ctx: Ctx) => unknown;
+export type Handler<R extends RouteId = RouteId> = (ctx: Ctx<R>) => unknown;
+
+/** Handlers for the routes `R`, each typed by its own route. */
+export type Handlers<R extends RouteId> = { [K in R]: Handler<K> };
+/** A module's handlers: any routes of the table, each typed by its own route. */
+export type HandlerTable = { [K in RouteId]?: Handler<K> };
+
+/**
+ * Puts one route's handler of `from` into `to`, after `before` if given. Generic in the route so
+ * that both tables keep its type (a write through a key of the whole table would not typecheck).
+ */
+function copyHandler<R extends RouteId>(id: R, from: { [K in R]?: Handler<K> }, to: { [K in R]?: Handler<K> }, before?: (ctx: Ctx) => void): void {
+  const handler = from[id];
+  if (!handler) return;
+  to[id] = before
+    ? (ctx: Ctx<R>) => {
+        before(ctx);
+        return handler(ctx);
+      }
+    : handler;
+}
+
+/** Each handler of `table` runs after `before` (upkeep due on every one of a module's routes once the caller is known). */
+export function runBefore(table: HandlerTable, before: (ctx: Ctx) => void): HandlerTable {
+  const out: HandlerTable = {};
+  for (const id of Object.keys(table) as RouteId[]) copyHandler(id, table, out, before);
+  return out;
+}
+
+/** The handlers of several modules as one table; a route served twice is an error. */
+export function mergeHandlers(tables: HandlerTable[]): HandlerTable {
+  const out: HandlerTable = {};
+  for (const table of tables) {
+    for (const id of Object.keys(table) as RouteId[]) {
+      if (out[id]) throw new Error(`route ${id} has two handlers`);
+      copyHandler(id, table, out);
+    }
+  }
+  return out;
+}
 
 /** How a module's API words a body it refuses before its handler runs. Default: 422 VALIDATION for both. */
 export interface Refusals {
@@ -36,7 +94,7 @@ export interface Refusals {
 }
 
 export interface ServiceModule {
-  handlers: Partial<Record<RouteId, Handler>>;
+  handlers: HandlerTable;
   refusals?: Refusals;
   transitions?: Record<string, TransitionFn>;
   /**

@@ -3,6 +3,7 @@
  * `GET /_emulator/state` are one `JSON.stringify`). Records keep internal fields (owner project,
  * webhook secret, …); handlers answer through explicit views, never the record itself.
  */
+import type { SuccessStatus } from "../../contract/routes";
 import type { BillingPeriod } from "../../contract/schemas";
 
 export type Product = "vps" | "domain" | "email" | "container" | "database" | "ai";
@@ -157,7 +158,7 @@ export interface IdempotencyRec {
   scope: string;
   /** Emulator-clock ms of the first answer. */
   at: number;
-  status: number;
+  status: SuccessStatus;
   data: unknown;
   extra: Record<string, unknown>;
 }

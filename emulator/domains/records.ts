@@ -1,7 +1,7 @@
 /**
  * Registered domains of the account: list, get, renew, WHOIS protection and auto-renew.
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import type { TransitionFn } from "../core/emu";
 import { EmuError, Reply } from "../core/errors";
 import { billing, extensionOf, pricedTld, requireOneYear } from "./catalog";
@@ -27,10 +27,10 @@ function requireLinked(rec: DomainRec, action: string): void {
   if (rec.status === "pending") throw new EmuError(400, "DOMAIN_NOT_LINKED", `${rec.name} is not yet active at the registry and cannot ${action} yet`);
 }
 
-function renew(ctx: Ctx) {
+function renew(ctx: Ctx<"domains.renew">) {
   const { emu, world } = ctx;
   const rec = findDomain(ctx);
-  requireOneYear((ctx.body as { period: number }).period);
+  requireOneYear(ctx.body.period);
   requireLinked(rec, "be renewed");
   if (rec.renewing) throw new EmuError(409, "RENEW_IN_PROGRESS", `${rec.name} is already being renewed`);
   const prices = pricedTld(world, extensionOf(world, rec.name) ?? "");
@@ -68,9 +68,9 @@ function enableWhoisProtection(ctx: Ctx) {
   return new Reply({ ...domainView(rec), billing: bill }, { extra: { billing: bill } });
 }
 
-function setAutoRenew(ctx: Ctx) {
+function setAutoRenew(ctx: Ctx<"domains.autoRenew">) {
   const rec = findDomain(ctx);
-  const enabled = (ctx.body as { enabled: boolean }).enabled;
+  const enabled = ctx.body.enabled;
   if (rec.autoRenew !== enabled) {
     rec.autoRenew = enabled;
     recordDomainActivity(ctx.emu, enabled ? "domain.auto_renew_enabled" : "domain.auto_renew_disabled", rec);
@@ -78,7 +78,7 @@ function setAutoRenew(ctx: Ctx) {
   return domainView(rec);
 }
 
-export const recordHandlers: Record<"domains.list" | "domains.get" | "domains.renew" | "domains.whoisProtection" | "domains.autoRenew", Handler> = {
+export const recordHandlers: Handlers<"domains.list" | "domains.get" | "domains.renew" | "domains.whoisProtection" | "domains.autoRenew"> = {
   "domains.list": ({ emu, world, caller }) => {
     expireDue(emu);
     return domainsOfAccount(world, caller.account).map(domainView);

@@ -15,12 +15,6 @@ const SAVE_SECONDS = 30;
 /** Realistic delay before the registry activates a `pending` registration. */
 const ACTIVATION_SECONDS = 60;
 
-interface RegisterBody {
-  name: string;
-  period: number;
-  whoisProtection?: boolean;
-}
-
 function createRecord(emu: Emu, fields: { name: string; status: DomainStatus; expiresAt: string; whoisProtection: boolean; accountId: string }): DomainRec {
   const state = domainsState(emu.world);
   const rec: DomainRec = { id: state.nextId++, ...fields, autoRenew: true, createdAt: emu.nowIso(), renewing: false };
@@ -29,10 +23,10 @@ function createRecord(emu: Emu, fields: { name: string; status: DomainStatus; ex
   return rec;
 }
 
-export function registerDomain(ctx: Ctx) {
+export function registerDomain(ctx: Ctx<"domains.register">) {
   const { emu, world } = ctx;
   const account = ctx.caller.account;
-  const body = ctx.body as RegisterBody;
+  const body = ctx.body;
   const { name, tld } = checkedName(world, body.name);
   const prices = pricedTld(world, tld);
   requireOneYear(body.period);

@@ -2,7 +2,7 @@
  * Owner (registrant) details of the account: `GET` and `PATCH /domains/registrant`, and the
  * completeness check registrations make (REGISTRANT_INCOMPLETE with `missing`).
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import { EmuError } from "../core/errors";
 import type { Account } from "../core/world";
 
@@ -39,8 +39,8 @@ function registrantView(account: Account): Record<RegistrantField, string | null
  * field. Nothing is changed on a refusal. "" or null clears a field (a required one then counts
  * as missing for registrations).
  */
-function updateRegistrant(ctx: Ctx) {
-  const body = ctx.body as Record<string, unknown>;
+function updateRegistrant(ctx: Ctx<"domains.registrant.update">) {
+  const body = ctx.body;
   const changes: Partial<Record<RegistrantField, string | null>> = {};
   const refused: string[] = [];
   for (const [field, value] of Object.entries(body)) {
@@ -62,7 +62,7 @@ function updateRegistrant(ctx: Ctx) {
   return registrantView(ctx.caller.account);
 }
 
-export const registrantHandlers: Record<"domains.registrant.get" | "domains.registrant.update", Handler> = {
+export const registrantHandlers: Handlers<"domains.registrant.get" | "domains.registrant.update"> = {
   "domains.registrant.get": ({ caller }) => registrantView(caller.account),
   "domains.registrant.update": updateRegistrant,
 };

@@ -5,7 +5,7 @@
  * not be unique (the spec has no code that would refuse a second one).
  */
 import { segmentOperators } from "../../contract/schemas";
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import { EmuError } from "../core/errors";
 import { pageOf } from "./messages";
 import { planLimit } from "./plans";
@@ -68,10 +68,10 @@ type AudienceRoute =
   | "email.segments.list" | "email.segments.create" | "email.segments.get" | "email.segments.update" | "email.segments.delete"
   | "email.contacts.list" | "email.contacts.add";
 
-export const audienceHandlers: Record<AudienceRoute, Handler> = {
+export const audienceHandlers: Handlers<AudienceRoute> = {
   "email.topics.list": (ctx) => own(ctx, audience(ctx).topics).map(topicView),
   "email.topics.create": (ctx) => {
-    const { name, description } = ctx.body as { name: string; description?: string };
+    const { name, description } = ctx.body;
     checkName(name);
     if (description !== undefined && description.length > MAX_DESCRIPTION) throw validation(`description: at most ${MAX_DESCRIPTION} characters`);
     const limit = planLimit(callerPlan(ctx), "topics");
@@ -84,7 +84,7 @@ export const audienceHandlers: Record<AudienceRoute, Handler> = {
   "email.topics.get": (ctx) => topicView(topicOf(ctx)),
   "email.topics.update": (ctx) => {
     const topic = topicOf(ctx);
-    const { name, description } = ctx.body as { name?: string; description?: string | null };
+    const { name, description } = ctx.body;
     checkName(name);
     if (description && description.length > MAX_DESCRIPTION) throw validation(`description: at most ${MAX_DESCRIPTION} characters`);
     if (name !== undefined) topic.name = name;
@@ -102,7 +102,7 @@ export const audienceHandlers: Record<AudienceRoute, Handler> = {
 
   "email.segments.list": (ctx) => own(ctx, audience(ctx).segments).map(segmentView),
   "email.segments.create": (ctx) => {
-    const { name, rules } = ctx.body as { name: string; rules: SegmentRule[] };
+    const { name, rules } = ctx.body;
     checkName(name);
     checkRules(rules);
     const limit = planLimit(callerPlan(ctx), "segments");
@@ -116,7 +116,7 @@ export const audienceHandlers: Record<AudienceRoute, Handler> = {
   "email.segments.get": (ctx) => segmentView(segmentOf(ctx)),
   "email.segments.update": (ctx) => {
     const segment = segmentOf(ctx);
-    const { name, rules } = ctx.body as { name?: string; rules?: SegmentRule[] };
+    const { name, rules } = ctx.body;
     checkName(name);
     checkRules(rules);
     if (name !== undefined) segment.name = name;
@@ -135,7 +135,7 @@ export const audienceHandlers: Record<AudienceRoute, Handler> = {
   "email.contacts.list": (ctx) => pageOf(ctx, callerProject(ctx).id, own(ctx, audience(ctx).contacts), contactView),
   /** Adds new addresses (an address already a contact is kept as it is). */
   "email.contacts.add": (ctx) => {
-    const { contacts, consentConfirmed } = ctx.body as { contacts?: { email: string }[]; consentConfirmed?: boolean };
+    const { contacts, consentConfirmed } = ctx.body;
     if (consentConfirmed !== true) throw new EmuError(400, "CONSENT_REQUIRED", "Adding contacts needs consentConfirmed: true");
     if (!contacts || contacts.length === 0) throw new EmuError(400, "EMPTY_REQUEST", "No contacts in the request");
     if (contacts.length > MAX_CONTACTS_PER_CALL) throw new EmuError(400, "TOO_MANY", `At most ${MAX_CONTACTS_PER_CALL} contacts per request`);

@@ -4,7 +4,7 @@
  * `failed`; a failed domain can be verified again). Records are published automatically a short
  * while after the domain is added (dns "auto") or by `POST /_emulator/dns/publish` (dns "manual").
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, JobFailed, openJob, type JobWorker } from "./jobs";
@@ -120,10 +120,7 @@ export const verifyDomainWorker: JobWorker = {
   },
 };
 
-export const domainHandlers: Record<
-  "email.domains.list" | "email.domains.create" | "email.domains.get" | "email.domains.verify" | "email.domains.delete",
-  Handler
-> = {
+export const domainHandlers: Handlers<"email.domains.list" | "email.domains.create" | "email.domains.get" | "email.domains.verify" | "email.domains.delete"> = {
   "email.domains.list": (ctx) => {
     const projectId = callerProject(ctx).id;
     return emailState(ctx.world).domains.filter((d) => d.projectId === projectId).map(domainView);

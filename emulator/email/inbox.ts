@@ -10,7 +10,7 @@
  * and aliases (per mailbox) it allows; a plan record without these values has the free plan's
  * (the free plan's in plans.ts: the spec shows no numbers, so these are the emulator's choice).
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import type { EmailPlanLimits } from "../core/world";
@@ -183,7 +183,7 @@ type InboxRoute =
   | "email.inbound.messages.list"
   | "email.inbound.messages.get";
 
-export const inboxHandlers: Record<InboxRoute, Handler> = {
+export const inboxHandlers: Handlers<InboxRoute> = {
   "email.receiving.get": (ctx) => {
     const domain = ownDomain(ctx, ctx.params.domainId);
     return receivingView(emailState(ctx.world).receiving.find((r) => r.domainId === domain.id));
@@ -193,7 +193,7 @@ export const inboxHandlers: Record<InboxRoute, Handler> = {
     const domain = ownDomain(ctx, ctx.params.domainId);
     const state = emailState(ctx.world);
     if (!inboxPlanOf(callerPlan(ctx)).receiving) throw new EmuError(402, "PLAN_REQUIRED", "The plan has no receiving: move to a plan that includes it");
-    const given = (ctx.body as { host?: string } | undefined)?.host;
+    const given = ctx.body.host;
     const host = (given ?? domain.domain).trim().toLowerCase().replace(/\.$/, "");
     if (!isPublicFqdn(host) || (host !== domain.domain && !host.endsWith(`.${domain.domain}`))) {
       throw new EmuError(400, "INVALID_HOST", `Receiving host "${given}" must be ${domain.domain} or a subdomain of it`);
@@ -231,7 +231,7 @@ export const inboxHandlers: Record<InboxRoute, Handler> = {
   },
 
   "email.addresses.create": (ctx) => {
-    const body = ctx.body as { domainId: string; localPart: string; type: string; mailboxId?: string; name?: string; forwardTo?: string[]; notifications?: boolean; password?: string };
+    const body = ctx.body;
     if (body.type !== "mailbox" && body.type !== "alias") throw new EmuError(422, "VALIDATION", `type: "mailbox" or "alias" (got "${body.type}")`);
     const domain = ownDomain(ctx, body.domainId);
     const state = emailState(ctx.world);
@@ -281,7 +281,7 @@ export const inboxHandlers: Record<InboxRoute, Handler> = {
   "email.addresses.update": (ctx) => {
     const rec = ownAddress(ctx);
     const state = emailState(ctx.world);
-    const body = ctx.body as { name?: string | null; forwardTo?: string[]; notifications?: boolean; password?: string };
+    const body = ctx.body;
     if (rec.type === "alias") refuseAliasSettings(body);
     refusePassword(body);
     if (body.forwardTo !== undefined) {
@@ -324,7 +324,7 @@ export const inboxHandlers: Record<InboxRoute, Handler> = {
 
   "email.inbound.messages.list": (ctx) => {
     const projectId = callerProject(ctx).id;
-    const folder = (ctx.query as { folder?: string }).folder;
+    const folder = ctx.query.folder;
     if (folder !== undefined && !(INBOX_FOLDERS as readonly string[]).includes(folder)) {
       throw new EmuError(400, "INVALID_FOLDER", `folder: one of ${INBOX_FOLDERS.join(", ")} (got "${folder}")`);
     }

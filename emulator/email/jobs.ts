@@ -3,7 +3,7 @@
  * two transitions (start, then the work), so every status is observable in `time` and `manual`
  * mode. Each job type brings a worker that does the work and puts its target in a failed state.
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { callerProject, emailState, type JobRec, type JobType } from "./state";
@@ -128,7 +128,7 @@ export function jobTransitions(workers: Record<JobType, JobWorker>): Record<stri
   };
 }
 
-export const jobHandlers: Record<"email.jobs.list" | "email.jobs.get", Handler> = {
+export const jobHandlers: Handlers<"email.jobs.list" | "email.jobs.get"> = {
   "email.jobs.list": (ctx) => {
     const projectId = callerProject(ctx).id;
     // Jobs are stored in creation order: the newest are at the end.

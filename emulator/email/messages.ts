@@ -17,7 +17,7 @@
  * bounce repeatedly although each bounced address gets suppressed.
  */
 import { randomBytes } from "node:crypto";
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { emitEvent } from "./delivery";
@@ -246,7 +246,9 @@ export function cursorPosition(emu: Emu, projectId: string, list: string, cursor
   return seq;
 }
 
-/**
+/** The cursor-paginated lists: their query schema has the spec's `limit` and `cursor`. */
+type PagedRoute = "email.emails.list" | "email.contacts.list" | "email.suppressions.list" | "email.inbound.messages.list";
+
 /**
  * One page of a project's rows, newest (highest `seq`) first, from the query's `limit` and `cursor`:
  * the spec's pagination for every cursor-paginated list. `size`: the list's page size (Limits: 1–200,
@@ -254,13 +256,13 @@ export function cursorPosition(emu: Emu, projectId: string, list: string, cursor
  * by default; a filtered view of one route (a folder) is a list of its own.
  */
 export function pageOf<R extends { seq: number }, V>(
-  ctx: Ctx,
+  ctx: Ctx<PagedRoute>,
   projectId: string,
   rows: R[],
   view: (row: R) => V,
   { size = { default: PAGE_DEFAULT, max: PAGE_MAX }, list = ctx.routeId }: { size?: { default: number; max: number }; list?: string } = {},
 ): { data: V[]; nextCursor: string | null } {
-  const { limit: rawLimit, cursor } = ctx.query as { limit?: string; cursor?: string };
+  const { limit: rawLimit, cursor } = ctx.query;
   const limit = rawLimit === undefined ? size.default : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > size.max) throw new EmuError(422, "VALIDATION", `limit: 1 to ${size.max} (got ${rawLimit})`);
   const after = cursor === undefined ? Infinity : cursorPosition(ctx.emu, projectId, list, cursor);
@@ -270,13 +272,13 @@ export function pageOf<R extends { seq: number }, V>(
   return { data: page.map(view), nextCursor: more ? cursorOf(ctx.emu, projectId, list, page[page.length - 1].seq) : null };
 }
 
-export const messageHandlers: Record<"email.emails.list" | "email.emails.get", Handler> = {
-  "email.emails.list": (ctx: Ctx) => {
+export const messageHandlers: Handlers<"email.emails.list" | "email.emails.get"> = {
+  "email.emails.list": (ctx) => {
     const projectId = callerProject(ctx).id;
     return pageOf(ctx, projectId, emailState(ctx.world).emails.filter((e) => e.projectId === projectId), emailView);
   },
 
-  "email.emails.get": (ctx: Ctx) => {
+  "email.emails.get": (ctx) => {
     const projectId = callerProject(ctx).id;
     const e = emailState(ctx.world).emails.find((x) => x.id === ctx.params.id && x.projectId === projectId);
     if (!e) throw new EmuError(404, "EMAIL_NOT_FOUND", "Email not found");

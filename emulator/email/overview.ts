@@ -5,7 +5,7 @@
  * recipients (each address once per message), all time; the rates are the rolling reputation
  * window's (reputation.ts), with the spec's limits (2 % bounces, 0.08 % complaints).
  */
-import type { Handler } from "../core/module";
+import type { Handlers } from "../core/module";
 import type { EmailPlanLimits } from "../core/world";
 import { usageOf } from "./quota";
 import { REPUTATION_LIMITS, reputationOf, totalsOf } from "./reputation";
@@ -24,7 +24,7 @@ function planView(plan: EmailPlanLimits) {
   };
 }
 
-export const overviewHandlers: Record<"email.status" | "email.analytics", Handler> = {
+export const overviewHandlers: Handlers<"email.status" | "email.analytics"> = {
   "email.status": (ctx) => {
     const project = callerProject(ctx);
     const { switches } = emailState(ctx.world);

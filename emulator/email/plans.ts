@@ -23,7 +23,7 @@
  * - the free plan never expires and has no add-ons.
  */
 import type { Emu } from "../core/emu";
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
 import { callerProject, emailState } from "./state";
@@ -251,7 +251,7 @@ interface Quote {
 }
 
 /** Dry run: the price and whether the wallet can pay; otherwise charge, apply, answer plan and billing. */
-function settle(ctx: Ctx, what: string, quote: Quote) {
+function settle(ctx: Ctx<"email.plan.buy" | "email.plan.renew" | "email.plan.setAddon">, what: string, quote: Quote) {
   const project = callerProject(ctx);
   const account = ctx.caller.account;
   if (ctx.query.dryRun === "true") {
@@ -303,13 +303,13 @@ function buyQuote(ctx: Ctx, target: PlanOffer, months: number): Quote {
   };
 }
 
-export const planHandlers: Record<"email.plans.list" | "email.plan.get" | "email.plan.buy" | "email.plan.renew" | "email.plan.setAddon" | "email.plan.cancel", Handler> = {
+export const planHandlers: Handlers<"email.plans.list" | "email.plan.get" | "email.plan.buy" | "email.plan.renew" | "email.plan.setAddon" | "email.plan.cancel"> = {
   "email.plans.list": () => PLAN_CATALOGUE.map(offerView),
 
   "email.plan.get": (ctx) => subscriptionView(ctx.emu, callerProject(ctx)),
 
   "email.plan.buy": (ctx) => {
-    const { planCode, months } = ctx.body as { planCode: string; months: number };
+    const { planCode, months } = ctx.body;
     const target = offerOf(planCode);
     if (!target) throw validation(`planCode: unknown plan "${planCode}" (plans: ${PLAN_CATALOGUE.map((p) => p.code).join(", ")})`);
     requireMonths(months);
@@ -317,7 +317,7 @@ export const planHandlers: Record<"email.plans.list" | "email.plan.get" | "email
   },
 
   "email.plan.renew": (ctx) => {
-    const { months } = ctx.body as { months: number };
+    const { months } = ctx.body;
     requireMonths(months);
     const { emu } = ctx;
     const project = callerProject(ctx);
@@ -337,7 +337,7 @@ export const planHandlers: Record<"email.plans.list" | "email.plan.get" | "email
 
   "email.plan.setAddon": (ctx) => {
     const code = ctx.params.code;
-    const { quantity } = ctx.body as { quantity: number };
+    const { quantity } = ctx.body;
     const addon = PLAN_ADDONS[code];
     if (!addon) throw validation(`code: unknown add-on "${code}" (add-ons: ${Object.keys(PLAN_ADDONS).join(", ")})`);
     if (!Number.isInteger(quantity) || quantity < 0 || quantity > MAX_ADDON_QUANTITY) throw validation(`quantity: a whole number from 0 to ${MAX_ADDON_QUANTITY} (got ${quantity})`);

@@ -28,7 +28,7 @@
  * A batch answers 202 with one result per message (`index`, `id`, `code`, `error`, `status`); when
  * every message failed it answers 400 BATCH_FAILED with those results in `data`.
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
 import type { ApiErrorCode } from "../../contract/error-codes";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
@@ -301,9 +301,9 @@ function accept(ctx: Ctx, project: Project, plan: EmailPlanLimits, m: SendMessag
 /** Thrown instead of accepting: the batch switch picked this message. */
 class InjectedUnknown extends Error {}
 
-export const sendHandlers: Record<"email.send" | "email.sendBatch", Handler> = {
+export const sendHandlers: Handlers<"email.send" | "email.sendBatch"> = {
   "email.send": (ctx) => {
-    const m = ctx.body as SendMessage;
+    const m = ctx.body;
     const project = callerProject(ctx);
     const field = (name: string) => name;
     checkKey(m, field);
@@ -315,7 +315,7 @@ export const sendHandlers: Record<"email.send" | "email.sendBatch", Handler> = {
   },
 
   "email.sendBatch": (ctx) => {
-    const messages = ((ctx.body as { messages?: SendMessage[] } | undefined)?.messages ?? []) as SendMessage[];
+    const messages = ctx.body.messages ?? [];
     if (messages.length === 0) throw bad(400, "NO_MESSAGES", "messages: a batch needs at least one message");
     if (messages.length > MAX_MESSAGES) throw bad(400, "TOO_MANY_MESSAGES", `messages: at most ${MAX_MESSAGES} messages in a batch (got ${messages.length})`);
     const total = messages.reduce((n, m) => n + new Set([...(m.to ?? []), ...(m.cc ?? []), ...(m.bcc ?? [])].map((r) => addressOf(r)?.toLowerCase() ?? r)).size, 0);

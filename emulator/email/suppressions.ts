@@ -4,7 +4,7 @@
  * are matched case-insensitively; bounces and complaints join the same list (messages.ts), and a
  * send to a listed address answers RECIPIENT_SUPPRESSED (send.ts).
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
 import { suppressionReasons } from "../../contract/schemas";
 import { EMAIL } from "./audience";
@@ -24,7 +24,7 @@ function listed(ctx: Ctx): SuppressionRec {
   return entry;
 }
 
-export const suppressionHandlers: Record<"email.suppressions.list" | "email.suppressions.get" | "email.suppressions.add" | "email.suppressions.delete", Handler> = {
+export const suppressionHandlers: Handlers<"email.suppressions.list" | "email.suppressions.get" | "email.suppressions.add" | "email.suppressions.delete"> = {
   "email.suppressions.list": (ctx) => {
     const projectId = callerProject(ctx).id;
     return pageOf(ctx, projectId, emailState(ctx.world).suppressions.filter((s) => s.projectId === projectId), view, { size: SUPPRESSION_PAGE });
@@ -32,7 +32,7 @@ export const suppressionHandlers: Record<"email.suppressions.list" | "email.supp
   "email.suppressions.get": (ctx) => view(listed(ctx)),
   /** 201 the new row; 200 the existing one when listed already (repeat-safe), whatever its reason. */
   "email.suppressions.add": (ctx) => {
-    const { email, reason } = ctx.body as { email: string; reason?: string };
+    const { email, reason } = ctx.body;
     const address = email.trim();
     if (!EMAIL.test(address)) throw new EmuError(400, "INVALID_EMAIL", `Invalid address: ${email}`);
     if (reason !== undefined && !(suppressionReasons as readonly string[]).includes(reason)) {

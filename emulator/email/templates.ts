@@ -3,7 +3,7 @@
  * creation (an injected failure of that job removes the template again). Names need not be unique:
  * the spec has no code for a duplicate name, and templates are addressed by id.
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, type JobWorker } from "./jobs";
@@ -70,17 +70,14 @@ export const createTemplateWorker: JobWorker = {
   },
 };
 
-export const templateHandlers: Record<
-  "email.templates.list" | "email.templates.create" | "email.templates.get" | "email.templates.update" | "email.templates.delete",
-  Handler
-> = {
+export const templateHandlers: Handlers<"email.templates.list" | "email.templates.create" | "email.templates.get" | "email.templates.update" | "email.templates.delete"> = {
   "email.templates.list": (ctx) => {
     const projectId = callerProject(ctx).id;
     return emailState(ctx.world).templates.filter((t) => t.projectId === projectId).map(templateView);
   },
 
   "email.templates.create": (ctx) => {
-    const body = ctx.body as { name: string; subject?: string; htmlBody?: string; textBody?: string };
+    const body = ctx.body;
     checkBodySizes(body);
     if (!NAME.test(body.name)) {
       throw new EmuError(400, "INVALID_TEMPLATE_NAME", "Template name: 1 to 63 characters, letters, digits, underscore and hyphen only");
@@ -113,7 +110,7 @@ export const templateHandlers: Record<
 
   "email.templates.update": (ctx) => {
     const template = findTemplate(ctx);
-    const body = ctx.body as Partial<Record<"subject" | "htmlBody" | "textBody", string | null>>;
+    const body = ctx.body;
     checkBodySizes(body);
     const fields = (["subject", ...BODY_FIELDS] as const).filter((f) => body[f] !== undefined);
     const next = { ...template };

@@ -3,7 +3,7 @@
  * Unknown event names are dropped (the spec's NO_EVENTS refuses only a list with no valid name).
  */
 import { webhookEventNames } from "../../contract/schemas";
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handlers } from "../core/module";
 import { EmuError } from "../core/errors";
 import { isLoopbackHostname } from "./delivery";
 import { webhookUrlProblem as sharedWebhookUrlProblem, WEBHOOK_URL_MAX_CHARS } from "../../contract/hosts";
@@ -48,11 +48,11 @@ function projectWebhooks(ctx: Ctx): WebhookRec[] {
   return emailState(ctx.world).webhooks.filter((w) => w.projectId === projectId);
 }
 
-export const webhookHandlers: Record<"email.webhooks.list" | "email.webhooks.create" | "email.webhooks.delete", Handler> = {
+export const webhookHandlers: Handlers<"email.webhooks.list" | "email.webhooks.create" | "email.webhooks.delete"> = {
   "email.webhooks.list": (ctx) => projectWebhooks(ctx).map(webhookView),
 
   "email.webhooks.create": (ctx) => {
-    const { url, events } = ctx.body as { url: string; events: string[] };
+    const { url, events } = ctx.body;
     if (events.length > MAX_EVENTS) throw new EmuError(422, "VALIDATION", `events: at most ${MAX_EVENTS} entries (got ${events.length})`);
     const problem = webhookUrlProblem(url, ctx.emu.options.allowLocalWebhooks === true);
     if (problem) throw new EmuError(400, "INVALID_URL", `Webhook url ${problem}`);

@@ -9,10 +9,9 @@
  * (409), then what is on it already (409/400). A private key is refused before anything else and is
  * never stored, logged or echoed.
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, HandlerTable } from "../core/module";
 import type { TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
-import type { RouteId } from "../../contract/routes";
 import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded } from "./jobs";
 import {
@@ -102,13 +101,13 @@ function remove<K extends keyof Access>(ctx: Ctx, list: K, matches: (item: Acces
   return { deleted: true as const };
 }
 
-export const accessHandlers: Partial<Record<RouteId, Handler>> = {
+export const accessHandlers: HandlerTable = {
   // ---- SSH keys ----
   "vps.sshKeys.list": (ctx) => accessOf(findServer(ctx)).sshKeys.map(keyView),
 
   "vps.sshKeys.add": (ctx) => {
     const s = findServer(ctx);
-    const body = ctx.body as { publicKey: string; label?: string };
+    const body = ctx.body;
     // Never stored, never echoed: the message says what it was, not what it said.
     if (holdsPrivateKey(body.publicKey)) throw new EmuError(400, "PRIVATE_KEY_REJECTED", "A private key was sent; it was not stored. Send the public key (the .pub file)");
     const parsed = parseSshPublicKey(body.publicKey);
@@ -131,7 +130,7 @@ export const accessHandlers: Partial<Record<RouteId, Handler>> = {
 
   "vps.portForwards.add": (ctx) => {
     const s = findServer(ctx);
-    const wanted = parseForward(ctx.body as { protocol: string; privatePort: number; publicPort?: number; domain?: string });
+    const wanted = parseForward(ctx.body);
     requireReachableServer(ctx, s, "Port forwards");
     const taken = sameAddress(ctx, s).flatMap((x) => accessOf(x).portForwards);
     if (wanted.domain !== null) {
@@ -166,7 +165,7 @@ export const accessHandlers: Partial<Record<RouteId, Handler>> = {
 
   "vps.snapshots.create": (ctx) => {
     const s = findServer(ctx);
-    const { name } = ctx.body as { name: string };
+    const { name } = ctx.body;
     if (!SNAPSHOT_NAME.test(name)) {
       throw new EmuError(400, "INVALID_SNAPSHOT_NAME", "Snapshot name: 1 to 60 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit");
     }

@@ -3,11 +3,10 @@
  * job that keeps the server busy), plan change (larger: prorated charge; smaller: only when the
  * current backups fit), reading and cancelling it.
  */
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, HandlerTable } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { accountOfProject, type BackupPlanRec } from "../core/world";
-import type { RouteId } from "../../contract/routes";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded } from "./jobs";
 import { busyReason, DAY_MS, daysLeft, findServer, periodEnd, planOf, prorate, serverById, userActivity, type BackupAddonRec, type ServerRec } from "./state";
 
@@ -65,7 +64,7 @@ function requireAddon(s: ServerRec): BackupAddonRec {
   return s.backup;
 }
 
-export const backupHandlers: Partial<Record<RouteId, Handler>> = {
+export const backupHandlers: HandlerTable = {
   "backup.plans.list": ({ world }) =>
     world.catalog.backupPlans.filter((p) => !p.retired).map((p) => ({ code: p.code, name: p.name, quotaGb: p.quotaGb, price: p.price })),
 
@@ -77,7 +76,7 @@ export const backupHandlers: Partial<Record<RouteId, Handler>> = {
   "vps.backup.activate": (ctx) => {
     const { emu } = ctx;
     const s = backupServer(ctx);
-    const plan = requireOpenPlan(emu, (ctx.body as { planCode: string }).planCode);
+    const plan = requireOpenPlan(emu, ctx.body.planCode);
     if (s.osType === "windows") throw new EmuError(400, "NOT_ELIGIBLE", "Backups need a Linux server");
     if (s.status === "provisioning" || s.status === "error") throw new EmuError(400, "NOT_ELIGIBLE", "Server is not provisioned");
     if (s.status === "terminating" || s.status === "terminated") throw new EmuError(400, "NOT_ELIGIBLE", "Server is terminated");
@@ -111,7 +110,7 @@ export const backupHandlers: Partial<Record<RouteId, Handler>> = {
     const { emu } = ctx;
     const s = backupServer(ctx);
     const addon = requireAddon(s);
-    const next = requireOpenPlan(emu, (ctx.body as { planCode: string }).planCode);
+    const next = requireOpenPlan(emu, ctx.body.planCode);
     if (next.code === addon.planCode) throw new EmuError(400, "BACKUP_ERROR", `The add-on is already on plan ${next.code}`);
     if (addon.status !== "active") throw new EmuError(409, "BACKUP_ERROR", "The add-on is still being set up; retry once it is active");
     const current = backupPlanOf(emu, addon.planCode)!;

@@ -3,10 +3,9 @@
  * charge, and auto-renewal of servers and their backup add-ons from the wallet.
  */
 import { accountOfProject } from "../core/world";
-import type { Handler } from "../core/module";
+import type { HandlerTable } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
-import type { RouteId } from "../../contract/routes";
 import { billingPeriods } from "../../contract/schemas";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded } from "./jobs";
 import {
@@ -34,7 +33,7 @@ const AUTO_RENEW_WINDOW_MS = DAY_MS;
 /** Cap of renewals caught up in one sweep (a clock moved by years). */
 const MAX_CATCH_UP = 60;
 
-export const billingHandlers: Partial<Record<RouteId, Handler>> = {
+export const billingHandlers: HandlerTable = {
   "vps.renewalOptions": (ctx) => {
     const plan = planOf(ctx.world, findServer(ctx));
     return billingPeriods.map((billingPeriod) => ({ billingPeriod, price: plan.prices[billingPeriod], currency: "IDR" }));
@@ -44,7 +43,7 @@ export const billingHandlers: Partial<Record<RouteId, Handler>> = {
   "vps.renew": (ctx) => {
     const { emu } = ctx;
     const s = findServer(ctx);
-    const period = requireBillingPeriod((ctx.body as { billingPeriod: string }).billingPeriod);
+    const period = requireBillingPeriod(ctx.body.billingPeriod);
     if (s.status === "error" || s.status === "terminating" || s.status === "terminated") {
       throw new EmuError(400, "REQUEST_ERROR", `Status ${s.status} does not accept renew`);
     }
@@ -63,7 +62,7 @@ export const billingHandlers: Partial<Record<RouteId, Handler>> = {
     const { emu, world } = ctx;
     const s = findServer(ctx);
     guardAction(s, "upgrade");
-    const { planId } = ctx.body as { planId: string };
+    const { planId } = ctx.body;
     const next = findPlan(world, planId);
     if (!next) throw new EmuError(400, "REQUEST_ERROR", `Unknown plan ${planId}: choose one from GET /vps/plans`);
     const current = planOf(world, s);

@@ -3,9 +3,8 @@
  * one unknown rule answers FIREWALL_RULE_NOT_FOUND and nothing is removed).
  */
 import { isIP } from "node:net";
-import type { Handler } from "../core/module";
+import type { HandlerTable } from "../core/module";
 import { EmuError } from "../core/errors";
-import type { RouteId } from "../../contract/routes";
 import { findServer, guardAction, userActivity, type FirewallRuleRec } from "./state";
 
 type RuleInput = { protocol: string; action: string; port?: string; source: string };
@@ -59,13 +58,13 @@ function ruleView(r: FirewallRuleRec) {
   return { id: r.id, protocol: r.protocol, action: r.action, ...(r.port !== undefined ? { port: r.port } : {}), source: r.source };
 }
 
-export const firewallHandlers: Partial<Record<RouteId, Handler>> = {
+export const firewallHandlers: HandlerTable = {
   "vps.firewall.list": (ctx) => findServer(ctx).firewall.map(ruleView),
 
   "vps.firewall.add": (ctx) => {
     const s = findServer(ctx);
     guardAction(s, "firewall");
-    const { rules } = ctx.body as { rules: RuleInput[] };
+    const { rules } = ctx.body;
     if (rules.length === 0) invalid("rules must name at least one rule");
     const parsed = rules.map((r, i) => parseRule(r, `rules[${i}]`));
     parsed.forEach((r, i) => {
@@ -82,7 +81,7 @@ export const firewallHandlers: Partial<Record<RouteId, Handler>> = {
   "vps.firewall.remove": (ctx) => {
     const s = findServer(ctx);
     guardAction(s, "firewall");
-    const { ids, rules } = (ctx.body ?? {}) as { ids?: string[]; rules?: RuleInput[] };
+    const { ids, rules } = ctx.body;
     if ((ids === undefined) === (rules === undefined)) invalid("name either ids or rules (exactly one)");
     const targets: FirewallRuleRec[] = [];
     if (ids) {

@@ -3,10 +3,9 @@
  * auto-renew flag and terminate, with the background jobs that settle them (States and transitions).
  */
 import { accountOfProject, projectsOfAccount } from "../core/world";
-import type { Ctx, Handler } from "../core/module";
+import type { Ctx, Handler, HandlerTable } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
-import type { RouteId } from "../../contract/routes";
 import { serverNameProblem } from "../../contract/schemas";
 import { JOB, JOB_SECONDS, jobFailed, jobSucceeded, type JobKind } from "./jobs";
 import {
@@ -90,7 +89,7 @@ function powerJob(kind: string): TransitionFn {
   };
 }
 
-export const serverHandlers: Partial<Record<RouteId, Handler>> = {
+export const serverHandlers: HandlerTable = {
   "vps.plans.list": ({ world }) => world.catalog.vpsPlans.map(planView),
 
   "vps.list": (ctx) => vpsState(ctx.world).servers.filter((s) => ctx.caller.reach.includes(s.projectId)).map((s) => vpsView(s, ctx.world)),
@@ -99,7 +98,7 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
 
   "vps.create": (ctx) => {
     const { emu, world } = ctx;
-    const body = ctx.body as { planId: string; projectId: string; name: string; osType: string; osVersion: string; rootPassword: string; billingPeriod: string };
+    const body = ctx.body;
     const projectId = body.projectId.trim();
     if (!projectId) throw new EmuError(400, "PROJECT_REQUIRED", "projectId is required");
     if (!world.projects.some((p) => p.id === projectId) || !ctx.caller.reach.includes(projectId)) {
@@ -166,7 +165,7 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
   "vps.reinstall": (ctx) => {
     const s = findServer(ctx);
     guardAction(s, "reinstall");
-    const body = ctx.body as { osType: string; osVersion: string; rootPassword: string };
+    const body = ctx.body;
     const plan = planOf(ctx.world, s);
     if (!hasImage(plan, body.osType, body.osVersion)) {
       throw new EmuError(400, "REQUEST_ERROR", `No image for ${body.osType} ${body.osVersion} on plan ${plan.name}`);
@@ -187,7 +186,7 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
   "vps.resetPassword": (ctx) => {
     const s = findServer(ctx);
     guardAction(s, "resetPassword");
-    const { rootPassword } = ctx.body as { rootPassword: string };
+    const { rootPassword } = ctx.body;
     requireRootPassword(rootPassword);
     // No status of its own: the old password stays valid until the job settles.
     ctx.emu.schedule(JOB.resetPassword, { serverId: s.id, rootPassword }, JOB_SECONDS[JOB.resetPassword]);
@@ -202,7 +201,7 @@ export const serverHandlers: Partial<Record<RouteId, Handler>> = {
    */
   "vps.autoRenew": (ctx) => {
     const s = findServer(ctx);
-    const { enabled, billingPeriod } = ctx.body as { enabled?: boolean; billingPeriod?: string };
+    const { enabled, billingPeriod } = ctx.body;
     if (enabled === undefined && billingPeriod === undefined) throw new EmuError(422, "VALIDATION", "Give enabled, billingPeriod or both");
     const period = billingPeriod === undefined ? undefined : requireBillingPeriod(billingPeriod);
     if (s.status === "terminated" || s.status === "terminating") throw new EmuError(400, "REQUEST_ERROR", `Server is ${s.status}`);
