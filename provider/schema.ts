@@ -15,6 +15,7 @@
 import { z } from "zod";
 import type { ApiErrorCode } from "../contract/error-codes";
 import { checkInputs, type CheckFailure, type CheckResult, type Props, type ResourceImpl } from "./resource";
+import type { SdkClassSpec } from "./sdk-class";
 
 /**
  * How a change to an input applies:
@@ -90,6 +91,8 @@ export interface ResourceSchema {
   readonly notes?: string;
   /** What the preview foresees of the `up` for this type (its price, its limits, what it wipes): foresight.ts. */
   readonly preview?: string;
+  /** What the sdk class does besides passing its arguments (its id outputs, the inputs it sets itself, the types it exports). */
+  readonly sdk?: SdkClassSpec;
 }
 
 /** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */
