@@ -6,7 +6,7 @@
  * - the check: `checkSchema` parses the inputs with the zod rules and applies the cross rules;
  * - the diff: `changesOf` lists what replaces and what updates, for `diffInputs`;
  * - the sdk: `npm run docs` writes each type's args and outputs interfaces (sdk/generated/<Type>.ts)
- *   and its class comment from it;
+ *   and its whole class (its comment, its `SPEC` from `sdk`) from it;
  * - the reference: `npm run docs` writes docs/<Type>.md from it.
  *
  * So a rule or a description changed here changes the check, the sdk type and the page together
