@@ -356,6 +356,7 @@ function main(): void {
   // since is written into the map first, then the tool runs again on the map it wrote.
   const map = resourcesModule(discoverTypes(ROOT));
   if (!check && stalePaths(new Map([[RESOURCES_MODULE, map]]), ROOT, false).length) {
+    console.log(`docs: ${RESOURCES_MODULE} written; running again on it`);
     process.exit(spawnSync(process.execPath, [join(ROOT, "tools", "run.js"), "docs/docs.js", ...process.argv.slice(2)], { stdio: "inherit" }).status ?? 1);
   }
   const wanted = generate();
