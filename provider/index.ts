@@ -5,55 +5,14 @@
  */
 import { dispatch } from "./common-inputs";
 import type { ConfigSource } from "./config";
-import { sendingDomain } from "./email/sending-domain";
-import { sendingDomainVerification } from "./email/sending-domain-verification";
-import { template } from "./email/template";
-import { webhook } from "./email/webhook";
-import { receivingDomain } from "./email/receiving-domain";
-import { mailbox } from "./email/mailbox";
-import { mailAlias } from "./email/mail-alias";
-import { domain } from "./domains/domain";
+import { resources } from "./generated/resources";
 import type { ResourceImpl } from "./resource";
-import type { SchemaResource } from "./schema";
 import { configure } from "./runtime";
-import { vps } from "./vps/vps";
-import { vpsBackup } from "./vps/backup";
-import { vpsFirewallRule } from "./vps/firewall-rule";
-import { emailPlan } from "./email/plan";
-import { emailTopic } from "./email/topic";
-import { emailSegment } from "./email/segment";
-import { vpsSshKey } from "./vps/ssh-key";
-import { vpsPortForward } from "./vps/port-forward";
-import { vpsSnapshot } from "./vps/snapshot";
-import { domainRegistrant } from "./domains/registrant";
-import { emailSuppression } from "./email/suppression";
 
 export * from "./client";
 export * from "./config";
 export { configure } from "./runtime";
-
-/** Each resource type's behaviour, by the type name in its token `pulumi-nodejs:dynamic/svc:<Type>`. */
-export const resources: Record<string, SchemaResource> = {
-  SendingDomain: sendingDomain,
-  SendingDomainVerification: sendingDomainVerification,
-  Webhook: webhook,
-  Template: template,
-  Domain: domain,
-  Vps: vps,
-  VpsFirewallRule: vpsFirewallRule,
-  VpsBackup: vpsBackup,
-  ReceivingDomain: receivingDomain,
-  Mailbox: mailbox,
-  MailAlias: mailAlias,
-  EmailPlan: emailPlan,
-  EmailTopic: emailTopic,
-  EmailSegment: emailSegment,
-  VpsSshKey: vpsSshKey,
-  VpsPortForward: vpsPortForward,
-  VpsSnapshot: vpsSnapshot,
-  DomainRegistrant: domainRegistrant,
-  EmailSuppression: emailSuppression,
-};
+export { resources };
 
 type Method = "configure" | keyof ResourceImpl;
 

@@ -6,7 +6,7 @@
  * - the check: `checkSchema` parses the inputs with the zod rules and applies the cross rules;
  * - the diff: `changesOf` lists what replaces and what updates, for `diffInputs`;
  * - the sdk: `npm run docs` writes each type's args and outputs interfaces (sdk/generated/<Type>.ts)
- *   and its class comment from it;
+ *   and its whole class (its comment, its `SPEC` from `sdk`) from it;
  * - the reference: `npm run docs` writes docs/<Type>.md from it.
  *
  * So a rule or a description changed here changes the check, the sdk type and the page together
@@ -15,6 +15,7 @@
 import { z } from "zod";
 import type { ApiErrorCode } from "../contract/error-codes";
 import { checkInputs, type CheckFailure, type CheckResult, type Props, type ResourceImpl } from "./resource";
+import type { SdkClassSpec } from "./sdk-class";
 
 /**
  * How a change to an input applies:
@@ -90,6 +91,8 @@ export interface ResourceSchema {
   readonly notes?: string;
   /** What the preview foresees of the `up` for this type (its price, its limits, what it wipes): foresight.ts. */
   readonly preview?: string;
+  /** What the sdk class does besides passing its arguments (its id outputs, the inputs it sets itself, the types it exports). */
+  readonly sdk?: SdkClassSpec;
 }
 
 /** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */

@@ -3,6 +3,9 @@
  * once here: each type's generated args (sdk/generated/) extend these.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { SdkClassSpec } from "../provider/sdk-class";
+import { defaultName, resourceIdentity } from "./naming";
+import { declaredServer, linkServer } from "./vps/server-links";
 
 export interface CommonArgs {
   /**
@@ -47,20 +50,11 @@ export interface ClassOutputs {
   secret: string[];
 }
 
-/** What the shared base class needs to know of a resource type. */
-export interface ClassSpec {
+/** What the shared base class needs to know of a resource type: its name, its outputs, and what its schema says of the class (`sdk`). */
+export interface ClassSpec extends SdkClassSpec {
   /** The type's name: the token's last part, `pulumi-nodejs:dynamic/svc:<type>`. */
   type: string;
   outputs: ClassOutputs;
-  /**
-   * Outputs that are the resource's own id: exposed as `this.id`, so they stay known in the preview
-   * of an in-place update (the real engine answers the new inputs there and nothing else; the id is
-   * the old one, and known). What another resource takes from this one (`SendingDomain.domainId`)
-   * is one of these, or an input.
-   */
-  idOutputs?: readonly string[];
-  /** Why the type takes no `adoptId` (and so no `import` option), when it takes none. */
-  noAdoption?: string;
 }
 
 /** `opts.import` moved into `adoptId`: the engine's own import cannot read a dynamic resource by id alone. */
@@ -83,6 +77,39 @@ function adoptionOf(
   return { args: { ...args, adoptId: importId }, opts: rest };
 }
 
+/** The internal inputs the class sets itself, as its schema's `sdk` says. */
+function internalInputs(spec: ClassSpec, name: string, args: object): Record<string, unknown> {
+  if (spec.defaultName) {
+    // The name a new object gets when `name` is not given (see ./naming.ts); not sent beside a name
+    // given as a plain value (it would only take room in the state).
+    return { defaultName: typeof (args as { name?: unknown }).name === "string" ? undefined : defaultName(spec.type, name) };
+  }
+  // The stable part of every Idempotency-Key this resource sends (the provider cannot see the URN).
+  if (spec.idempotencyScope) return { idempotencyScope: resourceIdentity(spec.type, name).slice(0, 24) };
+  if (spec.declaredServer) {
+    const { kind, perServer } = spec.declaredServer;
+    return { declaredServer: declaredServer((args as { vpsId: pulumi.Input<string> }).vpsId, kind, perServer) };
+  }
+  return {};
+}
+
+/**
+ * A type declared once per project: the profiles (by name; "" = the top-level settings) that declare
+ * one in this program, so a second declaration throws at once.
+ */
+function claimProfile(type: string, advice: string, resourceName: string, profile: pulumi.Input<string> | undefined): void {
+  // A profile given as an output is only known later: the guard covers the plain names programs use.
+  if (profile !== undefined && typeof profile !== "string") return;
+  const registryKey = Symbol.for(`pulumi-svc.${type}.profiles`);
+  const registry = ((globalThis as Record<symbol, Map<string, string>>)[registryKey] ??= new Map<string, string>());
+  const key = profile ?? "";
+  const first = registry.get(key);
+  if (first !== undefined) {
+    throw new Error(`${type} "${resourceName}": the program already declares ${type} "${first}" for ${key ? `profile "${key}"` : "the default settings"}. ${advice}`);
+  }
+  registry.set(key, resourceName);
+}
+
 /**
  * Every resource class's base: what the class hands to `dynamic.Resource` (the computed outputs as
  * unset inputs, the common inputs, the secret inputs wrapped as secrets, `import` as `adoptId`),
@@ -95,8 +122,10 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
     name: string,
     args: object,
     opts: pulumi.CustomResourceOptions | undefined,
-    extra: Record<string, unknown> = {},
   ) {
+    // A `get` reads the object: it claims nothing.
+    if (spec.onePerProfile && !opts?.id) claimProfile(spec.type, spec.onePerProfile, name, (args as { profile?: pulumi.Input<string> }).profile);
+    const extra = internalInputs(spec, name, args);
     const adoption = adoptionOf(spec, name, { ...args }, opts);
     const given = adoption.args;
     // A plain string given for a secret input would be stored in clear in the state's inputs:
@@ -111,6 +140,8 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
       spec.type,
     );
     for (const key of spec.idOutputs ?? []) (this as unknown as Record<string, unknown>)[key] = this.id;
+    // Its keys, forwards and snapshots learn its plan and power state at preview (./vps/server-links.ts).
+    if (spec.linksServer) linkServer(this.id, args as Parameters<typeof linkServer>[1]);
   }
 
   /**

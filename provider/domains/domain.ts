@@ -65,6 +65,15 @@ const domainName = z
 
 export const domainSchema: ResourceSchema = {
   type: "Domain",
+  sdk: {
+    types: [
+      {
+        name: "DomainBilling",
+        doc: "What a registration cost (a {@link Domain}'s output `billing`).",
+        type: 'DomainOutputs["billing"] extends pulumi.Output<infer T> ? NonNullable<T> : never',
+      },
+    ],
+  },
   preview: `**Price.** The registration's dry run gives its price, which joins the run's other paid steps of the profile (servers, backups, email plan) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)): the preview line says the price, and the step that brings the run over the wallet is refused on \`name\`.`,
   service: "platform",
   summary:

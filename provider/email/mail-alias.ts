@@ -18,6 +18,7 @@ import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./
 
 export const mailAliasSchema: ResourceSchema = {
   type: "MailAlias",
+  sdk: { idOutputs: ["aliasId"] },
   preview: `**Limit.** A new alias of a mailbox that exists counts against the plan's aliases per mailbox (\`GET /inbound/stats\`): past it the preview refuses it on \`localPart\`, instead of \`402 ALIAS_LIMIT\` mid-\`up\`. An alias of a mailbox made in the same run is not counted at preview (which mailbox is not known yet).`,
   service: "email",
   summary:

@@ -55,6 +55,7 @@ export const addressAdoptId = (what: string): InputSpec => ({ ...adoptIdInput(wh
 
 export const mailboxSchema: ResourceSchema = {
   type: "Mailbox",
+  sdk: { idOutputs: ["mailboxId"] },
   preview: `**Limits.** A new mailbox counts against the plan's \`mailboxes\` (\`GET /inbound/stats\`) with those the project holds and those the run adds: past it the preview refuses it on \`localPart\` with the counts, instead of \`402 MAILBOX_LIMIT\` mid-\`up\`. A \`forwardTo\` on a plan without forwarding is refused at preview (\`FORWARDING_NOT_ALLOWED\`). Only creates count.`,
   service: "email",
   summary:

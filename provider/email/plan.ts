@@ -35,6 +35,18 @@ import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaR
 
 export const emailPlanSchema: ResourceSchema = {
   type: "EmailPlan",
+  sdk: {
+    idOutputs: ["projectId"],
+    idempotencyScope: true,
+    onePerProfile: "A project has one email plan: declare one EmailPlan per project (per profile)",
+    types: [
+      {
+        name: "EmailPlanBilling",
+        doc: "What the last change of an {@link EmailPlan} charged (its output `billing`).",
+        type: 'EmailPlanOutputs["billing"] extends pulumi.Output<infer T> ? NonNullable<T> : never',
+      },
+    ],
+  },
   preview: `**Price.** The dry runs' total joins the run's other paid steps of the profile (servers, backups, domains) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)). While this resource buys or changes the plan in the run, the email objects' limits are not checked at preview against the plan being replaced (they may be the new plan's).`,
   service: "email",
   summary:

@@ -23,6 +23,16 @@ const rule = z
 
 export const emailSegmentSchema: ResourceSchema = {
   type: "EmailSegment",
+  sdk: {
+    idOutputs: ["segmentId"],
+    types: [
+      {
+        name: "EmailSegmentRule",
+        doc: "One of {@link EmailSegmentArgs.rules}: the plain object form of a rule.",
+        type: 'Extract<Extract<EmailSegmentArgs["rules"], readonly unknown[]>[number], { operator: unknown }>',
+      },
+    ],
+  },
   service: "email",
   summary:
     "A saved filter over the project's contacts: a contact is in the segment when it matches all its rules; broadcasts may go to a segment. Its name and rules update in place; it counts against the plan's segment limit.",

@@ -17,6 +17,9 @@ const WAIT_DEFAULTS = { timeoutSeconds: 600 };
 
 export const sendingDomainVerificationSchema: ResourceSchema = {
   type: "SendingDomainVerification",
+  sdk: {
+    noAdoption: "a verification is a state of its sending domain, not an object: declare it over the SendingDomain (adopt that one with adoptId) instead",
+  },
   service: "email",
   summary:
     "Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.",

@@ -44,6 +44,17 @@ export const dnsRecordOutput = z.array(z.object({ type: z.string(), name: z.stri
 
 export const sendingDomainSchema: ResourceSchema = {
   type: "SendingDomain",
+  sdk: {
+    idOutputs: ["domainId"],
+    types: [
+      {
+        name: "DnsRecord",
+        doc: "A DNS record to publish, exactly as given: an entry of `SendingDomain.dnsRecords` and `ReceivingDomain.mxRecords`.",
+        type: "{\n  type: string;\n  name: string;\n  value: string;\n  priority?: number;\n}",
+        interface: true,
+      },
+    ],
+  },
   preview: `**Limit.** A new sending domain counts against the plan's \`domains\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`domain\` with the counts, instead of \`402 DOMAIN_LIMIT_REACHED\` mid-\`up\`. Only creates count (a replace may run delete-first; removals run after every create); a domain already in the project (adopted) adds nothing.`,
   service: "email",
   summary:

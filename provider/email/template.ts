@@ -23,6 +23,7 @@ const templateName = z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "1 to 63 characte
 
 export const templateSchema: ResourceSchema = {
   type: "Template",
+  sdk: { idOutputs: ["templateId"], defaultName: true },
   preview: `**Limit.** A new template counts against the plan's \`templates\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`name\` with the counts, instead of \`402 TEMPLATE_LIMIT_REACHED\` mid-\`up\`. Only creates count; a template of the same name already in the project (adopted) adds nothing.`,
   service: "email",
   summary: "A stored message with `{{token}}` placeholders, for sends and broadcasts. Its subject and bodies update in place; a new name replaces it (the API has no rename).",

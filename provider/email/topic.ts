@@ -13,6 +13,7 @@ import { namedObject, namedObjectText } from "./named-object";
 
 export const emailTopicSchema: ResourceSchema = {
   type: "EmailTopic",
+  sdk: { idOutputs: ["topicId"] },
   service: "email",
   summary:
     "A subscription topic of the project's audience: contacts opt in to it, and a broadcast may go to a topic's subscribers. Its name and description update in place; it counts against the plan's topic limit.",

@@ -24,6 +24,7 @@ const WEBHOOK_URL_RULE =
 
 export const webhookSchema: ResourceSchema = {
   type: "Webhook",
+  sdk: { idOutputs: ["webhookId"], types: [{ dataType: "WebhookEvent" }] },
   preview: `**Limit.** A new webhook counts against the plan's \`webhooks\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`url\`, instead of \`402 WEBHOOK_LIMIT_REACHED\` mid-\`up\`. Only creates count.`,
   service: "email",
   summary:

@@ -35,6 +35,7 @@ export function isAddressOrCidr(value: string): boolean {
 
 export const vpsFirewallRuleSchema: ResourceSchema = {
   type: "VpsFirewallRule",
+  sdk: { idOutputs: ["ruleId"] },
   service: "platform",
   summary:
     "One rule of a server's firewall. Any change replaces the rule (the API has no rule update). One rule per resource; many rules of one server may be created at once.",

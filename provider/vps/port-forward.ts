@@ -44,6 +44,7 @@ const SLOT_REPLACED = "replaces the forward; a new forward that keeps the same p
 
 export const vpsPortForwardSchema: ResourceSchema = {
   type: "VpsPortForward",
+  sdk: { idOutputs: ["forwardId"], declaredServer: { kind: "portForward" } },
   service: "platform",
   summary:
     "A port forward of a server that shares a public address: a public port (tcp, udp) or a domain (http, https) of the shared address, forwarded to a port of the server. Any change replaces it (the API has no update).",

@@ -25,6 +25,7 @@ import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, s
 
 export const vpsSnapshotSchema: ResourceSchema = {
   type: "VpsSnapshot",
+  sdk: { declaredServer: { kind: "snapshot" } },
   service: "platform",
   summary:
     "A snapshot of a server: a restore point. `up` waits until it is ready (the server is busy meanwhile: its other resources in the same `up` wait). One that ends in `error` stays in the state with its `error`, and the next `up` replaces it. Destroy deletes it. Free of charge.",

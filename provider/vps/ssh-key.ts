@@ -27,6 +27,7 @@ const KEY_REPLACED = "replaces the key (the API has no key update); when the key
 
 export const vpsSshKeySchema: ResourceSchema = {
   type: "VpsSshKey",
+  sdk: { idOutputs: ["fingerprint"], declaredServer: { kind: "sshKey", perServer: SSH_KEY_LIMIT } },
   service: "platform",
   summary:
     "An SSH public key on a server. The resource's id is the key's fingerprint (OpenSSH's `SHA256:…`). Any change replaces it (the old key is removed first when the key itself stays). At most 10 per server: an 11th declared in the program is refused at preview.",

@@ -32,6 +32,7 @@ const serverName = z
 
 export const vpsSchema: ResourceSchema = {
   type: "Vps",
+  sdk: { defaultName: true, linksServer: true, types: [{ dataType: "BillingPeriod" }] },
   preview: `**Price.** A create states its price (the plan's price for \`billingPeriod\`, from \`GET /vps/plans\`) as a line of the preview (\`Vps: server "web-1a2b3c4" (plan s-1vcpu-1gb, monthly) costs IDR 75,000 now, …\`); an upgrade states the prorated difference for the days left ((new − old monthly price) × days ÷ 30, an estimate of what the API charges at the time of the call). Each is added to the run's paid steps of the same profile (servers, backups, domains, email plan), and the preview refuses, on \`planId\`, the step that brings them over the wallet (\`GET /account/wallet\`, read once per run), naming the total, the wallet and the amount to top up: nothing is made or charged. An adoption, or a server of this name already in the project (an interrupted \`up\` made it and paid then), costs nothing. A delete refunds nothing, so a removal frees no money.
 
 **What an update wipes.** A change of \`osType\`/\`osVersion\` prints \`Warning: Vps "…" will be REINSTALLED with … its disk is wiped\`; a new \`rootPassword\` alone, that the old password stops working; \`powerState: "stopped"\`, that the server is powered off. (A dynamic provider cannot attach a diagnostic to its resource: these are lines of the provider, which the CLI shows under Diagnostics.)

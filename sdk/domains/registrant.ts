@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/domains/registrant.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
@@ -7,7 +8,6 @@ import { domainRegistrantOutputs, type DomainRegistrantArgs, type DomainRegistra
 
 export type { DomainRegistrantArgs };
 
-// Personal data (email, phone, address, postal code): secret in the state and the CLI's output even when given as plain strings.
 const SPEC: ClassSpec = { type: "DomainRegistrant", outputs: domainRegistrantOutputs };
 
 /**

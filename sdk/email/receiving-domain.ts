@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/email/receiving-domain.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
@@ -7,8 +8,7 @@ import { receivingDomainOutputs, type ReceivingDomainArgs, type ReceivingDomainO
 
 export type { ReceivingDomainArgs };
 
-// `host` is passed unset too: without it the output is the domain itself, which only the provider knows.
-const SPEC: ClassSpec = { type: "ReceivingDomain", outputs: { ...receivingDomainOutputs, computed: { ...receivingDomainOutputs.computed, host: undefined } } };
+const SPEC: ClassSpec = { type: "ReceivingDomain", outputs: receivingDomainOutputs };
 
 /**
  * Receiving mail on a verified sending domain, for the domain itself or a subdomain of it, with the MX records to publish. Pass its `domainId` to `Mailbox`, so mailboxes are made after receiving is on. Deleting it turns receiving off, which deletes the domain's addresses with it.

@@ -1,5 +1,5 @@
+// Written by `npm run docs` from the schema in provider/email/template.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
-import { defaultName } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Template");
@@ -8,7 +8,7 @@ import { templateOutputs, type TemplateArgs, type TemplateOutputs } from "../gen
 
 export type { TemplateArgs };
 
-const SPEC: ClassSpec = { type: "Template", outputs: templateOutputs, idOutputs: ["templateId"] };
+const SPEC: ClassSpec = { type: "Template", outputs: templateOutputs, idOutputs: ["templateId"], defaultName: true };
 
 /**
  * A stored message with `{{token}}` placeholders, for sends and broadcasts. Its subject and bodies update in place; a new name replaces it (the API has no rename).
@@ -31,9 +31,7 @@ const SPEC: ClassSpec = { type: "Template", outputs: templateOutputs, idOutputs:
  */
 export class Template extends SvcResource {
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    // `defaultName`: the name a new template gets when `name` is not given (see ../naming.ts); not
-    // sent beside a name given as a plain value (it would only take room in the state).
-    super(provider, SPEC, name, args, opts, { defaultName: typeof args.name === "string" ? undefined : defaultName("Template", name) });
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/Template.ts).

@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/email/topic.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).

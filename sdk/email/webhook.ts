@@ -1,10 +1,10 @@
+// Written by `npm run docs` from the schema in provider/email/webhook.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Webhook");
 import { SvcResource, type ClassSpec } from "../common";
 import { webhookOutputs, type WebhookArgs, type WebhookOutputs } from "../generated/Webhook";
-
 import type { WebhookEvent } from "../generated/data-types";
 
 export type { WebhookArgs, WebhookEvent };

@@ -1,14 +1,19 @@
+// Written by `npm run docs` from the schema in provider/vps/port-forward.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsPortForward");
 import { SvcResource, type ClassSpec } from "../common";
 import { vpsPortForwardOutputs, type VpsPortForwardArgs, type VpsPortForwardOutputs } from "../generated/VpsPortForward";
-import { declaredServer } from "./server-links";
 
 export type { VpsPortForwardArgs };
 
-const SPEC: ClassSpec = { type: "VpsPortForward", outputs: vpsPortForwardOutputs, idOutputs: ["forwardId"] };
+const SPEC: ClassSpec = {
+  type: "VpsPortForward",
+  outputs: vpsPortForwardOutputs,
+  idOutputs: ["forwardId"],
+  declaredServer: { kind: "portForward" },
+};
 
 /**
  * A port forward of a server that shares a public address: a public port (tcp, udp) or a domain (http, https) of the shared address, forwarded to a port of the server. Any change replaces it (the API has no update).
@@ -33,8 +38,7 @@ const SPEC: ClassSpec = { type: "VpsPortForward", outputs: vpsPortForwardOutputs
  */
 export class VpsPortForward extends SvcResource {
   constructor(name: string, args: VpsPortForwardArgs, opts?: pulumi.CustomResourceOptions) {
-    // `publicPort` is among the computed outputs: the port given, or the one the platform assigns.
-    super(provider, SPEC, name, args, opts, { declaredServer: declaredServer(args.vpsId, "portForward") });
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/VpsPortForward.ts).

@@ -23,7 +23,7 @@ interface ServerDeclared {
 const byOutput = new WeakMap<object, ServerDeclared>();
 const counts = { object: new WeakMap<object, Map<string, number>>(), text: new Map<string, Map<string, number>>() };
 
-/** Called by the Vps class with its own `id` output and arguments. */
+/** Called for a server (its schema's `sdk.linksServer`: the Vps) with its own `id` output and arguments (../common.ts). */
 export function linkServer(id: pulumi.Output<string>, args: ServerDeclared): void {
   byOutput.set(id, { planId: args.planId, powerState: args.powerState });
 }

@@ -1,17 +1,19 @@
+// Written by `npm run docs` from the schema in provider/vps/ssh-key.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/VpsSshKey");
 import { SvcResource, type ClassSpec } from "../common";
 import { vpsSshKeyOutputs, type VpsSshKeyArgs, type VpsSshKeyOutputs } from "../generated/VpsSshKey";
-import { declaredServer } from "./server-links";
 
 export type { VpsSshKeyArgs };
 
-/** Keys one server holds (platform-api.md "Other limits"). */
-const KEYS_PER_SERVER = 10;
-
-const SPEC: ClassSpec = { type: "VpsSshKey", outputs: vpsSshKeyOutputs, idOutputs: ["fingerprint"] };
+const SPEC: ClassSpec = {
+  type: "VpsSshKey",
+  outputs: vpsSshKeyOutputs,
+  idOutputs: ["fingerprint"],
+  declaredServer: { kind: "sshKey", perServer: 10 },
+};
 
 /**
  * An SSH public key on a server. The resource's id is the key's fingerprint (OpenSSH's `SHA256:…`). Any change replaces it (the old key is removed first when the key itself stays). At most 10 per server: an 11th declared in the program is refused at preview.
@@ -38,7 +40,7 @@ const SPEC: ClassSpec = { type: "VpsSshKey", outputs: vpsSshKeyOutputs, idOutput
  */
 export class VpsSshKey extends SvcResource {
   constructor(name: string, args: VpsSshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, SPEC, name, args, opts, { declaredServer: declaredServer(args.vpsId, "sshKey", KEYS_PER_SERVER) });
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/VpsSshKey.ts).

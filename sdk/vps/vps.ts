@@ -1,17 +1,15 @@
+// Written by `npm run docs` from the schema in provider/vps/vps.ts: edit the schema there, then run it.
 import * as pulumi from "@pulumi/pulumi";
-import { defaultName } from "../naming";
 
 // The provider object is the exports of its own module: the state stores a `require` of it (../shim.ts).
 import provider = require("../dynamic/Vps");
 import { SvcResource, type ClassSpec } from "../common";
 import { vpsOutputs, type VpsArgs, type VpsOutputs } from "../generated/Vps";
-import { linkServer } from "./server-links";
-
 import type { BillingPeriod } from "../generated/data-types";
 
-export type { BillingPeriod, VpsArgs };
+export type { VpsArgs, BillingPeriod };
 
-const SPEC: ClassSpec = { type: "Vps", outputs: vpsOutputs };
+const SPEC: ClassSpec = { type: "Vps", outputs: vpsOutputs, defaultName: true, linksServer: true };
 
 /**
  * A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew and the renewal period, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.
@@ -39,11 +37,7 @@ const SPEC: ClassSpec = { type: "Vps", outputs: vpsOutputs };
  */
 export class Vps extends SvcResource {
   constructor(name: string, args: VpsArgs, opts?: pulumi.CustomResourceOptions) {
-    // The name a new server gets when `name` is not given (see ../naming.ts); not sent beside a
-    // name given as a plain value (it would only take room in the state).
-    super(provider, SPEC, name, args, opts, { defaultName: typeof args.name === "string" ? undefined : defaultName("Vps", name) });
-    // Its keys, forwards and snapshots learn its plan and power state at preview (./server-links.ts).
-    linkServer(this.id, args);
+    super(provider, SPEC, name, args, opts);
   }
 }
 // The outputs, with their TSDoc, from the schema (../generated/Vps.ts).

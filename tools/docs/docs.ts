@@ -4,20 +4,29 @@
  *
  * - sdk/generated/<Type>.ts: the resource's args and outputs interfaces with their TSDoc;
  * - sdk/generated/data-types.ts: the plain types of what the data functions answer;
- * - the TSDoc of each sdk class (summary and example), in place above `export class <Type>`;
+ * - each sdk class (sdk/<dir>/<file>.ts, beside its provider file's path): its TSDoc (summary and
+ *   example), its `SPEC` and the types it exports, from the schema;
+ * - what wires each type into the package (./wiring.ts): the provider's `resources` map,
+ *   sdk/dynamic/<Type>.ts, package.json's `./dynamic/<Type>` exports, the sdk's resource exports,
+ *   and the error-code catalogue of the sdk's declarations;
  * - docs/<Type>.md: one reference page per resource, docs/<function>.md one per data function, and
  *   docs/README.md, their index.
  *
  * `npm run docs -- --check` writes nothing and fails, naming them, while any of these files differs
  * from what the sources say (CI runs it).
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { resources } from "../../provider/index";
+import { resources } from "../../provider/generated/resources";
 import type { InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
 import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
 import { defaultOf, isOptional, ruleOf, tsTypeOf, tsTypeOfAnswer } from "./schema-text";
 import * as schemas from "../../contract/schemas";
+import {
+  discoverTypes, dynamicModule, packageJson, resourcesModule, sdkClass, sdkErrorCodes, sdkResources,
+  type DiscoveredType, RESOURCES_MODULE, SDK_ERROR_CODES, SDK_RESOURCES_MODULE,
+} from "./wiring";
 
 /** The checkout: the nearest folder above with a package.json (the tools run from build-tools/tools/docs). */
 function findRoot(from: string): string {
@@ -29,32 +38,13 @@ const ROOT = findRoot(__dirname);
 
 const GENERATED_NOTE = "Written by `npm run docs` from the schema in";
 
-/** Where each type's files are: its provider file and its sdk class file (found by the class they export). */
-interface TypeFiles {
-  provider: string;
-  sdk: string;
-}
+/** Where each type's files are: its provider file and its sdk class file. */
+type TypeFiles = DiscoveredType;
 
-function sourceFiles(root: string, dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(root, path));
-    else if (entry.name.endsWith(".ts")) out.push(path);
-  }
-  return out;
-}
-
-function filesOf(schema: ResourceSchema, root: string): TypeFiles {
-  const find = (dir: string, pattern: RegExp) => {
-    const found = sourceFiles(root, dir).filter((f) => !f.includes("generated") && pattern.test(readFileSync(join(root, f), "utf8")));
-    if (found.length !== 1) throw new Error(`${schema.type}: expected one file in ${dir} matching ${pattern}, found ${found.length}`);
-    return found[0];
-  };
-  return {
-    provider: find("provider", new RegExp(`type: "${schema.type}",`)),
-    sdk: find("sdk", new RegExp(`export class ${schema.type} extends`)),
-  };
+function filesOf(schema: ResourceSchema, types: readonly DiscoveredType[]): TypeFiles {
+  const found = types.find((t) => t.type === schema.type);
+  if (!found) throw new Error(`${schema.type}: no provider file exports its schema as \`export const <name>Schema: ResourceSchema = { type: "${schema.type}", …\``);
+  return found;
 }
 
 const lowerFirst = (s: string) => s[0].toLowerCase() + s.slice(1);
@@ -200,16 +190,6 @@ function classDoc(schema: ResourceSchema, root: string): string {
   return tsdoc([schema.summary, "", "@example", "```typescript", exampleOf(schema, root), "```", "", `Reference: docs/${schema.type}.md (inputs, outputs, waits, adoption, errors).`]);
 }
 
-/** The sdk class file with its class comment replaced by the generated one. */
-function withClassDoc(text: string, schema: ResourceSchema, file: string, root: string): string {
-  const at = text.indexOf(`export class ${schema.type} extends`);
-  if (at < 0) throw new Error(`${file}: no "export class ${schema.type} extends"`);
-  const before = text.slice(0, at).trimEnd();
-  const start = before.endsWith("*/") ? before.lastIndexOf("/**") : -1;
-  const head = start >= 0 ? before.slice(0, start) : `${before}\n\n`;
-  return `${head}${classDoc(schema, root)}\n${text.slice(at)}`;
-}
-
 // ---- docs/<Type>.md
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -331,16 +311,22 @@ function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], function
 /** Every file the sources say, by path from the checkout: what `npm run docs` writes. */
 export function generate(root = ROOT, list: readonly SchemaResource[] = Object.values(resources)): Map<string, string> {
   const wanted = new Map<string, string>();
+  const types = discoverTypes(root);
+  wanted.set(RESOURCES_MODULE, resourcesModule(types));
+  for (const t of types) wanted.set(join("sdk", "dynamic", `${t.type}.ts`), dynamicModule(t.type));
+  wanted.set("package.json", packageJson(readFileSync(join(root, "package.json"), "utf8"), types));
   const schemas: { schema: ResourceSchema; files: TypeFiles }[] = [];
   for (const impl of list) {
     const schema = impl.schema;
-    const files = filesOf(schema, root);
+    const files = filesOf(schema, types);
     schemas.push({ schema, files });
     wanted.set(join("sdk", "generated", `${schema.type}.ts`), sdkTypes(schema, files));
-    wanted.set(files.sdk, withClassDoc(readFileSync(join(root, files.sdk), "utf8"), schema, files.sdk, root));
+    wanted.set(files.sdk, sdkClass(schema, files, classDoc(schema, root), (lines) => tsdoc(lines), GENERATED_NOTE));
     wanted.set(join("docs", `${schema.type}.md`), page(schema, files, root));
   }
+  wanted.set(SDK_RESOURCES_MODULE, sdkResources(schemas));
   wanted.set(join("sdk", "generated", "data-types.ts"), dataTypes());
+  wanted.set(SDK_ERROR_CODES, sdkErrorCodes());
   const functions = dataFunctionPages(root);
   for (const fn of functions) wanted.set(join("docs", `${fn.name}.md`), fn.page);
   const generatedPages = new Set([...wanted.keys()].filter((f) => f.startsWith(`docs${sep}`)).map((f) => f.slice(5)));
@@ -366,6 +352,13 @@ export function stalePaths(wanted: Map<string, string>, root = ROOT, check = tru
 
 function main(): void {
   const check = process.argv.includes("--check");
+  // The schemas come from the `resources` map this run was compiled with: a type added or removed
+  // since is written into the map first, then the tool runs again on the map it wrote.
+  const map = resourcesModule(discoverTypes(ROOT));
+  if (!check && stalePaths(new Map([[RESOURCES_MODULE, map]]), ROOT, false).length) {
+    console.log(`docs: ${RESOURCES_MODULE} written; running again on it`);
+    process.exit(spawnSync(process.execPath, [join(ROOT, "tools", "run.js"), "docs/docs.js", ...process.argv.slice(2)], { stdio: "inherit" }).status ?? 1);
+  }
   const wanted = generate();
   const stale = stalePaths(wanted, ROOT, check);
   if (check && stale.length) {

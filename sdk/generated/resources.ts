@@ -1,0 +1,20 @@
+// Written by `npm run docs` from the resources' schemas: each class, its args and the types its schema names.
+export { Domain, type DomainArgs, type DomainBilling } from "../domains/domain";
+export { DomainRegistrant, type DomainRegistrantArgs } from "../domains/registrant";
+export { EmailPlan, type EmailPlanArgs, type EmailPlanBilling } from "../email/plan";
+export { EmailSegment, type EmailSegmentArgs, type EmailSegmentRule } from "../email/segment";
+export { EmailSuppression, type EmailSuppressionArgs } from "../email/suppression";
+export { EmailTopic, type EmailTopicArgs } from "../email/topic";
+export { MailAlias, type MailAliasArgs } from "../email/mail-alias";
+export { Mailbox, type MailboxArgs } from "../email/mailbox";
+export { ReceivingDomain, type ReceivingDomainArgs } from "../email/receiving-domain";
+export { SendingDomain, type SendingDomainArgs, type DnsRecord } from "../email/sending-domain";
+export { SendingDomainVerification, type SendingDomainVerificationArgs } from "../email/sending-domain-verification";
+export { Template, type TemplateArgs } from "../email/template";
+export { Vps, type VpsArgs, type BillingPeriod } from "../vps/vps";
+export { VpsBackup, type VpsBackupArgs } from "../vps/backup";
+export { VpsFirewallRule, type VpsFirewallRuleArgs } from "../vps/firewall-rule";
+export { VpsPortForward, type VpsPortForwardArgs } from "../vps/port-forward";
+export { VpsSnapshot, type VpsSnapshotArgs } from "../vps/snapshot";
+export { VpsSshKey, type VpsSshKeyArgs } from "../vps/ssh-key";
+export { Webhook, type WebhookArgs, type WebhookEvent } from "../email/webhook";
