@@ -40,7 +40,9 @@ function linkPackage(projectDir) {
 function tsc(config) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", config, "--noEmit", "--pretty", "false"], { cwd: ROOT });
+    // Not incremental: the tools' build info marks what tools/run.js last emitted, and a check that
+    // writes it without emitting would make a stale build-tools/ look current.
+    const child = spawn(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", config, "--noEmit", "--incremental", "false", "--pretty", "false"], { cwd: ROOT });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
