@@ -9,7 +9,7 @@ import type { Ctx, Handlers } from "../core/module";
 import { EmuError } from "../core/errors";
 import { pageOf } from "./messages";
 import { planLimit } from "./plans";
-import { callerPlan, callerProject, emailState, recordUserActivity } from "./state";
+import { callerPlan, callerProject, emailState, ownRow, recordUserActivity } from "./state";
 
 const MAX_NAME = 100;
 const MAX_DESCRIPTION = 500;
@@ -52,16 +52,8 @@ const contactView = (c: ContactRec) => ({ id: c.id, email: c.email, topicIds: [.
 
 const own = <T extends { projectId: string }>(ctx: Ctx, rows: T[]) => rows.filter((r) => r.projectId === callerProject(ctx).id);
 
-function topicOf(ctx: Ctx): TopicRec {
-  const t = own(ctx, audience(ctx).topics).find((x) => x.id === ctx.params.topicId);
-  if (!t) throw new EmuError(404, "TOPIC_NOT_FOUND", "Topic not found");
-  return t;
-}
-function segmentOf(ctx: Ctx): SegmentRec {
-  const s = own(ctx, audience(ctx).segments).find((x) => x.id === ctx.params.segmentId);
-  if (!s) throw new EmuError(404, "SEGMENT_NOT_FOUND", "Segment not found");
-  return s;
-}
+const topicOf = (ctx: Ctx): TopicRec => ownRow(ctx, audience(ctx).topics, ctx.params.topicId, "TOPIC_NOT_FOUND", "Topic not found");
+const segmentOf = (ctx: Ctx): SegmentRec => ownRow(ctx, audience(ctx).segments, ctx.params.segmentId, "SEGMENT_NOT_FOUND", "Segment not found");
 
 type AudienceRoute =
   | "email.topics.list" | "email.topics.create" | "email.topics.get" | "email.topics.update" | "email.topics.delete"

@@ -10,7 +10,7 @@ import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, JobFailed, openJob, type JobWorker } from "./jobs";
 import { dropReceiving } from "./inbox";
 import { isPublicFqdn } from "../../contract/hosts";
-import { callerPlan, callerProject, emailState, recordUserActivity, type DnsRecordRec, type DomainRec } from "./state";
+import { callerPlan, callerProject, emailState, ownDomain, recordUserActivity, type DnsRecordRec, type DomainRec } from "./state";
 
 const ENTITY = "email_domain";
 /** Realistic time after which the records of a new domain are visible in DNS (dns "auto", `time` mode). */
@@ -56,12 +56,7 @@ function isPublished(emu: Emu, d: DomainRec): boolean {
   return d.dnsPublishAt !== null && Date.parse(d.dnsPublishAt) <= emu.nowMs();
 }
 
-function findDomain(ctx: Ctx): DomainRec {
-  const projectId = callerProject(ctx).id;
-  const domain = emailState(ctx.world).domains.find((d) => d.id === ctx.params.domainId && d.projectId === projectId);
-  if (!domain) throw new EmuError(404, "DOMAIN_NOT_FOUND", "Domain not found");
-  return domain;
-}
+const findDomain = (ctx: Ctx): DomainRec => ownDomain(ctx, ctx.params.domainId);
 
 function domainOfJob(emu: Emu, targetId: string): DomainRec | undefined {
   return emailState(emu.world).domains.find((d) => d.id === targetId);
@@ -127,7 +122,7 @@ export const domainHandlers: Handlers<"email.domains.list" | "email.domains.crea
   },
 
   "email.domains.create": (ctx) => {
-    const name = String(ctx.body.domain).toLowerCase();
+    const name = ctx.body.domain.toLowerCase();
     if (!isPublicFqdn(name)) {
       throw new EmuError(400, "INVALID_DOMAIN", `"${ctx.body.domain}" is not a valid fully qualified domain name`);
     }

@@ -19,7 +19,7 @@ import { pageOf } from "./messages";
 import { FREE_PLAN, planLimit } from "./plans";
 import { isPublicFqdn } from "../../contract/hosts";
 import { addressOf } from "./send";
-import { callerPlan, callerProject, emailState, recordUserActivity, type AddressRec, type DomainRec, type EmailState, type InboundMessageRec, type ReceivingRec } from "./state";
+import { callerPlan, callerProject, emailState, ownDomain, ownRow, recordUserActivity, type AddressRec, type EmailState, type InboundMessageRec, type ReceivingRec } from "./state";
 
 const ENTITY = "email_inbound_address";
 /** Where the MX records of every receiving host point. */
@@ -115,12 +115,6 @@ function inboundView(m: InboundMessageRec) {
 
 // ---- lookups and rules ----
 
-function ownDomain(ctx: Ctx, domainId: string): DomainRec {
-  const projectId = callerProject(ctx).id;
-  const domain = emailState(ctx.world).domains.find((d) => d.id === domainId && d.projectId === projectId);
-  if (!domain) throw new EmuError(404, "DOMAIN_NOT_FOUND", "Domain not found");
-  return domain;
-}
 
 function ownAddresses(ctx: Ctx): AddressRec[] {
   const projectId = callerProject(ctx).id;
@@ -334,9 +328,7 @@ export const inboxHandlers: Handlers<InboxRoute> = {
   },
 
   "email.inbound.messages.get": (ctx) => {
-    const projectId = callerProject(ctx).id;
-    const m = emailState(ctx.world).inbound.find((x) => x.id === ctx.params.messageId && x.projectId === projectId);
-    if (!m) throw new EmuError(404, "MESSAGE_NOT_FOUND", "Message not found");
+    const m = ownRow(ctx, emailState(ctx.world).inbound, ctx.params.messageId, "MESSAGE_NOT_FOUND", "Message not found");
     return inboundView(m);
   },
 };

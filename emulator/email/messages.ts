@@ -21,7 +21,7 @@ import type { Ctx, Handlers } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { emitEvent } from "./delivery";
-import { callerProject, emailState, listSuppression, type EmailRec, type SuppressionRec } from "./state";
+import { callerProject, emailState, listSuppression, ownRow, type EmailRec, type SuppressionRec } from "./state";
 
 export const SIMULATOR_DOMAIN = "simulator.svc.dev";
 const SEND = "email.message.send";
@@ -279,9 +279,7 @@ export const messageHandlers: Handlers<"email.emails.list" | "email.emails.get">
   },
 
   "email.emails.get": (ctx) => {
-    const projectId = callerProject(ctx).id;
-    const e = emailState(ctx.world).emails.find((x) => x.id === ctx.params.id && x.projectId === projectId);
-    if (!e) throw new EmuError(404, "EMAIL_NOT_FOUND", "Email not found");
+    const e = ownRow(ctx, emailState(ctx.world).emails, ctx.params.id, "EMAIL_NOT_FOUND", "Email not found");
     return emailView(e);
   },
 };

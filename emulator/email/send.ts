@@ -28,7 +28,7 @@
  * A batch answers 202 with one result per message (`index`, `id`, `code`, `error`, `status`); when
  * every message failed it answers 400 BATCH_FAILED with those results in `data`.
  */
-import type { Ctx, Handlers } from "../core/module";
+import type { Ctx, Handlers, RequestBody } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
 import type { ApiErrorCode } from "../../contract/error-codes";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
@@ -60,22 +60,8 @@ const DOMAIN_SYNTAX = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63
 const TOKEN = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
 const LINE_BREAK = /[\r\n]/;
 
-export interface SendMessage {
-  from?: string;
-  to?: string[];
-  cc?: string[];
-  bcc?: string[];
-  replyTo?: string;
-  subject?: string;
-  html?: string;
-  text?: string;
-  templateId?: string;
-  variables?: Record<string, unknown>;
-  templateData?: Record<string, unknown>;
-  headers?: Record<string, string>;
-  idempotencyKey?: string;
-  attachments?: unknown;
-}
+/** One message of a send or a batch, as the route table types it. */
+export type SendMessage = RequestBody<"email.send">;
 
 interface Checked {
   from: string;

@@ -5,6 +5,8 @@
  */
 import type { z } from "zod";
 import type { emailMessageStatus } from "../../contract/schemas";
+import type { ApiErrorCode } from "../../contract/error-codes";
+import { EmuError } from "../core/errors";
 import type { Ctx } from "../core/module";
 import type { EmailPlanLimits, Project, World } from "../core/world";
 
@@ -245,6 +247,22 @@ export function callerProject(ctx: Ctx): Project {
   const project = ctx.world.projects.find((p) => p.id === ctx.caller.projectId);
   if (!project) throw new Error(`email call without a project (caller project ${ctx.caller.projectId})`);
   return project;
+}
+
+/**
+ * The caller's project's row of `rows` with that id; otherwise 404 with the route's not-found code
+ * (an id of another project is not found either).
+ */
+export function ownRow<T extends { id: string; projectId: string }>(ctx: Ctx, rows: T[], id: string, code: ApiErrorCode, message: string): T {
+  const projectId = callerProject(ctx).id;
+  const row = rows.find((r) => r.id === id && r.projectId === projectId);
+  if (!row) throw new EmuError(404, code, message);
+  return row;
+}
+
+/** The caller's project's sending domain of that id (DOMAIN_NOT_FOUND otherwise). */
+export function ownDomain(ctx: Ctx, domainId: string): DomainRec {
+  return ownRow(ctx, emailState(ctx.world).domains, domainId, "DOMAIN_NOT_FOUND", "Domain not found");
 }
 
 /** The caller's plan limits; past authentication every route but `GET /status` has a plan. */

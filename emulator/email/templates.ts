@@ -7,7 +7,7 @@ import type { Ctx, Handlers } from "../core/module";
 import type { Emu } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { cancelJobs, enqueueJob, type JobWorker } from "./jobs";
-import { callerPlan, callerProject, emailState, recordUserActivity, type TemplateRec } from "./state";
+import { callerPlan, callerProject, emailState, ownRow, recordUserActivity, type TemplateRec } from "./state";
 
 const ENTITY = "email_template";
 const NAME = /^[A-Za-z0-9_-]{1,63}$/;
@@ -45,10 +45,7 @@ function requireBody(t: Pick<TemplateRec, "htmlBody" | "textBody">): void {
 }
 
 function findTemplate(ctx: Ctx): TemplateRec {
-  const projectId = callerProject(ctx).id;
-  const template = emailState(ctx.world).templates.find((t) => t.id === ctx.params.templateId && t.projectId === projectId);
-  if (!template) throw new EmuError(404, "TEMPLATE_NOT_FOUND", "Template not found");
-  return template;
+  return ownRow(ctx, emailState(ctx.world).templates, ctx.params.templateId, "TEMPLATE_NOT_FOUND", "Template not found");
 }
 
 function templateOfJob(emu: Emu, targetId: string): TemplateRec | undefined {

@@ -3,11 +3,11 @@
  * one unknown rule answers FIREWALL_RULE_NOT_FOUND and nothing is removed).
  */
 import { isIP } from "node:net";
-import type { HandlerTable } from "../core/module";
+import type { HandlerTable, RequestBody } from "../core/module";
 import { EmuError } from "../core/errors";
 import { findServer, guardAction, userActivity, type FirewallRuleRec } from "./state";
 
-type RuleInput = { protocol: string; action: string; port?: string; source: string };
+type RuleInput = RequestBody<"vps.firewall.add">["rules"][number];
 type RuleFields = Omit<FirewallRuleRec, "id">;
 
 function invalid(message: string): never {
