@@ -45,6 +45,11 @@ function propertyDependenciesOf(r: resproto.RegisterResourceRequest): Record<str
   return out;
 }
 
+/** What a registration and a read carry alike. */
+function sharedFields(r: resproto.RegisterResourceRequest | resproto.ReadResourceRequest) {
+  return { type: r.getType(), name: r.getName(), parent: r.getParent(), dependencies: r.getDependenciesList(), additionalSecretOutputs: r.getAdditionalsecretoutputsList() };
+}
+
 /** A `ReadResourceRequest`: the program reads an existing object (`Res.get(name, id)`). */
 export interface ReadRegistration {
   type: string;
@@ -129,18 +134,14 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
     registerResource(call, cb) {
       const r = call.request;
       const reg: Registration = {
-        type: r.getType(),
-        name: r.getName(),
-        parent: r.getParent(),
+        ...sharedFields(r),
         custom: r.getCustom(),
         object: (r.getObject()?.toJavaScript() ?? {}) as Props,
-        dependencies: r.getDependenciesList(),
         propertyDependencies: propertyDependenciesOf(r),
         protect: Boolean(r.getProtect()),
         retainOnDelete: Boolean(r.getRetainondelete()),
         deleteBeforeReplace: r.getDeletebeforereplace(),
         ignoreChanges: r.getIgnorechangesList(),
-        additionalSecretOutputs: r.getAdditionalsecretoutputsList(),
         importId: r.getImportid(),
         aliases: r.getAliasurnsList(),
         customTimeouts: {
@@ -171,13 +172,9 @@ export async function startMonitor(handlers: MonitorHandlers): Promise<{ address
     readResource(call, cb) {
       const r = call.request;
       const req: ReadRegistration = {
-        type: r.getType(),
-        name: r.getName(),
-        parent: r.getParent(),
+        ...sharedFields(r),
         id: r.getId(),
         object: (r.getProperties()?.toJavaScript() ?? {}) as Props,
-        dependencies: r.getDependenciesList(),
-        additionalSecretOutputs: r.getAdditionalsecretoutputsList(),
       };
       answerOnce(handlers, cb, () => handlers.read(req), (done) => new resproto.ReadResourceResponse().setUrn(done.urn).setProperties(Struct.fromJavaScript(done.object)));
     },
