@@ -7,7 +7,7 @@
  *
  * The figures are smithy's: 500 in store, a retry costs 5 (10 after a timeout, which held a
  * connection for long), a success gives back what its last retry cost, or 1 when it needed none. So
- * 25 requests can each spend their 4 retries on timeouts (100 retries in all after other failures)
+ * 25 requests failing together can each spend their 4 retries (12 when every failure is a timeout)
  * before the store is empty, and no single request ever finds it empty on its own. A 429 draws
  * nothing: it was refused before acting, and the key's bucket, paused until Retry-After, already
  * spaces the repeats of every client of the key.
