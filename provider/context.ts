@@ -2,12 +2,14 @@
  * The API clients and pollers of one set of settings (a profile's, or the top-level ones), built on
  * first use and then shared by every call made with those settings: in the provider process by every
  * resource call under that profile (runtime.ts), in a program by the data functions (sdk/data.ts).
- * Whatever holds a client, each API key keeps its one rate-limit bucket (client/rate-limit.ts).
+ * The contexts of one process come from one `ApiContexts`, whose one RateLimits gives each API key
+ * one rate-limit bucket, whatever profile names the key (client/rate-limit.ts).
  *
  * A resource method gets it in its CallContext, a parameter, as hcloud's CRUD functions get the
  * client configured once: no resource code reaches for a global.
  */
 import type { ApiClient } from "./client/http";
+import { RateLimits } from "./client/rate-limit";
 import { eachOnce, getOrGone, listOrGet, Listing, Poller } from "./client/poller";
 import type { RouteId } from "../contract/routes";
 import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
@@ -74,10 +76,12 @@ export class ApiContext {
     else this.madeHere.delete(vpsId);
   }
 
-  /** `profile`: the profile these settings are (undefined: the top-level settings). */
+  /** `profile`: the profile these settings are (undefined: the top-level settings). `rateLimits`: the
+   * per-key buckets of the process (ApiContexts). */
   constructor(
     readonly settings: Settings,
-    readonly profile?: string,
+    readonly profile: string | undefined,
+    private readonly rateLimits: RateLimits,
   ) {}
 
   /** What this process's checks plan for the profile's account: its paid steps and added objects (foresight.ts). */
@@ -86,15 +90,15 @@ export class ApiContext {
   }
 
   get platform(): ApiClient {
-    return this.keep("client platform", () => platformClient(this.settings));
+    return this.keep("client platform", () => platformClient(this.settings, { rateLimits: this.rateLimits }));
   }
 
   get email(): ApiClient {
-    return this.keep("client email", () => emailClient(this.settings));
+    return this.keep("client email", () => emailClient(this.settings, { rateLimits: this.rateLimits }));
   }
 
   get ai(): ApiClient {
-    return this.keep("client ai", () => aiClient(this.settings));
+    return this.keep("client ai", () => aiClient(this.settings, { rateLimits: this.rateLimits }));
   }
 
   /**
@@ -131,7 +135,7 @@ export class ApiContext {
 
   /** One list of one server's objects (`GET /vps/{id}/…`), read once for all of them: the API reads none of them by id. */
   private ofServer<T>(route: RouteId, vpsId: string): Listing<T> {
-    return this.keep(`of server ${route} ${vpsId}`, () => new Listing<T>(this.platform, route, { id: vpsId }));
+    return this.keep(`of server ${route} ${vpsId}`, () => new Listing<T>(this.platform, route, { params: { id: vpsId } }));
   }
 
   /** `GET /vps/{id}/firewall`: a server's firewall rules. */
@@ -171,11 +175,11 @@ export class ApiContext {
     return this.keep("email jobs", () =>
       new Poller<EmailJob>(
         listOrGet(this.email, {
-          list: new Listing<EmailJob>(this.email, "email.jobs.list", undefined, undefined, undefined, true),
+          list: new Listing<EmailJob>(this.email, "email.jobs.list", { shared: true }),
           get: "email.jobs.get",
           param: "jobId",
           idOf: (j) => j.jobId,
-          ahead: true,
+          shared: true,
         }),
       ),
     );
@@ -234,6 +238,31 @@ export class ApiContext {
   /** A sending domain's receiving setting (`GET /domains/{id}/receiving`; no list). */
   get receiving(): Poller<ReceivingStatus> {
     return this.eachRead(this.email, "email.receiving.get", "domainId");
+  }
+}
+
+/**
+ * The ApiContexts of one process, by a key of their maker's (runtime.ts: the profile; sdk/data.ts:
+ * the settings), and the one RateLimits they share: the server's limit is per API key, and two
+ * profiles may name one key. `clear` drops the contexts (the config changed) but keeps the buckets:
+ * the server's buckets of those keys are still running down.
+ */
+export class ApiContexts {
+  private readonly byKey = new Map<string, ApiContext>();
+  private readonly rateLimits = new RateLimits();
+
+  /** The context kept under `key`, built on its first use from the settings `settingsOf` answers. */
+  of(key: string, settingsOf: () => Settings, profile?: string): ApiContext {
+    let context = this.byKey.get(key);
+    if (!context) {
+      context = new ApiContext(settingsOf(), profile, this.rateLimits);
+      this.byKey.set(key, context);
+    }
+    return context;
+  }
+
+  clear(): void {
+    this.byKey.clear();
   }
 }
 

@@ -4,14 +4,14 @@
  * serialized into a program's state. The dispatcher (common-inputs.ts) hands each resource method
  * the context of its resource's profile as a parameter.
  */
-import { ApiContext } from "./context";
+import { ApiContexts, type ApiContext } from "./context";
 import { resolveSettings, type ConfigSource } from "./config";
 import { setLogLevel } from "./log";
 
 let configSource: ConfigSource | undefined;
 
 /** By profile name ("" for the top-level settings): built once per provider process (configure clears them). */
-const contexts = new Map<string, ApiContext>();
+const contexts = new ApiContexts();
 
 /** The config the contexts were built with, as text. */
 let configText: string | undefined;
@@ -37,12 +37,7 @@ export function currentConfig(): ConfigSource | undefined {
 
 /** A profile's (undefined: the top-level settings') context, built on its first use in this process. */
 export function apiContextOf(profile: string | undefined): ApiContext {
-  let context = contexts.get(profile ?? "");
-  if (!context) {
-    context = new ApiContext(resolveSettings(configSource, process.env, profile), profile);
-    contexts.set(profile ?? "", context);
-  }
-  return context;
+  return contexts.of(profile ?? "", () => resolveSettings(configSource, process.env, profile), profile);
 }
 
 /**

@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ApiClient, CallOptions } from "../provider/client/http";
 import type { RouteId, RouteResponse } from "../contract/routes";
 import { missingProfile, resolveSettings, type ConfigSource } from "../provider/config";
-import { ApiContext } from "../provider/context";
+import { ApiContexts } from "../provider/context";
 import { operationError } from "../provider/resource";
 // Plain types written from the schemas (npm run docs): the answers below are returned as these, so
 // the compiler checks they match; the public declarations reach no zod type.
@@ -42,19 +42,13 @@ const programConfig: ConfigSource = { get: (key) => pulumi.runtime.getConfig(key
 type Api = "platform" | "email" | "ai";
 /** One ApiContext per settings for the program's life (the program's config and environment may
  * change between calls in tests): all calls with the same settings share its clients. */
-const contexts = new Map<string, ApiContext>();
+const contexts = new ApiContexts();
 
 function client(api: Api, profile?: string): ApiClient {
   const missing = profile === undefined ? undefined : missingProfile(profile, programConfig);
   if (missing) throw new Error(`profile: ${missing}`);
   const settings = resolveSettings(programConfig, process.env, profile);
-  const key = JSON.stringify(settings);
-  let context = contexts.get(key);
-  if (!context) {
-    context = new ApiContext(settings);
-    contexts.set(key, context);
-  }
-  return context[api];
+  return contexts.of(JSON.stringify(settings), () => settings)[api];
 }
 
 /** One call: settings problems and API errors both name the function, like a resource operation's. */

@@ -101,9 +101,21 @@ export class OutcomeUnknownError extends ApiError {
   }
 }
 
-/** True for an ApiError, and with `code` for one of that code: only a catalogued code compiles. */
-export function isApiError(err: unknown, code?: ErrorCode): err is ApiError {
-  return err instanceof ApiError && (code === undefined || err.code === code);
+/**
+ * The first ApiError in the chain of `err` and its causes (an OperationError, a wrapped error), and
+ * with `codes` the first of one of those codes (hcloud-go's `IsError(err, codes...)` through
+ * wrapping); only catalogued codes compile.
+ */
+export function apiErrorOf(err: unknown, ...codes: ErrorCode[]): ApiError | undefined {
+  for (let at = err, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) {
+    if (at instanceof ApiError && (codes.length === 0 || codes.some((code) => code === at.code))) return at;
+  }
+  return undefined;
+}
+
+/** True when `err` or one of its causes is an ApiError, and with `codes` one of those codes (apiErrorOf). */
+export function isApiError(err: unknown, ...codes: ErrorCode[]): boolean {
+  return apiErrorOf(err, ...codes) !== undefined;
 }
 
 /**

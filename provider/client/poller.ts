@@ -23,7 +23,7 @@
  * under way, so its first read comes one step later (a fast transition is seen there), its second
  * at the usual end, and only then does it follow the tick, from its first step.
  */
-import { isApiError, WaitTimeoutError } from "./errors";
+import { apiErrorOf, WaitTimeoutError } from "./errors";
 import { debugLog } from "../log";
 import type { ApiClient } from "./http";
 import type { RouteId } from "../../contract/routes";
@@ -250,6 +250,18 @@ interface ListAnswer<T> {
   items: T[];
 }
 
+export interface ListingOptions {
+  /** The list route's path parameters (a server's firewall rules: `{ id }`). */
+  params?: Record<string, string>;
+  clock?: Clock;
+  /** How long an answer may serve later snapshot reads (default RECENT_MS, or SVC_READ_REUSE_MS). */
+  reuseForMs?: number;
+  /** Its calls are shared reads (CallOptions.shared): they go ahead of the requests queued for the
+   * key, for a list whose late answer costs calls (`GET /jobs` holds only the 50 newest jobs: a
+   * waiter's job no longer among them is read by id). */
+  shared?: boolean;
+}
+
 /**
  * One list route (with its path parameters: a server's firewall rules): concurrent snapshot reads
  * share one call, and a recent answer serves them while this client has written nothing since.
@@ -261,17 +273,21 @@ export class Listing<T> {
   /** The last call under way, whatever was written meanwhile. */
   private lookupInFlight?: Promise<ListAnswer<T>>;
 
+  private readonly params?: Record<string, string>;
+  private readonly clock: Clock;
+  private readonly reuseForMs: number;
+  private readonly shared: boolean;
+
   constructor(
     private readonly api: ApiClient,
     private readonly route: RouteId,
-    private readonly params?: Record<string, string>,
-    private readonly clock: Clock = systemClock,
-    private readonly reuseForMs = reuseMs(),
-    /** Its calls go ahead of the requests queued for the key (rate-limit.ts, `take`'s `shared`): for a
-     * list whose late answer costs calls (`GET /jobs` holds only the 50 newest jobs: a waiter's job no
-     * longer among them is read by id). */
-    private readonly ahead = false,
-  ) {}
+    options: ListingOptions = {},
+  ) {
+    this.params = options.params;
+    this.clock = options.clock ?? systemClock;
+    this.reuseForMs = options.reuseForMs ?? reuseMs();
+    this.shared = options.shared ?? false;
+  }
 
   /** The list as it is now: a recent answer, or the call under way, or a new call. */
   async snapshot(): Promise<T[]> {
@@ -279,7 +295,7 @@ export class Listing<T> {
   }
 
   /**
-   * The list for a create's look for what an earlier attempt (an earlier process) made: any answer
+   * The list for a create's look for what an earlier attempt (an earlier process) made; any answer
    * this process got in the last moment, or the call under way, will do — even with writes of its own
    * since, which made other objects than the one looked for (createOnce, `joinInFlight`).
    */
@@ -308,7 +324,8 @@ export class Listing<T> {
   private ask(): Promise<ListAnswer<T>> {
     const at = this.clock.now();
     const mark = this.api.writeMark();
-    const answer = (this.api.call(this.route, { ...(this.params ? { params: this.params } : {}), shared: this.ahead } as never) as Promise<T[]>).then((items) => {
+    const answer = this.api.call(this.route, { params: this.params, shared: this.shared }).then((data) => {
+      const items = data as T[];
       if (!this.recent || this.recent.at <= at) this.recent = { at, mark, items };
       return { at, mark, items };
     });
@@ -332,17 +349,17 @@ export interface ListAndGet<T> {
   get: RouteId;
   param: string;
   idOf(item: T): string;
-  /** The get goes ahead of the requests queued for the key, as the list does (Listing's `ahead`). */
-  ahead?: boolean;
+  /** Its gets are shared reads, as the list's are (ListingOptions.shared). */
+  shared?: boolean;
 }
 
-/** Reads one object by its get route; 404 (whatever the code): gone. */
-export function getOrGone<T>(api: ApiClient, route: RouteId, param: string, ahead = false): (id: string) => Promise<T | undefined> {
+/** Reads one object by its get route; 404 (whatever the code): gone. `shared`: see CallOptions.shared. */
+export function getOrGone<T>(api: ApiClient, route: RouteId, param: string, options: { shared?: boolean } = {}): (id: string) => Promise<T | undefined> {
   return async (id) => {
     try {
-      return (await api.call(route, { params: { [param]: id }, shared: ahead } as never)) as T;
+      return (await api.call(route, { params: { [param]: id }, shared: options.shared })) as T;
     } catch (err) {
-      if (isApiError(err) && err.status === 404) return undefined;
+      if (apiErrorOf(err)?.status === 404) return undefined;
       throw err;
     }
   };
@@ -356,7 +373,7 @@ export function getOrGone<T>(api: ApiClient, route: RouteId, param: string, ahea
  * coalescing saves).
  */
 export function listOrGet<T>(api: ApiClient, kind: ListAndGet<T>, coalesce = process.env.SVC_POLL_COALESCING !== "off"): ReadObjects<T> {
-  const readOne = getOrGone<T>(api, kind.get, kind.param, kind.ahead);
+  const readOne = getOrGone<T>(api, kind.get, kind.param, { shared: kind.shared });
   return async (ids, snapshot) => {
     const items = new Map<string, T | undefined>();
     const take = (listed: T[]) => {

@@ -1,13 +1,22 @@
 /**
  * Token bucket per API key (the server's is 10, refilled 10/s continuously; ours holds 9, see
- * CLIENT_BURST), shared by every
- * client object in the process that uses the key: the platform's limit is per key across all APIs.
- * Waiters are served first come, first served (a request refused with 429 keeps its place at the
- * head), except shared reads (`take`'s `shared`), which go ahead of the other requests queued; a 429
- * pauses the whole bucket until Retry-After.
+ * CLIENT_BURST), shared through one `RateLimits` by every client object that uses the key: the
+ * platform's limit is per key across all APIs, whatever profile names the key. Waiters are served
+ * first come, first served (a request refused with 429 keeps its place at the head), except shared
+ * reads (`take`'s `shared`), which go ahead of the other requests queued; a 429 pauses the whole
+ * bucket until Retry-After.
  */
 import { createHash } from "node:crypto";
 import { systemClock, type Clock } from "./backoff";
+
+export interface TakeOptions {
+  /** Stops the wait for a token: `take` rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** The server refused this request with 429: it keeps its place at the head of the line. */
+  refused?: boolean;
+  /** A read whose one answer serves many waiters (CallOptions.shared): it goes ahead of the queue. */
+  shared?: boolean;
+}
 
 interface Waiter {
   shared: boolean;
@@ -34,16 +43,17 @@ export class TokenBucket {
   }
 
   /**
-   * Resolves when the caller may send one request. `retry`: a request the server refused with 429
+   * Resolves when the caller may send one request. `refused`: a request the server refused with 429
    * goes to the head of the line, as it was served once already, instead of waiting behind every
    * request queued since. `shared`: a read whose one answer serves many waiters and is only good
-   * fresh (the email jobs' `GET /jobs`, client/poller.ts `Listing`'s `ahead`) goes ahead of the other
+   * fresh (the email jobs' `GET /jobs`, a `Listing` made with `shared`) goes ahead of the other
    * requests queued (behind earlier shared ones). Behind a queue of hundreds of creates its answer
    * would come tens of seconds late, when the jobs it waits for are no longer among the 50 newest it
    * holds (each then read by id); its poller has one such read under way at most, so it cannot hold
    * the queued requests back by more than a token at a time.
    */
-  take(signal?: AbortSignal, retry = false, shared = false): Promise<void> {
+  take(options: TakeOptions = {}): Promise<void> {
+    const { signal, refused = false, shared = false } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { shared, resolve, reject, signal };
@@ -55,7 +65,7 @@ export class TokenBucket {
         };
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
-      if (retry) this.waiters.unshift(waiter);
+      if (refused) this.waiters.unshift(waiter);
       else if (shared) {
         const firstUnshared = this.waiters.findIndex((w) => !w.shared);
         this.waiters.splice(firstUnshared < 0 ? this.waiters.length : firstUnshared, 0, waiter);
@@ -113,15 +123,23 @@ export class TokenBucket {
  */
 export const CLIENT_BURST = 9;
 
-/** Module-level registry: one bucket per key. Keyed by a hash so the registry never holds a key. */
-const buckets = new Map<string, TokenBucket>();
+/**
+ * The buckets of every key the clients given this object use: one per key, made on its first use.
+ * Whoever makes the clients of a process makes one of these and hands it to all of them
+ * (context.ts, `ApiContexts`), so that clients of one key share its bucket; a client made without
+ * one limits itself alone. Keyed by a hash, so it never holds a key.
+ */
+export class RateLimits {
+  private readonly buckets = new Map<string, TokenBucket>();
 
-export function bucketForKey(apiKey: string, clock?: Clock): TokenBucket {
-  const id = createHash("sha256").update(apiKey).digest("hex");
-  let bucket = buckets.get(id);
-  if (!bucket) {
-    bucket = new TokenBucket(CLIENT_BURST, 10, clock);
-    buckets.set(id, bucket);
+  /** The key's bucket; `clock` is used when this call makes it. */
+  forKey(apiKey: string, clock?: Clock): TokenBucket {
+    const id = createHash("sha256").update(apiKey).digest("hex");
+    let bucket = this.buckets.get(id);
+    if (!bucket) {
+      bucket = new TokenBucket(CLIENT_BURST, 10, clock);
+      this.buckets.set(id, bucket);
+    }
+    return bucket;
   }
-  return bucket;
 }

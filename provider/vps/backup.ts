@@ -107,7 +107,7 @@ async function paidCall<T>(ctx: CallContext, vpsId: string, call: () => Promise<
   // They wait for the work of this process that already keeps the server busy (a snapshot being
   // made); an activation marks itself busy only once sent (`activate`), so it never waits for itself.
   return retryWhileRefused(() => retryWhileBusy(ctx, vpsId, call, deadline), {
-    refused: (err) => isApiError(err) && NOT_YET.has(err.code as ErrorCode),
+    refused: (err) => isApiError(err, ...NOT_YET),
     deadlineMs: deadline,
   });
 }
@@ -241,7 +241,7 @@ export const vpsBackup: SchemaResource = {
     const setup = new Promise<void>((resolve) => (setupEnded = resolve));
     const activate = () => {
       const answered = api.call("vps.backup.activate", { params: { id: vpsId }, body: { planCode } });
-      void busyUntil(vpsId, answered.then(() => setup));
+      void busyUntil(ctx, vpsId, answered.then(() => setup));
       return answered;
     };
     let addon: BackupAddon | undefined;

@@ -4,17 +4,19 @@
  * platform's catalogue), and checks running at the same time (a fleet's) share one read; a failed
  * read is not kept.
  */
+import { systemClock, type Clock } from "../client/backoff";
 import type { ApiContext } from "../context";
 import type { VpsPlan } from "../../contract/schemas";
 import type { RouteResponse } from "../../contract/routes";
 
 const FRESH_MS = 60_000;
 
-function minuteCache<T>(): (read: () => Promise<T>) => Promise<T> {
+/** `clock`: the one every wait and cache of the client reads (client/backoff.ts). */
+function minuteCache<T>(clock: Clock = systemClock): (read: () => Promise<T>) => Promise<T> {
   let entry: { at: number; value: Promise<T> } | undefined;
   return (read) => {
-    if (!entry || Date.now() - entry.at > FRESH_MS) {
-      const current = { at: Date.now(), value: read() };
+    if (!entry || clock.now() - entry.at > FRESH_MS) {
+      const current = { at: clock.now(), value: read() };
       entry = current;
       current.value.catch(() => {
         if (entry === current) entry = undefined;

@@ -6,7 +6,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { apiErrorOf, isApiError, OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
@@ -143,7 +143,7 @@ class RuleAdds {
       });
     } catch (err) {
       // Refused as a request (400: REQUEST_ERROR, INVALID_FIREWALL_RULE), so nothing was added: one by one.
-      const refusedWhole = rules.length > 1 && isApiError(err) && !(err instanceof OutcomeUnknownError) && err.status === 400;
+      const refusedWhole = rules.length > 1 && !(err instanceof OutcomeUnknownError) && apiErrorOf(err)?.status === 400;
       if (!refusedWhole) return answers.forEach((a) => a.reject(err));
       answers.forEach((a, i) => post([rules[i]]).then((made) => a.resolve(made[0]), a.reject));
     }

@@ -56,19 +56,34 @@ function serverGone(vpsId: string): ApiError {
 /**
  * Work this process started that keeps a server busy without a status to watch (a backup setup),
  * by server id: actions on that server wait for it here instead of collecting VPS_BUSY refusals
- * (a fleet's firewall rules would otherwise retry through each server's backup setup).
+ * (a fleet's firewall rules would otherwise retry through each server's backup setup). One per
+ * profile's context (ApiContext.keep): a server belongs to one account.
  */
-const busyWith = new Map<string, Promise<void>>();
+class BusyWork {
+  private readonly byServer = new Map<string, Promise<void>>();
+
+  /** Marks the server busy until `work` ends, however it ends (and until the work already marked ends). */
+  mark(vpsId: string, work: Promise<unknown>): void {
+    const ignore = () => undefined;
+    // A snapshot and a backup setup of one server in one `up`: waiting for one must not forget the other.
+    const ended = Promise.all([this.byServer.get(vpsId), work.then(ignore, ignore)]).then(ignore);
+    this.byServer.set(vpsId, ended);
+    void ended.then(() => {
+      if (this.byServer.get(vpsId) === ended) this.byServer.delete(vpsId);
+    });
+  }
+
+  /** The end of the work marked on the server, if any is under way. */
+  of(vpsId: string): Promise<void> | undefined {
+    return this.byServer.get(vpsId);
+  }
+}
+
+const busyWork = (ctx: CallContext): BusyWork => ctx.api.keep("busy work", () => new BusyWork());
 
 /** Marks the server busy until `work` ends, however it ends (and until the work already marked ends); answers `work`. */
-export function busyUntil<T>(vpsId: string, work: Promise<T>): Promise<T> {
-  const ignore = () => undefined;
-  // A snapshot and a backup setup of one server in one `up`: waiting for one must not forget the other.
-  const ended = Promise.all([busyWith.get(vpsId), work.then(ignore, ignore)]).then(ignore);
-  busyWith.set(vpsId, ended);
-  void ended.then(() => {
-    if (busyWith.get(vpsId) === ended) busyWith.delete(vpsId);
-  });
+export function busyUntil<T>(ctx: CallContext, vpsId: string, work: Promise<T>): Promise<T> {
+  busyWork(ctx).mark(vpsId, work);
   return work;
 }
 
@@ -85,8 +100,9 @@ export async function retryWhileBusy<T>(
   deadline = Date.now() + serverTimeoutMs(ctx),
   waitForBusyWork = true,
 ): Promise<T> {
+  const busy = busyWork(ctx);
   const attempt = async () => {
-    if (waitForBusyWork) await busyWith.get(vpsId);
+    if (waitForBusyWork) await busy.of(vpsId);
     return action();
   };
   return retryWhileRefused(attempt, {
@@ -94,7 +110,7 @@ export async function retryWhileBusy<T>(
     deadlineMs: deadline,
     waitOut: async (_err, pause) => {
       // Our own work began while this action was on its way: the next attempt waits for it.
-      if (waitForBusyWork && busyWith.has(vpsId)) return;
+      if (waitForBusyWork && busy.of(vpsId)) return;
       const now = await ctx.api.platform.call("vps.get", { params: { id: vpsId } });
       // In a transition: ask again as soon as it settles. Settled yet busy: a backup job runs on
       // it, with no status to watch: back off.

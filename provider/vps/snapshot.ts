@@ -133,7 +133,7 @@ export const vpsSnapshot: SchemaResource = {
     const made = new Promise<void>((resolve) => (madeEnded = resolve));
     const take = () => {
       const answered = api.call("vps.snapshots.create", { params: { id: vpsId }, body: { name } });
-      void busyUntil(vpsId, answered.then(() => made));
+      void busyUntil(ctx, vpsId, answered.then(() => made));
       return answered;
     };
     try {

@@ -13,7 +13,7 @@ test("a request refused with 429 goes back to the head of the line, not behind t
   await bucket.take();
   await bucket.take();
   const queued = ["a", "b", "c"].map((name) => bucket.take().then(() => order.push(name)));
-  const retried = bucket.take(undefined, true).then(() => order.push("retry"));
+  const retried = bucket.take({ refused: true }).then(() => order.push("retry"));
   for (let i = 0; i < 6; i++) {
     await new Promise((r) => setImmediate(r));
     t += 100;

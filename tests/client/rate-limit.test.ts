@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { ApiClient } from "../../provider/client";
-import { CLIENT_BURST } from "../../provider/client/rate-limit";
+import { CLIENT_BURST, RateLimits } from "../../provider/client/rate-limit";
 import { freshKey, reply, startServer, type TestServer } from "../support/http-server";
 
 /**
@@ -20,14 +20,17 @@ const EPSILON_MS = 25;
 
 let server: TestServer;
 const clients: ApiClient[] = [];
+/** The per-key buckets of the test's process, as the provider's contexts share them (context.ts, ApiContexts). */
+let rateLimits: RateLimits;
 
 function client(apiKey: string): ApiClient {
-  const c = new ApiClient({ service: "platform", baseUrl: server.baseUrl, apiKey, retry: { baseMs: 10 } });
+  const c = new ApiClient({ service: "platform", baseUrl: server.baseUrl, apiKey, retry: { baseMs: 10 }, rateLimits });
   clients.push(c);
   return c;
 }
 
 beforeEach(async () => {
+  rateLimits = new RateLimits();
   server = await startServer(() => reply.ok([]));
 });
 

@@ -131,7 +131,7 @@ test("an aborted take leaves the queue and rejects with the signal's reason; the
   for (let i = 0; i < 10; i++) await bucket.take();
 
   const controller = new AbortController();
-  const a = watch(bucket.take(controller.signal), clock);
+  const a = watch(bucket.take({ signal: controller.signal }), clock);
   const b = watch(bucket.take(), clock);
   const c = watch(bucket.take(), clock);
 
@@ -154,7 +154,7 @@ test("a take with an already aborted signal rejects at once and consumes nothing
   const controller = new AbortController();
   controller.abort(new Error("too late"));
 
-  await expect(bucket.take(controller.signal)).rejects.toThrow("too late");
+  await expect(bucket.take({ signal: controller.signal })).rejects.toThrow("too late");
 
   const takes = Array.from({ length: 10 }, () => watch(bucket.take(), clock));
   await settle();
@@ -164,9 +164,9 @@ test("a take with an already aborted signal rejects at once and consumes nothing
 test("a shared read goes ahead of the requests queued before it, behind earlier shared reads; a 429 retry still comes first", async () => {
   for (let i = 0; i < 10; i++) await bucket.take();
   const writes = Array.from({ length: 5 }, () => watch(bucket.take(), clock));
-  const firstShared = watch(bucket.take(undefined, false, true), clock);
-  const secondShared = watch(bucket.take(undefined, false, true), clock);
-  const retried = watch(bucket.take(undefined, true), clock);
+  const firstShared = watch(bucket.take({ shared: true }), clock);
+  const secondShared = watch(bucket.take({ shared: true }), clock);
+  const retried = watch(bucket.take({ refused: true }), clock);
 
   await clock.advance(800);
   // One token per 100 ms: the retry, then the shared reads in their order, then the queued requests in theirs.
