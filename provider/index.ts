@@ -3,7 +3,6 @@
  * `require` this module by package name at call time, so the provider host always runs the
  * installed version and no closure captures code or credentials.
  */
-import { dispatch } from "./common-inputs";
 import type { ConfigSource } from "./config";
 import { sendingDomain } from "./email/sending-domain";
 import { sendingDomainVerification } from "./email/sending-domain-verification";
@@ -13,9 +12,9 @@ import { receivingDomain } from "./email/receiving-domain";
 import { mailbox } from "./email/mailbox";
 import { mailAlias } from "./email/mail-alias";
 import { domain } from "./domains/domain";
-import type { ResourceImpl } from "./resource";
+import { isMethod, methods } from "./dispatch";
 import type { SchemaResource } from "./schema";
-import { configure } from "./runtime";
+import { ProviderRuntime } from "./runtime";
 import { vps } from "./vps/vps";
 import { vpsBackup } from "./vps/backup";
 import { vpsFirewallRule } from "./vps/firewall-rule";
@@ -30,7 +29,6 @@ import { emailSuppression } from "./email/suppression";
 
 export * from "./client";
 export * from "./config";
-export { configure } from "./runtime";
 
 /** Each resource type's behaviour, by the type name in its token `pulumi-nodejs:dynamic/svc:<Type>`. */
 export const resources: Record<string, SchemaResource> = {
@@ -55,16 +53,25 @@ export const resources: Record<string, SchemaResource> = {
   EmailSuppression: emailSuppression,
 };
 
-type Method = "configure" | keyof ResourceImpl;
+/**
+ * The provider process's one root of state (runtime.ts): the stack's config, each profile's clients,
+ * the ids its creates answered. Every call gets it from here, as a parameter.
+ */
+const providerProcess = new ProviderRuntime();
+
+/** The stack's config, as the host hands it to each serialized provider's `configure`. */
+export function configure(config: ConfigSource | undefined): void {
+  providerProcess.configure(config);
+}
 
 /** What a serialized shim calls: `run("Webhook", "create", [inputs])`. */
-export async function run(type: string, method: Method, args: unknown[]): Promise<unknown> {
+export async function run(type: string, method: string, args: unknown[]): Promise<unknown> {
   if (method === "configure") {
     configure((args[0] as { config?: ConfigSource } | undefined)?.config);
     return undefined;
   }
   const impl = resources[type];
   if (!impl) throw new Error(`pulumi-svc has no resource type ${type}: the installed pulumi-svc is older than the program that declared it`);
-  // Every resource's `profile` and `timeouts` are handled around its own method (common-inputs.ts).
-  return dispatch(type, impl, method, args);
+  // Every method's own handling around the resource's, the common inputs included (dispatch.ts).
+  return isMethod(method) ? methods[method](providerProcess, type, impl, args) : undefined;
 }

@@ -121,11 +121,12 @@ async function waitActive(ctx: CallContext, vpsId: string, planCode: string, see
   const isDone = (a: BackupAddon | undefined) => a === undefined || (a.planCode === planCode && a.status === "active");
   if (seen && isDone(seen)) return seen;
   const settingUp = seen?.status === "setting_up";
-  const early = settingUp && earlySetupRead !== "misses";
+  const earlyRead = earlySetupRead(ctx);
+  const early = settingUp && earlyRead.outcome !== "misses";
   let reads = 0;
   const read = async () => {
     const addon = await readAddon(api, vpsId);
-    if (early && ++reads === 1) earlySetupRead = isDone(addon) ? "pays" : "misses";
+    if (early && ++reads === 1) earlyRead.outcome = isDone(addon) ? "pays" : "misses";
     return addon;
   };
   return waitFor(read, isDone, {
@@ -143,12 +144,14 @@ async function waitActive(ctx: CallContext, vpsId: string, planCode: string, see
 }
 
 /**
- * Whether the read 0.5 s after an activation finds the setup done, as this process has seen it.
- * Once it has missed (setups here take their usual time), later waits skip it: a fleet's backups then
- * cost one status read each, not two (issue 16). While it pays (a fast platform, the tests' emulator),
- * it is kept.
+ * Whether the read 0.5 s after an activation finds the setup done, as this process has seen it on
+ * the profile's platform. Once it has missed (setups there take their usual time), later waits skip
+ * it: a fleet's backups then cost one status read each, not two (issue 16). While it pays (a fast
+ * platform, the tests' emulator), it is kept.
  */
-let earlySetupRead: "pays" | "misses" | undefined;
+function earlySetupRead(ctx: CallContext): { outcome?: "pays" | "misses" } {
+  return ctx.api.keep("backup early setup read", () => ({}));
+}
 
 /**
  * A plan code being chosen must be one the catalogue offers (the API answers PLAN_NOT_FOUND for an
