@@ -184,8 +184,8 @@ export interface ResourceCrud<T> {
   update?(id: string, olds: Props, news: Props, ctx: CallContext): Promise<{ outs: Props }>;
   read?(id: string, props: Props, ctx: CallContext): Promise<ReadResult>;
   find?(id: string, props: Props, ctx: CallContext): Promise<T | undefined>;
-  /** The inputs and outputs of the object found, with the properties the state holds. */
-  properties?(object: T, props: Props): { inputs: Props; outputs: Props };
+  /** The inputs and outputs of the object found (`id`), with the properties the state holds. */
+  properties?(object: T, props: Props, id: string): { inputs: Props; outputs: Props };
   delete?(id: string, props: Props, ctx: CallContext): Promise<void>;
   remove?(id: string, props: Props, ctx: CallContext): Promise<unknown>;
 }
@@ -219,7 +219,7 @@ export function defineResource<T>(schema: ResourceSchema, crud: ResourceCrud<T>)
           throw operationError("read", err);
         }
         if (object === undefined) return { id: "", props: {} };
-        const { inputs, outputs } = properties(object, props);
+        const { inputs, outputs } = properties(object, props, id);
         return { id, props: outputs, inputs };
       }),
     delete:

@@ -13,8 +13,8 @@ import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
-import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
+import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { backupPlanCodes, backupPlans } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
@@ -219,9 +219,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return undefined;
 }
 
-export const vpsBackup: SchemaResource = {
-  schema: vpsBackupSchema,
-
+export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsBackupSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx, result.inputs, olds)));
@@ -229,10 +227,8 @@ export const vpsBackup: SchemaResource = {
     return result;
   },
 
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, changesOf(vpsBackupSchema));
-  },
-
+  // A failed setup and a wait's failure are worded here (refunded; a partial failure that keeps the add-on).
+  ownCreateErrors: true,
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
@@ -306,24 +302,8 @@ export const vpsBackup: SchemaResource = {
     return { outs: backupProperties(addon, news).outputs };
   },
 
-  async read(id, props, ctx) {
-    let addon: BackupAddon | undefined;
-    try {
-      addon = await ctx.api.backups.read(id);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!addon) return { id: "", props: {} };
-    const { inputs, outputs } = backupProperties(addon, { ...props, vpsId: id });
-    return { id, props: outputs, inputs };
-  },
-
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.platform.call("vps.backup.cancel", { params: { id } });
-    } catch (err) {
-      // NOT_SUBSCRIBED or INSTANCE_NOT_FOUND: nothing left to cancel.
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  find: (id, _props, ctx) => ctx.api.backups.read(id),
+  properties: (addon, props, id) => backupProperties(addon, { ...props, vpsId: id }),
+  // NOT_SUBSCRIBED or INSTANCE_NOT_FOUND: nothing left to cancel.
+  remove: (id, _props, ctx) => ctx.api.platform.call("vps.backup.cancel", { params: { id } }),
+});
