@@ -15,16 +15,31 @@ export { settingDefs };
 export type SettingName = keyof typeof settingDefs;
 export type Settings = Partial<Record<SettingName, string>>;
 
-/** Where each setting of a Settings came from, in words with how to set it (a refused key's error names it). */
-const sources = new WeakMap<Settings, Partial<Record<SettingName, string>>>();
+/**
+ * What resolveSettings knows of a Settings besides its values, kept on the object itself under a
+ * symbol (not enumerable: a copy or a listing of the settings has only the values): where each
+ * setting came from, in words with how to set it (a refused key's error names it), and the profile
+ * the settings are (undefined for the top-level ones).
+ */
+const ORIGIN = Symbol("settings origin");
+
+interface Origin {
+  sources: Partial<Record<SettingName, string>>;
+  profile?: string;
+}
+
+function originOf(settings: Settings): Origin | undefined {
+  return (settings as { [ORIGIN]?: Origin })[ORIGIN];
+}
+
+function setOrigin(settings: Settings, origin: Origin): void {
+  Object.defineProperty(settings, ORIGIN, { value: origin, enumerable: false, configurable: true });
+}
 
 /** Where `name` of these settings was set, with how to set it again: `stack config svc:apiKey (pulumi config set --secret svc:apiKey <key>)`. */
 export function settingSource(settings: Settings, name: SettingName): string | undefined {
-  return sources.get(settings)?.[name];
+  return originOf(settings)?.sources[name];
 }
-
-/** The profile these settings are, undefined for the top-level ones. */
-const profiles = new WeakMap<Settings, string>();
 
 export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env, profile?: string): Settings {
   const settings: Settings = {};
@@ -37,7 +52,7 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
     const set = d.secret ? `pulumi config set --secret ${d.config} <value>` : `pulumi config set ${d.config} <value>`;
     from[name] = configured ? `stack config ${d.config}: set the right one with \`${set}\`` : `the environment variable ${d.env}: set the right one there`;
   }
-  sources.set(settings, from);
+  setOrigin(settings, { sources: from });
   return profile === undefined ? settings : profileSettings(profile, settings, config, env, from);
 }
 
@@ -100,8 +115,7 @@ function profileSettings(profile: string, base: Settings, config: ConfigSource |
       from[name] = baseFrom[name];
     }
   }
-  sources.set(settings, from);
-  profiles.set(settings, profile);
+  setOrigin(settings, { sources: from, profile });
   return settings;
 }
 
@@ -128,7 +142,7 @@ export class MissingSettingError extends Error {
 
 export function requireSetting(settings: Settings, name: SettingName): string {
   const value = settings[name];
-  if (!value) throw new MissingSettingError(name, profiles.get(settings));
+  if (!value) throw new MissingSettingError(name, originOf(settings)?.profile);
   return value;
 }
 
@@ -160,7 +174,7 @@ export function emailClient(settings: Settings, extra: Extra = {}): ApiClient {
   const baseUrl = requireSetting(settings, "emailUrl");
   const options = tuning(settings, extra);
   if (settings.emailApiKey) return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.emailApiKey, keySource: settingSource(settings, "emailApiKey") });
-  if (!settings.apiKey) throw new MissingSettingError("emailApiKey", profiles.get(settings));
+  if (!settings.apiKey) throw new MissingSettingError("emailApiKey", originOf(settings)?.profile);
   return new ApiClient({ ...options, service: "email", baseUrl, apiKey: settings.apiKey, project: settings.projectId, keySource: settingSource(settings, "apiKey") });
 }
 
@@ -168,6 +182,6 @@ export function emailClient(settings: Settings, extra: Extra = {}): ApiClient {
 export function aiClient(settings: Settings, extra: Extra = {}): ApiClient {
   const baseUrl = requireSetting(settings, "aiUrl");
   const apiKey = settings.aiApiKey ?? settings.apiKey;
-  if (!apiKey) throw new MissingSettingError("apiKey", profiles.get(settings));
+  if (!apiKey) throw new MissingSettingError("apiKey", originOf(settings)?.profile);
   return new ApiClient({ ...tuning(settings, extra), service: "ai", baseUrl, apiKey, keySource: settingSource(settings, settings.aiApiKey ? "aiApiKey" : "apiKey") });
 }

@@ -3,27 +3,34 @@
  * `require` this module by package name at call time, so the provider host always runs the
  * installed version and no closure captures code or credentials.
  */
-import { dispatch } from "./common-inputs";
 import type { ConfigSource } from "./config";
+import { isMethod, methods } from "./dispatch";
 import { resources } from "./generated/resources";
-import type { ResourceImpl } from "./resource";
-import { configure } from "./runtime";
+import { ProviderRuntime } from "./runtime";
 
 export * from "./client";
 export * from "./config";
-export { configure } from "./runtime";
 export { resources };
 
-type Method = "configure" | keyof ResourceImpl;
+/**
+ * The provider process's one root of state (runtime.ts): the stack's config, each profile's clients,
+ * the ids its creates answered. Every call gets it from here, as a parameter.
+ */
+const providerProcess = new ProviderRuntime();
+
+/** The stack's config, as the host hands it to each serialized provider's `configure`. */
+export function configure(config: ConfigSource | undefined): void {
+  providerProcess.configure(config);
+}
 
 /** What a serialized shim calls: `run("Webhook", "create", [inputs])`. */
-export async function run(type: string, method: Method, args: unknown[]): Promise<unknown> {
+export async function run(type: string, method: string, args: unknown[]): Promise<unknown> {
   if (method === "configure") {
     configure((args[0] as { config?: ConfigSource } | undefined)?.config);
     return undefined;
   }
   const impl = resources[type];
   if (!impl) throw new Error(`pulumi-svc has no resource type ${type}: the installed pulumi-svc is older than the program that declared it`);
-  // Every resource's `profile` and `timeouts` are handled around its own method (common-inputs.ts).
-  return dispatch(type, impl, method, args);
+  // Every method's own handling around the resource's, the common inputs included (dispatch.ts).
+  return isMethod(method) ? methods[method](providerProcess, type, impl, args) : undefined;
 }

@@ -236,3 +236,9 @@ export function operationFailed(operation: string, detail: string, code?: ErrorC
 export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
 }
+
+/** For a read of the objects under a parent (a server's keys): the parent gone (404) holds none. */
+export function goneIfNotFound(err: unknown): never[] {
+  if (isNotFound(err)) return [];
+  throw err;
+}

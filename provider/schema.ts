@@ -14,7 +14,21 @@
  */
 import { z } from "zod";
 import type { ApiErrorCode } from "../contract/error-codes";
-import { checkInputs, type CheckFailure, type CheckResult, type Props, type ResourceImpl } from "./resource";
+import { isApiError } from "./client/errors";
+import type { CallContext } from "./context";
+import {
+  checkInputs,
+  diffInputs,
+  isNotFound,
+  operationError,
+  type CheckFailure,
+  type CheckResult,
+  type CreateResult,
+  type DiffResult,
+  type Props,
+  type ReadResult,
+  type ResourceImpl,
+} from "./resource";
 import type { SdkClassSpec } from "./sdk-class";
 
 /**
@@ -132,4 +146,94 @@ export function secretInputsOf(schema: ResourceSchema): string[] {
 /** The check of the schema's rules: each input's, then the cross rules. */
 export function checkSchema(schema: ResourceSchema, news: Props): CheckResult {
   return checkInputs(news, fieldsOf(schema), (inputs) => (schema.rules ?? []).flatMap((rule) => rule.check(inputs)), { sensitive: secretInputsOf(schema) });
+}
+
+/**
+ * The hint of `err` for a user, from the schema's error table (the reference page's, so a hint is
+ * written once): the entry of its code when the code is one of `codes`, without the status the
+ * message already holds ("402: the plan allows…" → "The plan allows…").
+ */
+export function schemaHint(schema: ResourceSchema, err: unknown, codes: readonly ApiErrorCode[]): string | undefined {
+  const code = codes.find((c) => isApiError(err, c));
+  const text = code === undefined ? undefined : schema.errors[code];
+  if (!text) return undefined;
+  const words = text.replace(/^\d{3}( on [a-z]+)?: /, "").replace(/\.$/, "");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * What a resource type writes itself (defineResource): its create, and whichever other method
+ * differs from the default. Each default is what most types do:
+ *
+ * - `check`: the schema's rules (`checkSchema`); `diff`: `diffInputs` with the schema's change kinds;
+ * - `create`: its errors are the create's (`operationError("create", err, hint)`), the hint from
+ *   `hintFor`, else the schema's text for one of `hints`' codes; `ownCreateErrors`: it words its
+ *   errors itself and they pass as thrown;
+ * - `update`: the new inputs over the old outputs, for a type whose every input replaces;
+ * - `read`: `find`'s object (undefined: gone, the id "" drops it) and its `properties`, a failed
+ *   read `operationError("read", err)`;
+ * - `delete`: `remove`, an object already gone (404) counting as deleted, any other failure
+ *   `operationError("delete", err)`.
+ */
+export interface ResourceCrud<T> {
+  check?(olds: Props, news: Props, ctx: CallContext): Promise<CheckResult>;
+  diff?(id: string, olds: Props, news: Props, ctx: CallContext): Promise<DiffResult>;
+  create(inputs: Props, ctx: CallContext): Promise<CreateResult>;
+  ownCreateErrors?: boolean;
+  /** The codes whose `schema.errors` text is the hint of a failed create. */
+  hints?: readonly ApiErrorCode[];
+  /** A hint that names the inputs (an id, a domain), where the schema's words cannot. */
+  hintFor?(err: unknown, inputs: Props): string | undefined;
+  update?(id: string, olds: Props, news: Props, ctx: CallContext): Promise<{ outs: Props }>;
+  read?(id: string, props: Props, ctx: CallContext): Promise<ReadResult>;
+  find?(id: string, props: Props, ctx: CallContext): Promise<T | undefined>;
+  /** The inputs and outputs of the object found (`id`), with the properties the state holds. */
+  properties?(object: T, props: Props, id: string): { inputs: Props; outputs: Props };
+  delete?(id: string, props: Props, ctx: CallContext): Promise<void>;
+  remove?(id: string, props: Props, ctx: CallContext): Promise<unknown>;
+}
+
+/** A resource type from its schema and what its CRUD does beyond the defaults (ResourceCrud). */
+export function defineResource<T>(schema: ResourceSchema, crud: ResourceCrud<T>): SchemaResource {
+  const { find, properties, remove } = crud;
+  return {
+    schema,
+    check: crud.check ?? (async (_olds, news) => checkSchema(schema, news)),
+    diff: crud.diff ?? (async (_id, olds, news) => diffInputs(olds, news, changesOf(schema))),
+    create: crud.ownCreateErrors
+      ? crud.create
+      : async (inputs, ctx) => {
+          try {
+            return await crud.create(inputs, ctx);
+          } catch (err) {
+            throw operationError("create", err, crud.hintFor?.(err, inputs) ?? schemaHint(schema, err, crud.hints ?? []));
+          }
+        },
+    // Unreachable in practice for a type whose every input replaces; it answers complete outputs all the same.
+    update: crud.update ?? (async (_id, olds, news) => ({ outs: { ...olds, ...news } })),
+    read:
+      crud.read ??
+      (async (id, props, ctx) => {
+        if (!find || !properties) throw new Error(`${schema.type}: defineResource needs read, or find and properties`);
+        let object: T | undefined;
+        try {
+          object = await find(id, props, ctx);
+        } catch (err) {
+          throw operationError("read", err);
+        }
+        if (object === undefined) return { id: "", props: {} };
+        const { inputs, outputs } = properties(object, props, id);
+        return { id, props: outputs, inputs };
+      }),
+    delete:
+      crud.delete ??
+      (async (id, props, ctx) => {
+        if (!remove) throw new Error(`${schema.type}: defineResource needs delete or remove`);
+        try {
+          await remove(id, props, ctx);
+        } catch (err) {
+          if (!isNotFound(err)) throw operationError("delete", err);
+        }
+      }),
+  };
 }

@@ -12,8 +12,8 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
-import { diffInputs, isNotFound, operationError, pick, UUID, type Props } from "../resource";
-import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { isNotFound, operationError, pick, UUID, type Props } from "../resource";
+import { checkSchema, defineResource, type ResourceSchema } from "../schema";
 import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
 
 export const mailAliasSchema: ResourceSchema = {
@@ -69,22 +69,15 @@ function liveInputs(alias: InboundAddress, props: Props): Props {
   return { ...pick(props, ["adoptId"]), mailboxId: alias.mailboxId, localPart: alias.address.slice(0, alias.address.lastIndexOf("@")) };
 }
 
-function hintFor(err: unknown, mailboxId: string): string | undefined {
-  if (isApiError(err, "ALIAS_LIMIT")) {
-    return "The mailbox has as many aliases as the plan allows: remove one, or move to a larger plan. If this happened while replacing an alias, set the resource option `deleteBeforeReplace: true`";
-  }
+/** The hint naming the mailbox a create was for; the other codes' hints are the schema's (`hints`). */
+function hintFor(err: unknown, inputs: Props): string | undefined {
   if (isApiError(err, "MAILBOX_NOT_FOUND") || (isNotFound(err) && isApiError(err, "ADDRESS_NOT_FOUND"))) {
-    return `No mailbox ${mailboxId} in the project of this key: pass a Mailbox's id (mailbox.id)`;
+    return `No mailbox ${String(inputs.mailboxId)} in the project of this key: pass a Mailbox's id (mailbox.id)`;
   }
-  if (isApiError(err, "ADDRESS_EXISTS")) return "A mailbox or alias already uses this address on the domain: choose another localPart";
-  if (isApiError(err, "DOMAIN_NOT_RECEIVING")) return "Receiving is off on the mailbox's domain: its ReceivingDomain is gone; run `pulumi up` for the whole program";
-  if (isApiError(err, "INVALID_ADDRESS")) return "localPart must be a valid local part of an address";
   return undefined;
 }
 
-export const mailAlias: SchemaResource = {
-  schema: mailAliasSchema,
-
+export const mailAlias = defineResource<InboundAddress>(mailAliasSchema, {
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "an alias has no password (the mailbox's webmail password is set in the dashboard only): remove it");
     for (const name of MAILBOX_SETTINGS) {
@@ -96,64 +89,40 @@ export const mailAlias: SchemaResource = {
     return { ...result, failures: [...failures, ...result.failures] };
   },
 
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, changesOf(mailAliasSchema));
-  },
-
   async create(inputs, ctx) {
     const api = ctx.api.email;
     const mailboxId = inputs.mailboxId as string;
     const localPartValue = inputs.localPart as string;
     const ofThisAlias = (a: InboundAddress) => a.type === "alias" && a.mailboxId === mailboxId && a.address.startsWith(`${localPartValue}@`);
-    try {
-      const mailbox = await api.call("email.addresses.get", { params: { addressId: mailboxId } });
-      if (mailbox.type !== "mailbox") throw new Error(`create failed: ${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
-      const { object, adopted } = await createOnce<InboundAddress>(inputs, {
-        noun: "alias",
-        idOf: (a) => a.id,
-        describe: (a) => `${a.address} of mailbox ${mailbox.address}`,
-        adopt: async (adoptId) => {
-          const found = await ctx.api.addresses.read(adoptId).catch((err) => {
-            throw operationError("create", err);
-          });
-          if (!found) throw new Error(`create failed: adoptId "${adoptId}": no receiving address with this id in the project of this key`);
-          if (!ofThisAlias(found)) throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
-          return found;
-        },
-        find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.addressList.lookup() : ctx.api.addressList.fresh())).filter(ofThisAlias), provablyMine: false }),
-        send: () => api.call("email.addresses.create", { body: { domainId: mailbox.domainId, localPart: localPartValue, type: "alias", mailboxId } }),
-        refusedAsDuplicate: (err) => isApiError(err, "ADDRESS_EXISTS"),
-        otherwise: "choose another localPart, or delete that alias first",
-      });
-      return { id: object.id, outs: outputs(adopted ? liveInputs(object, inputs) : inputs, object) };
-    } catch (err) {
-      throw operationError("create", err, hintFor(err, mailboxId));
-    }
+    const mailbox = await api.call("email.addresses.get", { params: { addressId: mailboxId } });
+    if (mailbox.type !== "mailbox") throw new Error(`create failed: ${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
+    const { object, adopted } = await createOnce<InboundAddress>(inputs, {
+      noun: "alias",
+      idOf: (a) => a.id,
+      describe: (a) => `${a.address} of mailbox ${mailbox.address}`,
+      adopt: async (adoptId) => {
+        const found = await ctx.api.addresses.read(adoptId).catch((err) => {
+          throw operationError("create", err);
+        });
+        if (!found) throw new Error(`create failed: adoptId "${adoptId}": no receiving address with this id in the project of this key`);
+        if (!ofThisAlias(found)) throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
+        return found;
+      },
+      find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.addressList.lookup() : ctx.api.addressList.fresh())).filter(ofThisAlias), provablyMine: false }),
+      send: () => api.call("email.addresses.create", { body: { domainId: mailbox.domainId, localPart: localPartValue, type: "alias", mailboxId } }),
+      refusedAsDuplicate: (err) => isApiError(err, "ADDRESS_EXISTS"),
+      otherwise: "choose another localPart, or delete that alias first",
+    });
+    return { id: object.id, outs: outputs(adopted ? liveInputs(object, inputs) : inputs, object) };
   },
+  hintFor,
+  hints: ["ALIAS_LIMIT", "ADDRESS_EXISTS", "DOMAIN_NOT_RECEIVING", "INVALID_ADDRESS"],
 
-  async update(_id, olds, news) {
-    // Unreachable in practice (every input replaces); answer complete outputs all the same.
-    return { outs: { ...olds, ...news } };
-  },
-
-  async read(id, props, ctx) {
-    let alias: InboundAddress | undefined;
-    try {
-      alias = await ctx.api.addresses.read(id);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!alias) return { id: "", props: {} };
+  find: (id, _props, ctx) => ctx.api.addresses.read(id),
+  properties(alias, props) {
     const inputs = liveInputs(alias, props);
-    return { id, props: outputs(inputs, alias), inputs };
+    return { inputs, outputs: outputs(inputs, alias) };
   },
-
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.email.call("email.addresses.delete", { params: { addressId: id } });
-    } catch (err) {
-      // ADDRESS_NOT_FOUND: gone already (deleting its mailbox deletes it too).
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  // ADDRESS_NOT_FOUND: gone already (deleting its mailbox deletes it too).
+  remove: (id, _props, ctx) => ctx.api.email.call("email.addresses.delete", { params: { addressId: id } }),
+});

@@ -19,7 +19,7 @@ import { createOnce } from "../create-once";
 import type { ApiContext } from "../context";
 import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type InputSpec, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, schemaHint, type InputSpec, type ResourceSchema } from "../schema";
 import { emailAddress, isFullyQualified } from "../validation";
 
 export const MAX_FORWARD_ADDRESSES = 5;
@@ -146,18 +146,14 @@ function liveInputs(box: InboundAddress, props: Props): Props {
   };
 }
 
+/** The codes whose `schema.errors` text is the hint of a failed create or update. */
+const HINTS = ["FORWARDING_NOT_ALLOWED", "MAILBOX_LIMIT", "ADDRESS_EXISTS", "INVALID_ADDRESS"] as const;
+
+/** The hints naming the domain a mailbox is on; the other codes' hints are the schema's (HINTS). */
 function hintFor(err: unknown, inputs: Props): string | undefined {
-  if (isApiError(err, "FORWARDING_NOT_ALLOWED")) {
-    return "The project's plan does not include forwarding (getInboundStats shows the plan's values): remove forwardTo, or move to a plan that includes forwarding — an EmailPlan this Mailbox depends on, so the plan changes first";
-  }
-  if (isApiError(err, "MAILBOX_LIMIT")) {
-    return "The plan allows no more mailboxes: delete one, or move to a larger plan (or add the extra-mailboxes add-on). If this happened while replacing a mailbox, set the resource option `deleteBeforeReplace: true`";
-  }
   if (isApiError(err, "DOMAIN_NOT_RECEIVING")) {
     return `Receiving is not enabled on domain ${String(inputs.domainId)}: declare a ReceivingDomain for it and pass its domainId output to this Mailbox, so the mailbox is created after receiving is on`;
   }
-  if (isApiError(err, "ADDRESS_EXISTS")) return "An alias or mailbox already uses this address on the domain: choose another localPart, or remove that address first";
-  if (isApiError(err, "INVALID_ADDRESS")) return "localPart and every forwardTo address must be valid addresses, and a mailbox cannot forward to itself";
   if (isApiError(err, "DOMAIN_NOT_FOUND")) return `No sending domain ${String(inputs.domainId)} in the project of this key`;
   return undefined;
 }
@@ -204,9 +200,7 @@ async function createMailbox(reads: ApiContext, inputs: Props): Promise<{ box: I
   return { box: object, adopted };
 }
 
-export const mailbox: SchemaResource = {
-  schema: mailboxSchema,
-
+export const mailbox = defineResource<InboundAddress>(mailboxSchema, {
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "webmail passwords are set in the dashboard only (the API answers KEY_NOT_ALLOWED to a key): remove it from the program and set it in the dashboard");
     const result = checkSchema(mailboxSchema, rest);
@@ -218,14 +212,12 @@ export const mailbox: SchemaResource = {
   },
 
   async create(inputs, ctx) {
-    try {
-      const { box, adopted } = await createMailbox(ctx.api, inputs);
-      // An adopted mailbox is taken as it is: the next preview shows where it differs from the program.
-      return { id: box.id, outs: outputs(adopted ? liveInputs(box, inputs) : inputs, box) };
-    } catch (err) {
-      throw operationError("create", err, hintFor(err, inputs));
-    }
+    const { box, adopted } = await createMailbox(ctx.api, inputs);
+    // An adopted mailbox is taken as it is: the next preview shows where it differs from the program.
+    return { id: box.id, outs: outputs(adopted ? liveInputs(box, inputs) : inputs, box) };
   },
+  hintFor,
+  hints: HINTS,
 
   async update(id, _olds, news, ctx) {
     try {
@@ -236,28 +228,16 @@ export const mailbox: SchemaResource = {
       });
       return { outs: outputs(news, box) };
     } catch (err) {
-      throw operationError("update", err, isNotFound(err) ? "The mailbox is gone: run `pulumi refresh`, then `pulumi up` creates it again" : hintFor(err, news));
+      const hint = isNotFound(err) ? "The mailbox is gone: run `pulumi refresh`, then `pulumi up` creates it again" : (hintFor(err, news) ?? schemaHint(mailboxSchema, err, HINTS));
+      throw operationError("update", err, hint);
     }
   },
 
-  async read(id, props, ctx) {
-    let box: InboundAddress | undefined;
-    try {
-      box = await ctx.api.addresses.read(id);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!box) return { id: "", props: {} };
+  find: (id, _props, ctx) => ctx.api.addresses.read(id),
+  properties(box, props) {
     const inputs = liveInputs(box, props);
-    return { id, props: outputs(inputs, box), inputs };
+    return { inputs, outputs: outputs(inputs, box) };
   },
-
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.email.call("email.addresses.delete", { params: { addressId: id } });
-    } catch (err) {
-      // ADDRESS_NOT_FOUND: gone already (turning receiving off, or deleting the domain, removes it too).
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  // ADDRESS_NOT_FOUND: gone already (turning receiving off, or deleting the domain, removes it too).
+  remove: (id, _props, ctx) => ctx.api.email.call("email.addresses.delete", { params: { addressId: id } }),
+});

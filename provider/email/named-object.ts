@@ -12,8 +12,9 @@ import type { ApiClient } from "../client/http";
 import type { Listing, Poller } from "../client/poller";
 import type { ApiContext } from "../context";
 import { createOnce } from "../create-once";
-import { diffInputs, isNotFound, operationError, type Props } from "../resource";
-import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import type { ApiErrorCode } from "../../contract/error-codes";
+import { isNotFound, operationError, type Props } from "../resource";
+import { defineResource, type ResourceSchema, type SchemaResource } from "../schema";
 
 export interface NamedObjectSpec<T extends { id: string; name: string }> {
   noun: string;
@@ -31,8 +32,8 @@ export interface NamedObjectSpec<T extends { id: string; name: string }> {
   /** The program's inputs as the object says (adopt, refresh); `props` gives `adoptId`. */
   liveInputs(props: Props, object: T): Props;
   outputs(inputs: Props, object: T): Props;
-  /** What to do about an API refusal of the create (a plan limit). */
-  hint(err: unknown): string | undefined;
+  /** The codes of an API refusal of the create whose `schema.errors` text says what to do (a plan limit). */
+  hints: readonly ApiErrorCode[];
 }
 
 /** The reference text of the shared lifecycle (adoption, a rerun after an interrupted `up`), for each type's schema. */
@@ -54,43 +55,30 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
       throw err;
     }
   };
-  return {
-    schema: spec.schema,
-
-    async check(_olds, news) {
-      return checkSchema(spec.schema, news);
-    },
-
-    async diff(_id, olds, news) {
-      return diffInputs(olds, news, changesOf(spec.schema));
-    },
-
+  return defineResource<T>(spec.schema, {
     async create(inputs, ctx) {
       const api = ctx.api.email;
-      try {
-        const { object, adopted } = await createOnce<T>(inputs, {
-          noun: spec.noun,
-          idOf: (o) => o.id,
-          describe: (o) => `named "${o.name}"`,
-          adopt: async (adoptId) => {
-            const o = await spec.reads(ctx.api).objects.read(adoptId);
-            if (!o) throw new Error(`create failed: adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
-            return o;
-          },
-          find: async (joinInFlight) => {
-            const list = spec.reads(ctx.api).list;
-            return { objects: (await (joinInFlight ? list.lookup() : list.fresh())).filter((o) => o.name === inputs.name), provablyMine: false };
-          },
-          send: () => spec.create(api, inputs),
-          otherwise: `give this ${spec.noun} another name, or remove the other one`,
-        });
-        // Adopted by adoptId: as it is (the next preview shows where the program differs).
-        if (adopted && inputs.adoptId !== undefined) return { id: object.id, outs: spec.outputs(spec.liveInputs(inputs, object), object) };
-        return { id: object.id, outs: spec.outputs(inputs, await spec.converge(api, inputs, object)) };
-      } catch (err) {
-        throw operationError("create", err, spec.hint(err));
-      }
+      const { object, adopted } = await createOnce<T>(inputs, {
+        noun: spec.noun,
+        idOf: (o) => o.id,
+        describe: (o) => `named "${o.name}"`,
+        adopt: async (adoptId) => {
+          const o = await spec.reads(ctx.api).objects.read(adoptId);
+          if (!o) throw new Error(`create failed: adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
+          return o;
+        },
+        find: async (joinInFlight) => {
+          const list = spec.reads(ctx.api).list;
+          return { objects: (await (joinInFlight ? list.lookup() : list.fresh())).filter((o) => o.name === inputs.name), provablyMine: false };
+        },
+        send: () => spec.create(api, inputs),
+        otherwise: `give this ${spec.noun} another name, or remove the other one`,
+      });
+      // Adopted by adoptId: as it is (the next preview shows where the program differs).
+      if (adopted && inputs.adoptId !== undefined) return { id: object.id, outs: spec.outputs(spec.liveInputs(inputs, object), object) };
+      return { id: object.id, outs: spec.outputs(inputs, await spec.converge(api, inputs, object)) };
     },
+    hints: spec.hints,
 
     async update(id, _olds, news, ctx) {
       const api = ctx.api.email;
@@ -103,24 +91,11 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
       }
     },
 
-    async read(id, props, ctx) {
-      let o: T | undefined;
-      try {
-        o = await spec.reads(ctx.api).objects.read(id);
-      } catch (err) {
-        throw operationError("read", err);
-      }
-      if (!o) return { id: "", props: {} };
+    find: (id, _props, ctx) => spec.reads(ctx.api).objects.read(id),
+    properties(o, props) {
       const inputs = spec.liveInputs(props, o);
-      return { id, props: spec.outputs(inputs, o), inputs };
+      return { inputs, outputs: spec.outputs(inputs, o) };
     },
-
-    async delete(id, _props, ctx) {
-      try {
-        await spec.remove(ctx.api.email, id);
-      } catch (err) {
-        if (!isNotFound(err)) throw operationError("delete", err);
-      }
-    },
-  };
+    remove: (id, _props, ctx) => spec.remove(ctx.api.email, id),
+  });
 }

@@ -4,7 +4,6 @@
  * (./named-object.ts: a same-named segment already there stops the create with the `adoptId` line).
  */
 import { z } from "zod";
-import { isApiError } from "../client/errors";
 import { segmentOperators, type EmailSegment, type SegmentRule } from "../../contract/schemas";
 import { pick, stable, UUID } from "../resource";
 import { adoptIdInput, type ResourceSchema } from "../schema";
@@ -85,6 +84,5 @@ export const emailSegment = namedObject<EmailSegment>({
   remove: (api, id) => api.call("email.segments.delete", { params: { segmentId: id } }),
   liveInputs: (props, s) => ({ ...pick(props, ["adoptId"]), name: s.name, rules: s.rules.map(ruleOf) }),
   outputs: (inputs, s) => ({ ...pick(inputs, INPUTS), segmentId: s.id, createdAt: s.createdAt, updatedAt: s.updatedAt }),
-  hint: (err) =>
-    isApiError(err, "SEGMENT_LIMIT_REACHED") ? "The plan allows no more segments: choose a larger plan (EmailPlan, getEmailPlans) or remove segments" : undefined,
+  hints: ["SEGMENT_LIMIT_REACHED"],
 });

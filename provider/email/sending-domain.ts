@@ -14,7 +14,7 @@ import { createOnce } from "../create-once";
 import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { JOB_TIMEOUT_MS, waitForJob } from "./jobs";
@@ -219,13 +219,9 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
   }
 }
 
-export const sendingDomain: SchemaResource = {
-  schema: sendingDomainSchema,
-
-  async check(_olds, news) {
-    return checkSchema(sendingDomainSchema, news);
-  },
-
+export const sendingDomain = defineResource<EmailDomain>(sendingDomainSchema, {
+  // Each failure is worded here: a wait's or a read's as a partial failure that keeps the object.
+  ownCreateErrors: true,
   async diff(_id, olds, news) {
     const diff = diffInputs(olds, news, { ...changesOf(sendingDomainSchema), defaults: WAIT_DEFAULTS });
     // A domain left unverified by a wait that ran out is waited for again by the update. After a
@@ -276,23 +272,8 @@ export const sendingDomain: SchemaResource = {
     return { outs: await settle(ctx, news, domain, "update") };
   },
 
-  async read(id, props, ctx) {
-    let domain: EmailDomain | undefined;
-    try {
-      domain = await ctx.api.sendingDomains.read(id);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!domain) return { id: "", props: {} };
-    const { inputs, outputs } = sendingDomainProperties(domain, props);
-    return { id, props: outputs, inputs };
-  },
+  find: (id, _props, ctx) => ctx.api.sendingDomains.read(id),
+  properties: (domain, props) => sendingDomainProperties(domain, props),
 
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.email.call("email.domains.delete", { params: { domainId: id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  remove: (id, _props, ctx) => ctx.api.email.call("email.domains.delete", { params: { domainId: id } }),
+});

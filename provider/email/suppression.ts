@@ -12,8 +12,8 @@ import { z } from "zod";
 import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { suppressionReasons, type EmailSuppression } from "../../contract/schemas";
-import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, pick, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { isNotFound, isUnknown, operationError, operationFailed, pick, type Props } from "../resource";
+import { adoptIdInput, defineResource, type ResourceSchema } from "../schema";
 import { emailAddress } from "../validation";
 
 export const emailSuppressionSchema: ResourceSchema = {
@@ -81,42 +81,28 @@ async function findRow(api: ApiClient, email: string): Promise<EmailSuppression 
   }
 }
 
-export const emailSuppression: SchemaResource = {
-  schema: emailSuppressionSchema,
-
-  async check(_olds, news) {
-    return checkSchema(emailSuppressionSchema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, changesOf(emailSuppressionSchema));
-  },
-
+export const emailSuppression = defineResource<EmailSuppression>(emailSuppressionSchema, {
   async create(inputs, ctx) {
     const email = inputs.email as string;
     const api = ctx.api.email;
-    try {
-      const { object } = await createOnce<EmailSuppression>(inputs, {
-        noun: "suppression",
-        idOf: (row) => row.email,
-        describe: (row) => `of reason ${row.reason}, listed ${row.createdAt},`,
-        adopt: async (adoptId) => {
-          if (adoptId !== email) throw operationFailed("create", `adoptId "${adoptId}": the id of an EmailSuppression is its address: adoptId must equal email ("${email}")`);
-          const row = await findRow(api, email);
-          if (!row) throw operationFailed("create", `adoptId "${adoptId}": the address is not on the project's suppression list: remove adoptId to add it`);
-          return row;
-        },
-        find: async () => {
-          const row = await findRow(api, email);
-          return { objects: row ? [row] : [], provablyMine: false };
-        },
-        send: () => api.call("email.suppressions.add", { body: { email, reason: "manual" } }),
-        otherwise: "leave it to the list as it is (this resource is not needed), or give another address",
-      });
-      return { id: object.email, outs: outputs(inputs, object) };
-    } catch (err) {
-      throw operationError("create", err);
-    }
+    const { object } = await createOnce<EmailSuppression>(inputs, {
+      noun: "suppression",
+      idOf: (row) => row.email,
+      describe: (row) => `of reason ${row.reason}, listed ${row.createdAt},`,
+      adopt: async (adoptId) => {
+        if (adoptId !== email) throw operationFailed("create", `adoptId "${adoptId}": the id of an EmailSuppression is its address: adoptId must equal email ("${email}")`);
+        const row = await findRow(api, email);
+        if (!row) throw operationFailed("create", `adoptId "${adoptId}": the address is not on the project's suppression list: remove adoptId to add it`);
+        return row;
+      },
+      find: async () => {
+        const row = await findRow(api, email);
+        return { objects: row ? [row] : [], provablyMine: false };
+      },
+      send: () => api.call("email.suppressions.add", { body: { email, reason: "manual" } }),
+      otherwise: "leave it to the list as it is (this resource is not needed), or give another address",
+    });
+    return { id: object.email, outs: outputs(inputs, object) };
   },
 
   async update(id, _olds, news, ctx) {
@@ -143,11 +129,5 @@ export const emailSuppression: SchemaResource = {
     return { id: row.email, props: outputs(inputs, row), inputs };
   },
 
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.email.call("email.suppressions.delete", { params: { email: id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  remove: (id, _props, ctx) => ctx.api.email.call("email.suppressions.delete", { params: { email: id } }),
+});

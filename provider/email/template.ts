@@ -11,8 +11,8 @@
 import { z } from "zod";
 import { createOnce } from "../create-once";
 import type { EmailTemplate } from "../../contract/schemas";
-import { diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
+import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { waitForJob } from "./jobs";
 
@@ -142,9 +142,9 @@ async function settleCreateJobs(ctx: CallContext): Promise<void> {
   await Promise.allSettled(open.map((j) => waitForJob(ctx, j.jobId, "create_template")));
 }
 
-export const template: SchemaResource = {
-  schema: templateSchema,
-
+export const template = defineResource<EmailTemplate>(templateSchema, {
+  // Each failure is worded here: a wait's or a read's as a partial failure that keeps the object.
+  ownCreateErrors: true,
   async check(olds, news) {
     const result = checkSchema(templateSchema, news);
     // Without `name`: the name already chosen, else the default name the sdk derived.
@@ -154,10 +154,6 @@ export const template: SchemaResource = {
       else result.failures.push({ property: "name", reason: "name is required (1 to 63 letters, digits, underscore, hyphen)" });
     }
     return result;
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, changesOf(templateSchema));
   },
 
   async create(inputs, ctx) {
@@ -209,23 +205,8 @@ export const template: SchemaResource = {
     }
   },
 
-  async read(id, props, ctx) {
-    let t: EmailTemplate | undefined;
-    try {
-      t = await ctx.api.templates.read(id);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!t) return { id: "", props: {} };
-    const { inputs, outputs } = templateProperties(t, props);
-    return { id, props: outputs, inputs };
-  },
+  find: (id, _props, ctx) => ctx.api.templates.read(id),
+  properties: (t, props) => templateProperties(t, props),
 
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.email.call("email.templates.delete", { params: { templateId: id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  remove: (id, _props, ctx) => ctx.api.email.call("email.templates.delete", { params: { templateId: id } }),
+});

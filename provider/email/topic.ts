@@ -5,7 +5,6 @@
  * Name 1–100 characters and description at most 500: the emulator's rules (assumed-routes.md gives none).
  */
 import { z } from "zod";
-import { isApiError } from "../client/errors";
 import type { EmailTopic } from "../../contract/schemas";
 import { pick, UUID, type Props } from "../resource";
 import { adoptIdInput, type ResourceSchema } from "../schema";
@@ -63,6 +62,5 @@ export const emailTopic = namedObject<EmailTopic>({
   remove: (api, id) => api.call("email.topics.delete", { params: { topicId: id } }),
   liveInputs: (props: Props, t) => ({ ...pick(props, ["adoptId"]), name: t.name, ...(t.description !== null ? { description: t.description } : {}) }),
   outputs: (inputs, t) => ({ ...pick(inputs, INPUTS), topicId: t.id, createdAt: t.createdAt }),
-  hint: (err) =>
-    isApiError(err, "TOPIC_LIMIT_REACHED") ? "The plan allows no more topics: choose a larger plan (EmailPlan, getEmailPlans) or remove topics" : undefined,
+  hints: ["TOPIC_LIMIT_REACHED"],
 });

@@ -14,8 +14,8 @@ import { isApiError, OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { CallContext } from "../context";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
-import { diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
+import { adoptIdInput, defineResource, type ResourceSchema } from "../schema";
 import { webhookUrlProblem } from "../../contract/hosts";
 
 /** The url rule in words: the page's, and the fallback of the check's message (which names the exact problem). */
@@ -143,56 +143,15 @@ async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> 
   return object;
 }
 
-export const webhook: SchemaResource = {
-  schema: webhookSchema,
-
-  async check(_olds, news) {
-    // A signing secret pasted as an input is refused without its value (a secret output: checkSchema).
-    return checkSchema(webhookSchema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, changesOf(webhookSchema));
-  },
-
+// A signing secret pasted as an input is refused without its value (a secret output: the default check).
+export const webhook = defineResource<Webhook>(webhookSchema, {
   async create(inputs, ctx) {
-    try {
-      const hook = await createWebhook(ctx, inputs);
-      return { id: hook.id, outs: webhookProperties(hook, inputs).outputs };
-    } catch (err) {
-      const hint = isApiError(err, "WEBHOOK_LIMIT_REACHED")
-        ? "The plan allows no more webhooks. If this happened while replacing a webhook, set the resource option `deleteBeforeReplace: true` so the old one is deleted first"
-        : isApiError(err, "INVALID_URL")
-          ? "The URL must be https with a public fully-qualified host and no credentials"
-          : undefined;
-      throw operationError("create", err, hint);
-    }
+    const hook = await createWebhook(ctx, inputs);
+    return { id: hook.id, outs: webhookProperties(hook, inputs).outputs };
   },
-
-  async update(_id, _olds, news) {
-    // Unreachable in practice (every input replaces); answer complete outputs all the same.
-    return { outs: news };
-  },
-
-  async read(id, props, ctx) {
-    let hooks: Webhook[];
-    try {
-      hooks = await ctx.api.webhooks.snapshot();
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    const hook = hooks.find((h) => h.id === id);
-    if (!hook) return { id: "", props: {} };
-    // The API never answers the secret again: the mapper keeps the one from the prior state.
-    const { inputs, outputs } = webhookProperties(hook, props);
-    return { id, props: outputs, inputs };
-  },
-
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.email.call("email.webhooks.delete", { params: { webhookId: id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  hints: ["WEBHOOK_LIMIT_REACHED", "INVALID_URL"],
+  find: async (id, _props, ctx) => (await ctx.api.webhooks.snapshot()).find((h) => h.id === id),
+  // The API never answers the secret again: the mapper keeps the one from the prior state.
+  properties: (hook, props) => webhookProperties(hook, props),
+  remove: (id, _props, ctx) => ctx.api.email.call("email.webhooks.delete", { params: { webhookId: id } }),
+});

@@ -13,8 +13,8 @@ import type { ApiClient } from "../client/http";
 import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
-import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
+import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { backupPlanCodes, backupPlans } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
@@ -121,11 +121,12 @@ async function waitActive(ctx: CallContext, vpsId: string, planCode: string, see
   const isDone = (a: BackupAddon | undefined) => a === undefined || (a.planCode === planCode && a.status === "active");
   if (seen && isDone(seen)) return seen;
   const settingUp = seen?.status === "setting_up";
-  const early = settingUp && earlySetupRead !== "misses";
+  const earlyRead = earlySetupRead(ctx);
+  const early = settingUp && earlyRead.outcome !== "misses";
   let reads = 0;
   const read = async () => {
     const addon = await readAddon(api, vpsId);
-    if (early && ++reads === 1) earlySetupRead = isDone(addon) ? "pays" : "misses";
+    if (early && ++reads === 1) earlyRead.outcome = isDone(addon) ? "pays" : "misses";
     return addon;
   };
   return waitFor(read, isDone, {
@@ -143,12 +144,14 @@ async function waitActive(ctx: CallContext, vpsId: string, planCode: string, see
 }
 
 /**
- * Whether the read 0.5 s after an activation finds the setup done, as this process has seen it.
- * Once it has missed (setups here take their usual time), later waits skip it: a fleet's backups then
- * cost one status read each, not two (issue 16). While it pays (a fast platform, the tests' emulator),
- * it is kept.
+ * Whether the read 0.5 s after an activation finds the setup done, as this process has seen it on
+ * the profile's platform. Once it has missed (setups there take their usual time), later waits skip
+ * it: a fleet's backups then cost one status read each, not two (issue 16). While it pays (a fast
+ * platform, the tests' emulator), it is kept.
  */
-let earlySetupRead: "pays" | "misses" | undefined;
+function earlySetupRead(ctx: CallContext): { outcome?: "pays" | "misses" } {
+  return ctx.api.keep("backup early setup read", () => ({}));
+}
 
 /**
  * A plan code being chosen must be one the catalogue offers (the API answers PLAN_NOT_FOUND for an
@@ -216,9 +219,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return undefined;
 }
 
-export const vpsBackup: SchemaResource = {
-  schema: vpsBackupSchema,
-
+export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsBackupSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx, result.inputs, olds)));
@@ -226,10 +227,8 @@ export const vpsBackup: SchemaResource = {
     return result;
   },
 
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, changesOf(vpsBackupSchema));
-  },
-
+  // A failed setup and a wait's failure are worded here (refunded; a partial failure that keeps the add-on).
+  ownCreateErrors: true,
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
@@ -303,24 +302,8 @@ export const vpsBackup: SchemaResource = {
     return { outs: backupProperties(addon, news).outputs };
   },
 
-  async read(id, props, ctx) {
-    let addon: BackupAddon | undefined;
-    try {
-      addon = await ctx.api.backups.read(id);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!addon) return { id: "", props: {} };
-    const { inputs, outputs } = backupProperties(addon, { ...props, vpsId: id });
-    return { id, props: outputs, inputs };
-  },
-
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.platform.call("vps.backup.cancel", { params: { id } });
-    } catch (err) {
-      // NOT_SUBSCRIBED or INSTANCE_NOT_FOUND: nothing left to cancel.
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  find: (id, _props, ctx) => ctx.api.backups.read(id),
+  properties: (addon, props, id) => backupProperties(addon, { ...props, vpsId: id }),
+  // NOT_SUBSCRIBED or INSTANCE_NOT_FOUND: nothing left to cancel.
+  remove: (id, _props, ctx) => ctx.api.platform.call("vps.backup.cancel", { params: { id } }),
+});

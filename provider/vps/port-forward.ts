@@ -16,7 +16,7 @@ import { createOnce } from "../create-once";
 import { portForwardProtocols, type PortForward, type Vps } from "../../contract/schemas";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
@@ -167,9 +167,7 @@ function hintFor(err: unknown, vpsId: string, inputs: Props): string | undefined
   return serverAccessHint(err, vpsId, "port forwards");
 }
 
-export const vpsPortForward: SchemaResource = {
-  schema: vpsPortForwardSchema,
-
+export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsPortForwardSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "port forwards", createsObject(olds, result.inputs, FORWARD_INPUTS))));
@@ -197,31 +195,23 @@ export const vpsPortForward: SchemaResource = {
       ...(inputs.publicPort !== undefined ? { publicPort: inputs.publicPort as number } : {}),
       ...(inputs.domain !== undefined ? { domain: inputs.domain as string } : {}),
     };
-    try {
-      const { object, adopted } = await createOnce<PortForward>(inputs, {
-        noun: "port forward",
-        idOf: (f) => f.id,
-        describe: (f) => `${f.protocol} ${f.domain ?? f.publicPort} → ${f.privatePort} on server ${vpsId}`,
-        adopt: async (adoptId) => {
-          const found = (await forwards()).find((f) => f.id === adoptId);
-          if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no port forward with this id`);
-          return found;
-        },
-        find: async () => ({ objects: (await forwards()).filter((f) => sameForward(f, inputs)), provablyMine: true }),
-        send: () => retryWhileBusy(ctx, vpsId, () => api.call("vps.portForwards.add", { params: { id: vpsId }, body })),
-        otherwise: "remove it from the server",
-      });
-      const values = adopted && inputs.adoptId !== undefined ? liveInputs(object, inputs) : inputs;
-      return { id: object.id, outs: outputs(values, object, await serverOf(ctx, vpsId)) };
-    } catch (err) {
-      throw operationError("create", err, hintFor(err, vpsId, inputs));
-    }
+    const { object, adopted } = await createOnce<PortForward>(inputs, {
+      noun: "port forward",
+      idOf: (f) => f.id,
+      describe: (f) => `${f.protocol} ${f.domain ?? f.publicPort} → ${f.privatePort} on server ${vpsId}`,
+      adopt: async (adoptId) => {
+        const found = (await forwards()).find((f) => f.id === adoptId);
+        if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no port forward with this id`);
+        return found;
+      },
+      find: async () => ({ objects: (await forwards()).filter((f) => sameForward(f, inputs)), provablyMine: true }),
+      send: () => retryWhileBusy(ctx, vpsId, () => api.call("vps.portForwards.add", { params: { id: vpsId }, body })),
+      otherwise: "remove it from the server",
+    });
+    const values = adopted && inputs.adoptId !== undefined ? liveInputs(object, inputs) : inputs;
+    return { id: object.id, outs: outputs(values, object, await serverOf(ctx, vpsId)) };
   },
-
-  async update(_id, _olds, news) {
-    // Unreachable in practice (every input replaces); answer complete outputs all the same.
-    return { outs: news };
-  },
+  hintFor: (err, inputs) => hintFor(err, inputs.vpsId as string, inputs),
 
   async read(id, props, ctx) {
     const vpsId = props.vpsId as string;
@@ -247,13 +237,6 @@ export const vpsPortForward: SchemaResource = {
     return { id, props: outputs(inputs, forward, server), inputs };
   },
 
-  async delete(id, props, ctx) {
-    const vpsId = props.vpsId as string;
-    try {
-      await ctx.api.platform.call("vps.portForwards.delete", { params: { id: vpsId, portId: id } });
-    } catch (err) {
-      // PORT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no forwards).
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  // PORT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no forwards).
+  remove: (id, props, ctx) => ctx.api.platform.call("vps.portForwards.delete", { params: { id: props.vpsId as string, portId: id } }),
+});

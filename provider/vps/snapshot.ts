@@ -18,7 +18,7 @@ import { createOnce } from "../create-once";
 import { snapshotStatus, type Snapshot } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { busyUntil, retryWhileBusy, serverTimeoutMs } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
@@ -108,9 +108,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "snapshots");
 }
 
-export const vpsSnapshot: SchemaResource = {
-  schema: vpsSnapshotSchema,
-
+export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsSnapshotSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "snapshots", createsObject(olds, result.inputs, SNAPSHOT_INPUTS))));
@@ -123,6 +121,8 @@ export const vpsSnapshot: SchemaResource = {
     return diffInputs(olds, news, changesOf(vpsSnapshotSchema));
   },
 
+  // Each failure is worded here: the wait's as a partial failure, the snapshot's own error by its status.
+  ownCreateErrors: true,
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
@@ -200,13 +200,6 @@ export const vpsSnapshot: SchemaResource = {
     return { id, props: outputs(inputs, snapshot, await errorOf(ctx, vpsId, snapshot)), inputs };
   },
 
-  async delete(id, props, ctx) {
-    const vpsId = props.vpsId as string;
-    try {
-      await ctx.api.platform.call("vps.snapshots.delete", { params: { id: vpsId, snapshotId: id } });
-    } catch (err) {
-      // SNAPSHOT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no snapshots).
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  // SNAPSHOT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no snapshots).
+  remove: (id, props, ctx) => ctx.api.platform.call("vps.snapshots.delete", { params: { id: props.vpsId as string, snapshotId: id } }),
+});

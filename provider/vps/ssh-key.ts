@@ -15,8 +15,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { SshKey } from "../../contract/schemas";
 import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
-import { isNotFound, isUnknown, operationError, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { goneIfNotFound, isUnknown, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT, VPS_BUSY_ADVICE } from "./server-access";
 
@@ -126,9 +126,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "SSH keys");
 }
 
-export const vpsSshKey: SchemaResource = {
-  schema: vpsSshKeySchema,
-
+export const vpsSshKey = defineResource<SshKey>(vpsSshKeySchema, {
   async check(olds, news, ctx) {
     // A private key never reaches a schema, a message or the checked inputs.
     if (typeof news.publicKey === "string" && holdsPrivateKey(news.publicKey)) {
@@ -157,59 +155,34 @@ export const vpsSshKey: SchemaResource = {
     const vpsId = inputs.vpsId as string;
     const fingerprint = fingerprintOf(inputs);
     const keys = () => ctx.api.sshKeysOf(vpsId).fresh();
-    try {
-      const { object, adopted } = await createOnce<SshKey>(inputs, {
-        noun: "SSH key",
-        idOf: (k) => k.fingerprint,
-        describe: (k) => `${k.fingerprint} on server ${vpsId}`,
-        adopt: async (adoptId) => {
-          const found = (await keys()).find((k) => k.fingerprint === adoptId);
-          if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no SSH key with this fingerprint; remove adoptId to add it`);
-          return found;
-        },
-        // The fingerprint is the key: the same key on this stack's server is this resource's.
-        find: async () => ({ objects: (await keys()).filter((k) => k.fingerprint === fingerprint), provablyMine: true }),
-        send: () =>
-          retryWhileBusy(ctx, vpsId, () =>
-            api.call("vps.sshKeys.add", { params: { id: vpsId }, body: { publicKey: inputs.publicKey as string, ...(inputs.label !== undefined ? { label: inputs.label as string } : {}) } }),
-          ),
-        refusedAsDuplicate: (err) => isApiError(err, "SSH_KEY_EXISTS"),
-        otherwise: "remove the key from the server",
-      });
-      // A key found on the server is taken as it is: a different label shows as a replace in the next preview.
-      return { id: object.fingerprint, outs: outputs(adopted ? liveInputs(object, inputs) : inputs, object) };
-    } catch (err) {
-      throw operationError("create", err, hintFor(err, vpsId));
-    }
+    const { object, adopted } = await createOnce<SshKey>(inputs, {
+      noun: "SSH key",
+      idOf: (k) => k.fingerprint,
+      describe: (k) => `${k.fingerprint} on server ${vpsId}`,
+      adopt: async (adoptId) => {
+        const found = (await keys()).find((k) => k.fingerprint === adoptId);
+        if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no SSH key with this fingerprint; remove adoptId to add it`);
+        return found;
+      },
+      // The fingerprint is the key: the same key on this stack's server is this resource's.
+      find: async () => ({ objects: (await keys()).filter((k) => k.fingerprint === fingerprint), provablyMine: true }),
+      send: () =>
+        retryWhileBusy(ctx, vpsId, () =>
+          api.call("vps.sshKeys.add", { params: { id: vpsId }, body: { publicKey: inputs.publicKey as string, ...(inputs.label !== undefined ? { label: inputs.label as string } : {}) } }),
+        ),
+      refusedAsDuplicate: (err) => isApiError(err, "SSH_KEY_EXISTS"),
+      otherwise: "remove the key from the server",
+    });
+    // A key found on the server is taken as it is: a different label shows as a replace in the next preview.
+    return { id: object.fingerprint, outs: outputs(adopted ? liveInputs(object, inputs) : inputs, object) };
   },
+  hintFor: (err, inputs) => hintFor(err, inputs.vpsId as string),
 
-  async update(_id, _olds, news) {
-    // Unreachable in practice (every input replaces); answer complete outputs all the same.
-    return { outs: news };
-  },
-
-  async read(id, props, ctx) {
-    const vpsId = props.vpsId as string;
-    let keys: SshKey[];
-    try {
-      keys = await ctx.api.sshKeysOf(vpsId).snapshot();
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw operationError("read", err);
-    }
-    const key = keys.find((k) => k.fingerprint === id);
-    if (!key) return { id: "", props: {} };
+  find: async (id, props, ctx) => (await ctx.api.sshKeysOf(props.vpsId as string).snapshot().catch(goneIfNotFound)).find((k) => k.fingerprint === id),
+  properties(key, props) {
     const inputs = liveInputs(key, props);
-    return { id, props: outputs(inputs, key), inputs };
+    return { inputs, outputs: outputs(inputs, key) };
   },
-
-  async delete(id, props, ctx) {
-    const vpsId = props.vpsId as string;
-    try {
-      await ctx.api.platform.call("vps.sshKeys.delete", { params: { id: vpsId, fingerprint: id } });
-    } catch (err) {
-      // SSH_KEY_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no keys).
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  // SSH_KEY_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no keys).
+  remove: (id, props, ctx) => ctx.api.platform.call("vps.sshKeys.delete", { params: { id: props.vpsId as string, fingerprint: id } }),
+});

@@ -1,10 +1,11 @@
 /**
- * The customTimeouts hint a failed create gets (common-inputs.ts) is decided by the error's class —
+ * The customTimeouts hint a failed create gets (common-inputs.ts, around each method in dispatch.ts) is decided by the error's class —
  * a WaitTimeoutError anywhere in its cause chain — never by its words: a message that merely reads
  * "timed out after" gets none, and a wait's timeout wrapped in an OperationError and a
  * PartialFailure still gets it.
  */
-import { dispatch } from "../../provider/common-inputs";
+import { methods } from "../../provider/dispatch";
+import { ProviderRuntime } from "../../provider/runtime";
 import { OperationError, WaitTimeoutError } from "../../provider/client";
 import { operationError, PartialFailure } from "../../provider/resource";
 import type { SchemaResource } from "../../provider/schema";
@@ -19,7 +20,7 @@ const failingWith = (err: unknown): SchemaResource =>
   }) as unknown as SchemaResource;
 
 const create = (impl: SchemaResource, timeouts?: Record<string, string>) =>
-  dispatch("Vps", impl, "create", [{ name: "web", ...(timeouts ? { timeouts } : {}) }]).then(
+  methods.create(new ProviderRuntime(), "Vps", impl, [{ name: "web", ...(timeouts ? { timeouts } : {}) }]).then(
     () => {
       throw new Error("expected the create to fail");
     },

@@ -126,7 +126,7 @@ describe("4: refused, property named at preview where the program alone tells, e
     const inputs = { ...(await h.checked("Mailbox", { domainId, localPart: "support" })), forwardTo: ["desk@elsewhere-mail.dev"] };
     const err = await failure<HostError>(h.host.create("Mailbox", inputs));
     expect(err.message).toMatch(
-      /^create failed: POST \/inbound\/addresses 402 FORWARDING_NOT_ALLOWED — The plan has no forwarding\. The project's plan does not include forwarding \(getInboundStats shows the plan's values\): remove forwardTo, or move to a plan that includes forwarding/,
+      /^create failed: POST \/inbound\/addresses 402 FORWARDING_NOT_ALLOWED — The plan has no forwarding\. The project's plan does not include forwarding \(`getInboundStats` shows the plan's values\): remove `forwardTo`, or move to a plan that includes forwarding/,
     );
     expect(inbox().addresses).toEqual([]);
   });

@@ -1,0 +1,120 @@
+/**
+ * The one dispatch of a provider method (`run` in index.ts looks the method up here): each method's
+ * handling around the resource's own — the common inputs (common-inputs.ts), the email plan's
+ * foresight (email/plan-limits.ts), the ids creates answered (runtime.ts), and the preview's refusal
+ * of an update to an object deleted outside Pulumi.
+ */
+import { ApiError, causeOfType } from "./client/errors";
+import { callContext, common, parentOf, profileFailures, profileOf, timeoutFailures, withTimeoutHint, without, write } from "./common-inputs";
+import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
+import { appendToError, isUnknown, PartialFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
+import type { ProviderRuntime } from "./runtime";
+import type { SchemaResource } from "./schema";
+
+export type Method = keyof ResourceImpl;
+
+/** A method's handling: the resource type's name and behaviour, and the host's arguments. */
+type Handler = (runtime: ProviderRuntime, type: string, impl: SchemaResource, args: unknown[]) => Promise<unknown>;
+
+export const methods: Readonly<Record<Method, Handler>> = {
+  async check(runtime, type, impl, args) {
+    const [olds, news] = args as [Props, Props];
+    // The API the type calls (its schema says) is the key its profile must hold.
+    const failures = [...profileFailures(runtime, type, impl.schema.service, olds ?? {}, news), ...timeoutFailures(news)];
+    // Nothing is called for a profile that cannot serve the resource.
+    if (failures.length) return { inputs: news, failures } satisfies CheckResult;
+    const { ctx } = callContext(runtime, news);
+    if (type === "EmailPlan") ctx.api.foresight.emailPlanDeclared = true;
+    const result = await impl.check(without(olds ?? {}), without(news), ctx);
+    // Before any email object is made: the plan it needs, and the room its limits leave (email/plan-limits.ts).
+    if (result.failures.length === 0 && impl.schema.service === "email") result.failures.push(...(await emailPlanForesight(type, without(olds ?? {}), result.inputs, ctx)));
+    return { ...result, inputs: { ...result.inputs, ...common(news) } };
+  },
+
+  async diff(runtime, type, impl, args) {
+    const [id, olds, news] = args as [string, Props, Props];
+    const result: DiffResult = await impl.diff(id, without(olds), without(news), callContext(runtime, news).ctx);
+    if (result.changes && result.replaces.length === 0 && profileOf(olds) === profileOf(news)) await refuseGone(runtime, type, impl, id, olds);
+    if (isUnknown(news.profile) || profileOf(olds) !== profileOf(news)) return { ...result, changes: true, replaces: [...(result.replaces ?? []), "profile"] };
+    return result;
+  },
+
+  async create(runtime, type, impl, args) {
+    const [inputs] = args as [Props];
+    try {
+      const created = await write(runtime, "create", inputs, (ctx) => impl.create(without(inputs), ctx));
+      runtime.rememberCreated(type, created.id, parentOf(inputs));
+      return created;
+    } catch (err) {
+      // A partial failure answers the id too: the object is the new resource's all the same.
+      if (err instanceof PartialFailure) runtime.rememberCreated(type, err.id, parentOf(inputs));
+      throw err;
+    } finally {
+      if (impl.schema.service === "email") emailObjectSettled(type, without(inputs), callContext(runtime, inputs).ctx);
+    }
+  },
+
+  async update(runtime, type, impl, args) {
+    const [id, olds, news] = args as [string, Props, Props];
+    return write(runtime, "update", news, (ctx) => impl.update(id, without(olds), without(news), ctx)).catch((err) => {
+      throw goneHint(type, id, err);
+    });
+  },
+
+  async read(runtime, _type, impl, args) {
+    const [id, props] = args as [string, Props];
+    const r = await impl.read(id, without(props), callContext(runtime, props).ctx);
+    if (!r.id) return r;
+    return { ...r, props: { ...r.props, ...common(props) }, ...(r.inputs ? { inputs: { ...r.inputs, ...common(props) } } : {}) };
+  },
+
+  async delete(runtime, type, impl, args) {
+    const [id, props] = args as [string, Props];
+    const creator = runtime.createdHere(type, id);
+    if (creator !== undefined && creator !== parentOf(props)) {
+      // Another resource of this deployment holds the object now (see runtime.ts, createdIds): the
+      // old one leaves the stack, the object stays.
+      process.stderr.write(`svc: ${type} ${id} is kept: a create of this deployment answered it for another resource (a resource moved without aliases), so deleting the old resource removes it from the stack only\n`);
+      return undefined;
+    }
+    const { ctx, operation } = callContext(runtime, props, "delete");
+    try {
+      await impl.delete(id, without(props), ctx);
+      if (impl.schema.service === "email") emailObjectSettled(type, without(props), ctx);
+      return;
+    } catch (err) {
+      throw withTimeoutHint(err, operation);
+    }
+  },
+};
+
+/** The methods `run` dispatches: a name the host may send that is none of them is answered with nothing. */
+export function isMethod(name: string): name is Method {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+const GONE = (type: string, id: string) =>
+  `the ${type} ${id} that the state holds was deleted outside Pulumi: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` makes it again (or remove it from the program)`;
+
+/**
+ * An in-place update of an object that is no longer there would fail half-way through the `up`
+ * (`404 …_NOT_FOUND`): the preview reads it (one read, only for an update) and stops with what to
+ * do. A read that fails for another reason stops nothing here: the update reports its own error.
+ */
+async function refuseGone(runtime: ProviderRuntime, type: string, impl: SchemaResource, id: string, olds: Props): Promise<void> {
+  let found: boolean;
+  try {
+    found = (await impl.read(id, without(olds), callContext(runtime, olds).ctx)).id !== "";
+  } catch {
+    return;
+  }
+  if (!found) throw new Error(`preview: ${GONE(type, id)}`);
+}
+
+/** A 404 on the object the update works on (its id in the path): it was deleted outside Pulumi. */
+function goneHint(type: string, id: string, err: unknown): unknown {
+  const api = causeOfType(err, ApiError);
+  if (!(err instanceof Error) || api?.status !== 404 || !id || !api.path.includes(encodeURIComponent(id))) return err;
+  appendToError(err, `. ${GONE(type, id).replace(/^the/, "The")}`);
+  return err;
+}
