@@ -15,6 +15,7 @@ import type { RouteId } from "../contract/routes";
 import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
 import { Foresight } from "./foresight";
+import { debugLogger, type DebugLog } from "./log";
 
 /** A kind's list route, its get route with the name of the id parameter, and an item's id. */
 interface ListedKind<T> {
@@ -77,11 +78,13 @@ export class ApiContext {
   }
 
   /** `profile`: the profile these settings are (undefined: the top-level settings). `rateLimits`: the
-   * per-key buckets of the process (ApiContexts). */
+   * per-key buckets of the process (ApiContexts). `log`: the process's debug log, which the clients,
+   * the pollers and the creates (create-once.ts) of this context write to. */
   constructor(
     readonly settings: Settings,
     readonly profile: string | undefined,
     private readonly rateLimits: RateLimits,
+    readonly log: DebugLog,
   ) {}
 
   /** What this process's checks plan for the profile's account: its paid steps and added objects (foresight.ts). */
@@ -90,15 +93,15 @@ export class ApiContext {
   }
 
   get platform(): ApiClient {
-    return this.keep("client platform", () => platformClient(this.settings, { rateLimits: this.rateLimits }));
+    return this.keep("client platform", () => platformClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
   }
 
   get email(): ApiClient {
-    return this.keep("client email", () => emailClient(this.settings, { rateLimits: this.rateLimits }));
+    return this.keep("client email", () => emailClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
   }
 
   get ai(): ApiClient {
-    return this.keep("client ai", () => aiClient(this.settings, { rateLimits: this.rateLimits }));
+    return this.keep("client ai", () => aiClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
   }
 
   /**
@@ -109,7 +112,7 @@ export class ApiContext {
   private listed<T>(api: ApiClient, kind: ListedKind<T>): { list: Listing<T>; poller: Poller<T> } {
     return this.keep(`listed ${kind.list}`, () => {
       const list = new Listing<T>(api, kind.list);
-      return { list, poller: new Poller<T>(listOrGet(api, { list, get: kind.get, param: kind.param, idOf: kind.idOf })) };
+      return { list, poller: new Poller<T>(listOrGet(api, { list, get: kind.get, param: kind.param, idOf: kind.idOf }), { log: this.log }) };
     });
   }
 
@@ -120,7 +123,7 @@ export class ApiContext {
 
   /** Objects that have no list: each read once per tick (concurrent reads of one object share it). */
   private eachRead<T>(api: ApiClient, route: RouteId, param: string): Poller<T> {
-    return this.keep(`each ${route}`, () => new Poller<T>(eachOnce(getOrGone<T>(api, route, param))));
+    return this.keep(`each ${route}`, () => new Poller<T>(eachOnce(getOrGone<T>(api, route, param)), { log: this.log }));
   }
 
   /** `GET /vps`: the project's servers, for lookups by name. */
@@ -181,6 +184,7 @@ export class ApiContext {
           idOf: (j) => j.jobId,
           shared: true,
         }),
+        { log: this.log },
       ),
     );
   }
@@ -251,11 +255,14 @@ export class ApiContexts {
   private readonly byKey = new Map<string, ApiContext>();
   private readonly rateLimits = new RateLimits();
 
+  /** `log`: the debug log of the process's contexts; by default `SVC_LOG` decides (log.ts). */
+  constructor(private readonly log: DebugLog = debugLogger(undefined)) {}
+
   /** The context kept under `key`, built on its first use from the settings `settingsOf` answers. */
   of(key: string, settingsOf: () => Settings, profile?: string): ApiContext {
     let context = this.byKey.get(key);
     if (!context) {
-      context = new ApiContext(settingsOf(), profile, this.rateLimits);
+      context = new ApiContext(settingsOf(), profile, this.rateLimits, this.log);
       this.byKey.set(key, context);
     }
     return context;

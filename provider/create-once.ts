@@ -24,7 +24,7 @@
  */
 import { OperationError, OutcomeUnknownError } from "./client/errors";
 import { isUnknown, operationError, type Props } from "./resource";
-import { debugLog } from "./log";
+import type { DebugLog } from "./log";
 
 export const ADOPT_KEY = "adoptId";
 
@@ -72,9 +72,10 @@ export function adoptIdOf(inputs: Props): string | undefined {
   return typeof value === "string" && value !== "" && !isUnknown(value) ? value : undefined;
 }
 
-export async function createOnce<T>(inputs: Props, spec: CreateOnceSpec<T>): Promise<CreateOnceResult<T>> {
+/** `log`: the debug log its decisions are written to (the call's, `ctx.api.log`). */
+export async function createOnce<T>(log: DebugLog, inputs: Props, spec: CreateOnceSpec<T>): Promise<CreateOnceResult<T>> {
   const take = (object: T) => (spec.take ? spec.take(object) : Promise.resolve(object));
-  const decided = (text: string) => debugLog(`create-once ${spec.noun}: ${text}`);
+  const decided = (text: string) => log(`create-once ${spec.noun}: ${text}`);
   const found = (objects: T[]) => objects.map((o) => `${spec.idOf(o)} (${spec.describe(o)})`).join(", ");
   const adoptId = adoptIdOf(inputs);
   if (adoptId !== undefined) {

@@ -7,24 +7,22 @@
  *
  * A line holds methods, paths, statuses, codes, ids, request ids and durations — never a key, a
  * password, a secret or a request or response body. Callers pass only those; `secrets` given to
- * `debugLog` are cut out as a second guard.
+ * the logger are cut out as a second guard.
  */
 import { redact } from "./client/errors";
 
-/** The level stack config set (`configure`); undefined: the environment's `SVC_LOG` decides. */
-let configuredLevel: string | undefined;
+/** Writes one line of the debug log (nothing when the log is off). `secrets` are cut out of it. */
+export type DebugLog = (text: string, secrets?: readonly (string | undefined)[]) => void;
 
-/** Called when the provider is configured: stack config `svc:log` (else `SVC_LOG`). */
-export function setLogLevel(level: string | undefined): void {
-  configuredLevel = level;
-}
-
-export function debugEnabled(): boolean {
-  return (configuredLevel ?? process.env.SVC_LOG)?.trim().toLowerCase() === "debug";
-}
-
-/** One line of the debug log (nothing when the log is off). */
-export function debugLog(text: string, secrets: readonly (string | undefined)[] = []): void {
-  if (!debugEnabled()) return;
-  process.stderr.write(`svc debug: ${redact(text, secrets).replace(/\s*\n\s*/g, " ")}\n`);
+/**
+ * The debug log at `level` (the top-level settings' `log`: stack config `svc:log`, else `SVC_LOG`);
+ * undefined: the environment's `SVC_LOG` decides, at each line. The process root (runtime.ts) holds
+ * the level and hands the logger down through the ApiContexts; a client or poller built without one
+ * logs as `debugLogger(undefined)`.
+ */
+export function debugLogger(level: string | undefined): DebugLog {
+  return (text, secrets = []) => {
+    if ((level ?? process.env.SVC_LOG)?.trim().toLowerCase() !== "debug") return;
+    process.stderr.write(`svc debug: ${redact(text, secrets).replace(/\s*\n\s*/g, " ")}\n`);
+  };
 }

@@ -7,14 +7,18 @@
  */
 import { ApiContexts, type ApiContext } from "./context";
 import { resolveSettings, type ConfigSource } from "./config";
-import { setLogLevel } from "./log";
+import { debugLogger } from "./log";
 
 export class ProviderRuntime {
   private configSource: ConfigSource | undefined;
   /** The config the contexts were built with, as text. */
   private configText: string | undefined;
-  /** By profile name ("" for the top-level settings): built once per configuration. */
-  private readonly contexts = new ApiContexts();
+  /** The debug log's level: the top-level settings' `log`, the same for every profile (undefined
+   * before `configure`: `SVC_LOG` decides). */
+  private logLevel: string | undefined;
+  /** By profile name ("" for the top-level settings): built once per configuration. Their logger
+   * reads the level at each line, as `configure` set it last. */
+  private readonly contexts = new ApiContexts((text, secrets) => debugLogger(this.logLevel)(text, secrets));
   /**
    * The ids this process's creates answered, per type. The real CLI runs one dynamic-provider process
    * per deployment and gives it no URN: a resource moved to a new URN without `aliases` is a create of
@@ -36,7 +40,7 @@ export class ProviderRuntime {
     this.configText = text;
     this.configSource = config;
     this.contexts.clear();
-    setLogLevel(resolveSettings(config).log);
+    this.logLevel = resolveSettings(config).log;
   }
 
   get config(): ConfigSource | undefined {

@@ -11,7 +11,7 @@ import { RETRY, systemClock, type Clock } from "./backoff";
 import { RateLimits } from "./rate-limit";
 import { RetryBudget } from "./retry-budget";
 import { transport, wrapDecode, wrapLog, wrapRateLimit, wrapRetry, wrapWriteMark, WriteLog, type Handler, type RequestEvent, type RetryPolicy, type Send } from "./handlers";
-import { debugLog } from "../log";
+import { debugLogger, type DebugLog } from "../log";
 import { fillPath, routes, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "../../contract/routes";
 
 export { parseRetryAfter, type RequestEvent, type RetryPolicy } from "./handlers";
@@ -43,6 +43,9 @@ export interface ClientOptions {
   clock?: Clock;
   random?: () => number;
   onRequest?: (event: RequestEvent) => void;
+  /** The debug log its requests and retries are written to (context.ts hands the process's); without
+   * it, `SVC_LOG` decides (log.ts). */
+  log?: DebugLog;
 }
 
 export type CallOptions<K extends RouteId> = {
@@ -88,6 +91,7 @@ export class ApiClient {
       keepAliveTimeout: 4_000,
     });
     const secrets = [this.apiKey];
+    const debugLog = options.log ?? debugLogger(undefined);
     const log = (text: string) => debugLog(`${this.service} ${text}`, secrets);
 
     let h: Handler = wrapDecode(transport(this.agent, timeouts.requestMs, this.service, secrets), { service: this.service, secrets, keySource: options.keySource, clock });

@@ -24,7 +24,7 @@
  * at the usual end, and only then does it follow the tick, from its first step.
  */
 import { apiErrorOf, WaitTimeoutError } from "./errors";
-import { debugLog } from "../log";
+import { debugLogger, type DebugLog } from "../log";
 import type { ApiClient } from "./http";
 import type { RouteId } from "../../contract/routes";
 import { Backoff, POLL, systemClock, type Clock, type Schedule } from "./backoff";
@@ -73,6 +73,9 @@ export interface PollerOptions {
   schedule?: Schedule;
   clock?: Clock;
   random?: () => number;
+  /** The debug log its waits are written to (context.ts hands the process's); without it, `SVC_LOG`
+   * decides (log.ts). */
+  log?: DebugLog;
 }
 
 export class Poller<T> {
@@ -85,6 +88,7 @@ export class Poller<T> {
   /** Ends the loop's sleep early: a waiter arrived that is due sooner, or one stopped. */
   private wake?: AbortController;
   private looping = false;
+  private readonly log: DebugLog;
 
   constructor(
     private readonly readObjects: ReadObjects<T>,
@@ -93,6 +97,7 @@ export class Poller<T> {
     this.clock = options.clock ?? systemClock;
     this.schedule = options.schedule ?? POLL;
     this.interval = new Backoff(this.schedule, options.random);
+    this.log = options.log ?? debugLogger(undefined);
   }
 
   /**
@@ -128,7 +133,7 @@ export class Poller<T> {
         describe: options.describe ?? ((item) => JSON.stringify(item ?? "gone")),
       };
       this.waiters.push(waiter);
-      debugLog(`wait for ${waiter.what}: up to ${Math.round(waiter.timeoutMs / 1000)} s${options.expectedMs ? `, usually ${Math.round(options.expectedMs / 1000)} s` : ""}`);
+      this.log(`wait for ${waiter.what}: up to ${Math.round(waiter.timeoutMs / 1000)} s${options.expectedMs ? `, usually ${Math.round(options.expectedMs / 1000)} s` : ""}`);
       options.signal?.addEventListener("abort", () => this.settle(waiter, () => reject(options.signal!.reason)), { once: true });
       this.interval.reset();
       this.readBy(waiter.dueAt);
@@ -184,17 +189,17 @@ export class Poller<T> {
         w.seen = true;
         if (w.isDone(item)) {
           arrived++;
-          debugLog(`wait for ${w.what}: done after ${seconds(now - w.started)} s`);
+          this.log(`wait for ${w.what}: done after ${seconds(now - w.started)} s`);
           this.settle(w, () => w.resolve(item));
         } else if (now - w.started >= w.timeoutMs) {
-          debugLog(`wait for ${w.what}: timed out after ${seconds(now - w.started)} s`);
+          this.log(`wait for ${w.what}: timed out after ${seconds(now - w.started)} s`);
           this.settle(w, () => w.reject(new WaitTimeoutError(w.what, w.last, now - w.started, w.describe)));
         }
       }
     } catch (err) {
       // A failed read fails this round's waiters, as a failed read fails a lone wait.
       for (const w of round) {
-        if (this.waiters.includes(w)) debugLog(`wait for ${w.what}: ended by a failed read (${(err as { code?: string }).code ?? "error"})`);
+        if (this.waiters.includes(w)) this.log(`wait for ${w.what}: ended by a failed read (${(err as { code?: string }).code ?? "error"})`);
         this.settle(w, () => w.reject(err));
       }
     }

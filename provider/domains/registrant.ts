@@ -136,7 +136,7 @@ export const domainRegistrant: SchemaResource = {
     const api = ctx.api.platform;
     const read = () => api.call("domains.registrant.get");
     try {
-      const { object: live } = await createOnce<Registrant>(inputs, {
+      const { object: live } = await createOnce<Registrant>(ctx.api.log, inputs, {
         noun: "owner details",
         idOf: () => REGISTRANT_ID,
         describe: () => "of the account",

@@ -162,7 +162,7 @@ async function createMailbox(reads: ApiContext, inputs: Props): Promise<{ box: I
   const api = reads.email;
   const domainId = inputs.domainId as string;
   const localPartValue = inputs.localPart as string;
-  const { object, adopted } = await createOnce<InboundAddress>(inputs, {
+  const { object, adopted } = await createOnce<InboundAddress>(reads.log, inputs, {
     noun: "mailbox",
     idOf: (a) => a.id,
     describe: (a) => a.address,

@@ -324,7 +324,7 @@ export const emailPlan: SchemaResource = {
   async create(inputs, ctx) {
     const api = ctx.api.email;
     try {
-      const { object } = await createOnce<Props>(inputs, {
+      const { object } = await createOnce<Props>(ctx.api.log, inputs, {
         noun: "email plan",
         idOf: (o) => o.projectId as string,
         describe: (o) => `(${String(o.activePlanCode)})`,

@@ -127,7 +127,7 @@ export const receivingDomain: SchemaResource = {
     const domainId = inputs.domainId as string;
     const body = inputs.host === undefined ? {} : { host: inputs.host as string };
     try {
-      const { object, adopted } = await createOnce<Enabled>(inputs, {
+      const { object, adopted } = await createOnce<Enabled>(ctx.api.log, inputs, {
         noun: "receiving setting",
         idOf: () => domainId,
         describe: (r) => `for host ${r.host} on domain ${domainId}`,

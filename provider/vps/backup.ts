@@ -132,6 +132,7 @@ async function waitActive(ctx: CallContext, vpsId: string, planCode: string, see
   return waitFor(read, isDone, {
     what: `the backup add-on of server ${vpsId} to be active on ${planCode}`,
     timeoutMs: serverTimeoutMs(ctx),
+    log: ctx.api.log,
     describe: (a) => (a ? `${a.planCode} ${a.status}` : "none"),
     // A setup is not polled through: one read at 0.5 s (a fast setup; skipped once such a read has
     // missed in this process), the next when it usually has ended, then every 0.75 s growing to 2 s
@@ -248,7 +249,7 @@ export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
     try {
       let found: { object: BackupAddon; adopted: boolean };
       try {
-        found = await createOnce<BackupAddon>(inputs, {
+        found = await createOnce<BackupAddon>(ctx.api.log, inputs, {
           noun: "backup add-on",
           idOf: () => vpsId,
           describe: (a) => `on plan ${a.planCode}`,

@@ -178,7 +178,7 @@ export const vpsFirewallRule: SchemaResource = {
     const listing = ctx.api.firewallOf(vpsId);
     const rules = (joinInFlight: boolean) => (joinInFlight ? listing.lookup() : listing.fresh());
     try {
-      const { object } = await createOnce<FirewallRule>(inputs, {
+      const { object } = await createOnce<FirewallRule>(ctx.api.log, inputs, {
         noun: "firewall rule",
         idOf: (r) => r.id,
         describe: (r) => `${r.protocol} ${r.action} ${r.port ?? ""} from ${r.source} on server ${vpsId}`.replace("  ", " "),

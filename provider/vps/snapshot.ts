@@ -92,6 +92,7 @@ function waitMade(ctx: CallContext, vpsId: string, id: string, seen: Snapshot): 
   return waitFor(async () => (await ctx.api.snapshotsOf(vpsId).fresh()).find((s) => s.id === id), (s) => s === undefined || s.status !== "creating", {
     what: `snapshot ${id} of server ${vpsId} to be ready`,
     timeoutMs: serverTimeoutMs(ctx),
+    log: ctx.api.log,
     describe: (s) => (s ? s.status : "gone"),
     // How long a snapshot takes depends on the disk (the API gives no figure): read 0.5 s after the
     // answer, then every 0.75 s growing to 2 s at most, so its end is seen within 2 s.
@@ -139,7 +140,7 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
     try {
       let found: { object: Snapshot; adopted: boolean };
       try {
-        found = await createOnce<Snapshot>(inputs, {
+        found = await createOnce<Snapshot>(ctx.api.log, inputs, {
           noun: "snapshot",
           idOf: (s) => s.id,
           describe: (s) => `named "${s.name}" on server ${vpsId}`,

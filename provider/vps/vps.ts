@@ -364,7 +364,7 @@ async function createServer(ctx: CallContext, inputs: Props): Promise<{ server: 
     billingPeriod: inputs.billingPeriod as string,
   };
   try {
-    const { object, adopted } = await createOnce<Vps>(inputs, {
+    const { object, adopted } = await createOnce<Vps>(ctx.api.log, inputs, {
       noun: "server",
       idOf: (s) => s.id,
       describe: (s) => `named "${s.name}"`,
@@ -465,7 +465,7 @@ async function resetPassword(ctx: CallContext, vpsId: string, inputs: Props): Pr
       return { done: false, failed: failed ? server : undefined };
     },
     (o) => o.done || o.failed !== undefined,
-    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: serverTimeoutMs(ctx), describe: () => "old password still active" },
+    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: serverTimeoutMs(ctx), describe: () => "old password still active", log: ctx.api.log },
   );
   if (outcome.failed) throw jobFailed(`the password reset of server ${vpsId}`, outcome.failed, "the old password stays valid");
 }
