@@ -30,7 +30,7 @@ import {
   type CheckFailure,
   type Props,
 } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import { createOnce } from "../create-once";
 import { DNS_LABEL, TOP_LEVEL_LABEL } from "../validation";
 
@@ -440,9 +440,7 @@ async function register(api: ApiClient, inputs: Props): Promise<Props> {
   return finishCreate(api, inputs, record, billing);
 }
 
-export const domain: SchemaResource = {
-  schema: domainSchema,
-
+export const domain = defineResource(domainSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(domainSchema, news);
     // Against the state, so not a rule of the inputs alone: the API cannot remove WHOIS protection.
@@ -505,6 +503,8 @@ export const domain: SchemaResource = {
     const record = object.record!;
     return { id: name, outs: domainProperties(record, inputs, undefined).outputs };
   },
+  // Its failures say what was registered or charged (apiFailure).
+  ownCreateErrors: true,
 
   async update(id, olds, news, ctx) {
     const name = id;
@@ -565,4 +565,4 @@ export const domain: SchemaResource = {
         `(with its auto-renew and WHOIS protection settings). To let it lapse, turn auto-renew off in the dashboard.\n`,
     );
   },
-};
+});

@@ -14,8 +14,8 @@ import { isApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { registrantFields, type Registrant, type RegistrantField } from "../../contract/schemas";
-import { diffInputs, isUnknown, operationError, pick, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type InputSpec, type ResourceSchema, type SchemaResource } from "../schema";
+import { isUnknown, operationError, pick, type Props } from "../resource";
+import { adoptIdInput, defineResource, type InputSpec, type ResourceSchema } from "../schema";
 import { emailAddress } from "../validation";
 
 /** The Pulumi id of the account's one set of details (the API names no id for it). */
@@ -121,37 +121,24 @@ function hintFor(err: unknown): string | undefined {
   return undefined;
 }
 
-export const domainRegistrant: SchemaResource = {
-  schema: domainRegistrantSchema,
-
-  async check(_olds, news) {
-    return checkSchema(domainRegistrantSchema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, changesOf(domainRegistrantSchema));
-  },
-
+export const domainRegistrant = defineResource<Registrant>(domainRegistrantSchema, {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const read = () => api.call("domains.registrant.get");
-    try {
-      const { object: live } = await createOnce<Registrant>(ctx.api.log, inputs, {
-        noun: "owner details",
-        idOf: () => REGISTRANT_ID,
-        describe: () => "of the account",
-        adopt: () => read(),
-        // Always there, one per account: the account's own, so taken over (and written below).
-        find: async () => ({ objects: [await read()], provablyMine: true }),
-        send: () => read(),
-        otherwise: "",
-      });
-      if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) return { id: REGISTRANT_ID, outs: outputs(inputs, live) };
-      return { id: REGISTRANT_ID, outs: outputs(inputs, await converge(api, inputs, live)) };
-    } catch (err) {
-      throw operationError("create", err, hintFor(err));
-    }
+    const { object: live } = await createOnce<Registrant>(ctx.api.log, inputs, {
+      noun: "owner details",
+      idOf: () => REGISTRANT_ID,
+      describe: () => "of the account",
+      adopt: () => read(),
+      // Always there, one per account: the account's own, so taken over (and written below).
+      find: async () => ({ objects: [await read()], provablyMine: true }),
+      send: () => read(),
+      otherwise: "",
+    });
+    if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) return { id: REGISTRANT_ID, outs: outputs(inputs, live) };
+    return { id: REGISTRANT_ID, outs: outputs(inputs, await converge(api, inputs, live)) };
   },
+  hintFor: (err) => hintFor(err),
 
   async update(_id, _olds, news, ctx) {
     const api = ctx.api.platform;
@@ -182,4 +169,4 @@ export const domainRegistrant: SchemaResource = {
         "(and domains can still be registered with them). Change them in the dashboard if needed.\n",
     );
   },
-};
+});

@@ -31,7 +31,7 @@ import type { CallContext } from "../context";
 import { createOnce } from "../create-once";
 import { emailPlanCharged, emailPlanDryRun, type EmailSubscription } from "../../contract/schemas";
 import { diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 
 export const emailPlanSchema: ResourceSchema = {
   type: "EmailPlan",
@@ -286,9 +286,7 @@ async function converge(api: ApiClient, inputs: Props, start: { live: EmailSubsc
   return outputs(inputs, live, start.projectId, changes + 1, billing);
 }
 
-export const emailPlan: SchemaResource = {
-  schema: emailPlanSchema,
-
+export const emailPlan = defineResource<{ live: EmailSubscription; projectId: string }>(emailPlanSchema, {
   async check(olds, news, ctx: CallContext) {
     const result = checkSchema(emailPlanSchema, news);
     const inputs = result.inputs;
@@ -323,34 +321,31 @@ export const emailPlan: SchemaResource = {
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    try {
-      const { object } = await createOnce<Props>(ctx.api.log, inputs, {
-        noun: "email plan",
-        idOf: (o) => o.projectId as string,
-        describe: (o) => `(${String(o.activePlanCode)})`,
-        adopt: async (adoptId) => {
-          const start = await readLive(api);
-          if (adoptId !== start.projectId) {
-            throw new Error(`create failed: adoptId "${adoptId}": the id of an EmailPlan is its project's id; this key's project is ${start.projectId}: use adoptId: "${start.projectId}"`);
-          }
-          if (start.live.status === "none") throw new Error(`create failed: adoptId "${adoptId}": the project has no plan to adopt: remove adoptId to buy one`);
-          return outputs(liveInputs(inputs, start.live), start.live, start.projectId, 0, undefined);
-        },
-        // The project always has exactly one plan (the free plan counts), and a program one EmailPlan
-        // per project: the live plan is this resource's, brought to the program's plan below.
-        find: async () => {
-          const start = await readLive(api);
-          return { objects: [{ start } as Props], provablyMine: true };
-        },
-        send: async () => converge(api, inputs, await readLive(api), 0, undefined),
-        take: async (found) => (found.start ? converge(api, inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
-        otherwise: "remove the second EmailPlan: a project has one plan",
-      });
-      return { id: object.projectId as string, outs: object };
-    } catch (err) {
-      throw operationError("create", err, hintFor(err));
-    }
+    const { object } = await createOnce<Props>(ctx.api.log, inputs, {
+      noun: "email plan",
+      idOf: (o) => o.projectId as string,
+      describe: (o) => `(${String(o.activePlanCode)})`,
+      adopt: async (adoptId) => {
+        const start = await readLive(api);
+        if (adoptId !== start.projectId) {
+          throw new Error(`create failed: adoptId "${adoptId}": the id of an EmailPlan is its project's id; this key's project is ${start.projectId}: use adoptId: "${start.projectId}"`);
+        }
+        if (start.live.status === "none") throw new Error(`create failed: adoptId "${adoptId}": the project has no plan to adopt: remove adoptId to buy one`);
+        return outputs(liveInputs(inputs, start.live), start.live, start.projectId, 0, undefined);
+      },
+      // The project always has exactly one plan (the free plan counts), and a program one EmailPlan
+      // per project: the live plan is this resource's, brought to the program's plan below.
+      find: async () => {
+        const start = await readLive(api);
+        return { objects: [{ start } as Props], provablyMine: true };
+      },
+      send: async () => converge(api, inputs, await readLive(api), 0, undefined),
+      take: async (found) => (found.start ? converge(api, inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
+      otherwise: "remove the second EmailPlan: a project has one plan",
+    });
+    return { id: object.projectId as string, outs: object };
   },
+  hintFor: (err) => hintFor(err),
 
   async update(_id, olds, news, ctx) {
     const api = ctx.api.email;
@@ -363,16 +358,13 @@ export const emailPlan: SchemaResource = {
     }
   },
 
-  async read(id, props, ctx) {
-    let start;
-    try {
-      start = await readLive(ctx.api.email);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (start.live.status === "none" || start.projectId !== id) return { id: "", props: {} };
+  find: async (id, _props, ctx) => {
+    const start = await readLive(ctx.api.email);
+    return start.live.status === "none" || start.projectId !== id ? undefined : start;
+  },
+  properties(start, props, id) {
     const inputs = liveInputs(props, start.live);
-    return { id, props: outputs(inputs, start.live, id, typeof props.changes === "number" ? props.changes : 0, props.billing), inputs };
+    return { inputs, outputs: outputs(inputs, start.live, id, typeof props.changes === "number" ? props.changes : 0, props.billing) };
   },
 
   async delete(id, props) {
@@ -383,4 +375,4 @@ export const emailPlan: SchemaResource = {
         `To stop it, turn auto-renew off or cancel it in the dashboard.\n`,
     );
   },
-};
+});

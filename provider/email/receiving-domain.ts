@@ -17,8 +17,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { ReceivingStatus } from "../../contract/schemas";
-import { diffInputs, isNotFound, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { diffInputs, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, defineResource, type ResourceSchema } from "../schema";
 import { dnsRecordOutput, domainName } from "./sending-domain";
 
 function adoptIdRule(inputs: Props): CheckFailure[] {
@@ -108,13 +108,7 @@ function hintFor(err: unknown, domainId: string): string | undefined {
 /** Receiving's wanted host: `host`, else the domain itself (the API's default; `domain` when known). */
 const wantedHost = (inputs: Props, domain?: string) => (inputs.host as string | undefined) ?? domain;
 
-export const receivingDomain: SchemaResource = {
-  schema: receivingDomainSchema,
-
-  async check(_olds, news) {
-    return checkSchema(receivingDomainSchema, news);
-  },
-
+export const receivingDomain = defineResource<Enabled & { domain: string }>(receivingDomainSchema, {
   async diff(_id, olds, news): Promise<DiffResult> {
     const result = diffInputs(olds, news, { replace: changesOf(receivingDomainSchema).replace, update: [] });
     // Absent `host` means the domain itself: compared with the domain's name the state keeps.
@@ -126,33 +120,30 @@ export const receivingDomain: SchemaResource = {
     const api = ctx.api.email;
     const domainId = inputs.domainId as string;
     const body = inputs.host === undefined ? {} : { host: inputs.host as string };
-    try {
-      const { object, adopted } = await createOnce<Enabled>(ctx.api.log, inputs, {
-        noun: "receiving setting",
-        idOf: () => domainId,
-        describe: (r) => `for host ${r.host} on domain ${domainId}`,
-        adopt: async () => {
-          const live = await readReceiving(api, domainId);
-          if (!live) throw new Error(`create failed: adoptId "${domainId}": domain ${domainId} does not receive mail; remove adoptId to enable receiving`);
-          return live;
-        },
-        find: async () => {
-          const live = await readReceiving(api, domainId);
-          // Without `host`, the API's answer names the domain's default host only after the PUT:
-          // receiving already on is this resource's when its host is the one asked for.
-          const wanted = inputs.host ?? (live ? (await api.call("email.domains.get", { params: { domainId } })).domain : undefined);
-          return { objects: live ? [live] : [], provablyMine: live?.host === wanted };
-        },
-        send: async () => (await api.call("email.receiving.enable", { params: { domainId }, body })) as Enabled,
-        otherwise: "turn receiving off on that domain first, or set host to the one it uses",
-      });
-      // The domain's name: the host this call enabled when none was asked for (the API's default), else read once.
-      const domain = !adopted && inputs.host === undefined ? object.host : (await api.call("email.domains.get", { params: { domainId } })).domain;
-      return { id: domainId, outs: outputs(inputs, object, domain) };
-    } catch (err) {
-      throw operationError("create", err, hintFor(err, domainId));
-    }
+    const { object, adopted } = await createOnce<Enabled>(ctx.api.log, inputs, {
+      noun: "receiving setting",
+      idOf: () => domainId,
+      describe: (r) => `for host ${r.host} on domain ${domainId}`,
+      adopt: async () => {
+        const live = await readReceiving(api, domainId);
+        if (!live) throw new Error(`create failed: adoptId "${domainId}": domain ${domainId} does not receive mail; remove adoptId to enable receiving`);
+        return live;
+      },
+      find: async () => {
+        const live = await readReceiving(api, domainId);
+        // Without `host`, the API's answer names the domain's default host only after the PUT:
+        // receiving already on is this resource's when its host is the one asked for.
+        const wanted = inputs.host ?? (live ? (await api.call("email.domains.get", { params: { domainId } })).domain : undefined);
+        return { objects: live ? [live] : [], provablyMine: live?.host === wanted };
+      },
+      send: async () => (await api.call("email.receiving.enable", { params: { domainId }, body })) as Enabled,
+      otherwise: "turn receiving off on that domain first, or set host to the one it uses",
+    });
+    // The domain's name: the host this call enabled when none was asked for (the API's default), else read once.
+    const domain = !adopted && inputs.host === undefined ? object.host : (await api.call("email.domains.get", { params: { domainId } })).domain;
+    return { id: domainId, outs: outputs(inputs, object, domain) };
   },
+  hintFor: (err, inputs) => hintFor(err, inputs.domainId as string),
 
   async update(id, olds, news, ctx) {
     const body = news.host === undefined ? {} : { host: news.host as string };
@@ -164,29 +155,20 @@ export const receivingDomain: SchemaResource = {
     }
   },
 
-  async read(id, props, ctx) {
-    let live: Enabled | undefined;
-    let domain = props.domain as string | undefined;
-    try {
-      // No list of receiving settings: one read per domain (concurrent reads of one share it).
-      live = enabled(await ctx.api.receiving.read(id));
-      // An import has no state: the domain's name is read once (through the sending domains' list).
-      if (live && domain === undefined) domain = (await ctx.api.sendingDomains.read(id))?.domain;
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!live || domain === undefined) return { id: "", props: {} };
+  async find(id, props, ctx) {
+    // No list of receiving settings: one read per domain (concurrent reads of one share it).
+    const live = enabled(await ctx.api.receiving.read(id));
+    if (!live) return undefined;
+    // An import has no state: the domain's name is read once (through the sending domains' list).
+    const domain = (props.domain as string | undefined) ?? (await ctx.api.sendingDomains.read(id))?.domain;
+    return domain === undefined ? undefined : { ...live, domain };
+  },
+  properties(live, props, id) {
     // A host other than the domain itself is a `host` input; the domain itself is the default.
-    const inputs: Props = { ...pick(props, ["adoptId"]), domainId: id, ...(live.host !== domain ? { host: live.host } : {}) };
-    return { id, props: outputs(inputs, live, domain!), inputs };
+    const inputs: Props = { ...pick(props, ["adoptId"]), domainId: id, ...(live.host !== live.domain ? { host: live.host } : {}) };
+    return { inputs, outputs: outputs(inputs, live, live.domain) };
   },
 
-  async delete(id, _props, ctx) {
-    try {
-      await ctx.api.email.call("email.receiving.disable", { params: { domainId: id } });
-    } catch (err) {
-      // DOMAIN_NOT_FOUND: the domain, and its receiving, are gone.
-      if (!isNotFound(err)) throw operationError("delete", err);
-    }
-  },
-};
+  // DOMAIN_NOT_FOUND: the domain, and its receiving, are gone.
+  remove: (id, _props, ctx) => ctx.api.email.call("email.receiving.disable", { params: { domainId: id } }),
+});

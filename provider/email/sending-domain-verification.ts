@@ -8,7 +8,7 @@ import { z } from "zod";
 import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, type Props } from "../resource";
-import { changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { changesOf, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
@@ -82,32 +82,25 @@ async function verify(ctx: CallContext, operation: string, inputs: Props): Promi
   }
 }
 
-export const sendingDomainVerification: SchemaResource = {
-  schema: sendingDomainVerificationSchema,
-  async check(_olds, news) {
-    return checkSchema(sendingDomainVerificationSchema, news);
-  },
+export const sendingDomainVerification = defineResource<EmailDomain>(sendingDomainVerificationSchema, {
   async diff(_id, olds, news) {
     return diffInputs(olds, news, { ...changesOf(sendingDomainVerificationSchema), defaults: WAIT_DEFAULTS });
   },
   async create(inputs, ctx) {
     return { id: inputs.domainId as string, outs: await verify(ctx, "create", inputs) };
   },
+  // verify words the wait's failures (a timeout lists the DNS records).
+  ownCreateErrors: true,
   async update(_id, _olds, news, ctx) {
     return { outs: await verify(ctx, "update", news) };
   },
-  async read(id, props, ctx) {
-    let domain: EmailDomain | undefined;
-    try {
-      domain = await ctx.api.sendingDomains.read(id);
-    } catch (err) {
-      throw operationError("read", err);
-    }
-    if (!domain || domain.status !== "verified") return { id: "", props: {} };
-    const { inputs, outputs } = verificationProperties(domain, props);
-    return { id, props: outputs, inputs };
+  // A domain no longer verified is gone: the next `up` waits again.
+  find: async (id, _props, ctx) => {
+    const domain = await ctx.api.sendingDomains.read(id);
+    return domain?.status === "verified" ? domain : undefined;
   },
+  properties: (domain, props) => verificationProperties(domain, props),
   async delete() {
     // Nothing to undo at the API: verification is a state of the domain.
   },
-};
+});

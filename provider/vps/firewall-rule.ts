@@ -10,8 +10,8 @@ import { apiErrorOf, isApiError, OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
-import { diffInputs, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { goneIfNotFound, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
+import { adoptIdInput, defineResource, type ResourceSchema } from "../schema";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy } from "./server-waits";
 
@@ -87,9 +87,6 @@ export const vpsFirewallRuleSchema: ResourceSchema = {
   },
   notes: "Delete removes the rule by id; a rule already gone, or whose server is terminated, counts as deleted. A refresh reads each server's firewall once for all its rules.",
 };
-/** The rule's own values: any change replaces it. */
-const RULE_INPUTS = changesOf(vpsFirewallRuleSchema).replace;
-
 const sameRule = (r: FirewallRule, inputs: Props | RuleBody) =>
   r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
 
@@ -159,17 +156,7 @@ export function firewallRuleProperties(rule: FirewallRule, kept: Props): { input
   return { inputs, outputs: { ...inputs, ruleId: rule.id } };
 }
 
-export const vpsFirewallRule: SchemaResource = {
-  schema: vpsFirewallRuleSchema,
-
-  async check(_olds, news) {
-    return checkSchema(vpsFirewallRuleSchema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replace: RULE_INPUTS, update: [] });
-  },
-
+export const vpsFirewallRule = defineResource<FirewallRule>(vpsFirewallRuleSchema, {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;
@@ -177,60 +164,41 @@ export const vpsFirewallRule: SchemaResource = {
     // A server's rules are created together: their looks before sending share one list.
     const listing = ctx.api.firewallOf(vpsId);
     const rules = (joinInFlight: boolean) => (joinInFlight ? listing.lookup() : listing.fresh());
-    try {
-      const { object } = await createOnce<FirewallRule>(ctx.api.log, inputs, {
-        noun: "firewall rule",
-        idOf: (r) => r.id,
-        describe: (r) => `${r.protocol} ${r.action} ${r.port ?? ""} from ${r.source} on server ${vpsId}`.replace("  ", " "),
-        adopt: async (adoptId) => {
-          const found = (await rules(true)).find((r) => r.id === adoptId);
-          if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
-          return found;
-        },
-        // The look before sending, on a server this process made, needs no call (ApiContext.rulesMadeHere).
-        find: async (joinInFlight) => ({
-          objects: ((joinInFlight && ctx.api.rulesMadeHere(vpsId)) || (await rules(joinInFlight))).filter((r) => sameRule(r, inputs)),
-          provablyMine: true,
-        }),
-        send: async () => {
-          try {
-            const adds = ctx.api.keep(`firewall adds ${vpsId}`, () => new RuleAdds(api, vpsId));
-            const added = await retryWhileBusy(ctx, vpsId, () => adds.add(rule));
-            ctx.api.ruleAdded(vpsId, added);
-            return added;
-          } catch (err) {
-            ctx.api.ruleAdded(vpsId, undefined);
-            throw err;
-          }
-        },
-        otherwise: "remove it from the server",
-      });
-      // Made or found, the rule is taken as the API has it: where an adopted one differs from the
-      // program, the next preview replaces it.
-      return { id: object.id, outs: firewallRuleProperties(object, inputs).outputs };
-    } catch (err) {
-      throw operationError("create", err, isApiError(err, "INSTANCE_NOT_FOUND") ? `No server ${vpsId} in reach of this key` : undefined);
-    }
+    const { object } = await createOnce<FirewallRule>(ctx.api.log, inputs, {
+      noun: "firewall rule",
+      idOf: (r) => r.id,
+      describe: (r) => `${r.protocol} ${r.action} ${r.port ?? ""} from ${r.source} on server ${vpsId}`.replace("  ", " "),
+      adopt: async (adoptId) => {
+        const found = (await rules(true)).find((r) => r.id === adoptId);
+        if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no firewall rule with this id`);
+        return found;
+      },
+      // The look before sending, on a server this process made, needs no call (ApiContext.rulesMadeHere).
+      find: async (joinInFlight) => ({
+        objects: ((joinInFlight && ctx.api.rulesMadeHere(vpsId)) || (await rules(joinInFlight))).filter((r) => sameRule(r, inputs)),
+        provablyMine: true,
+      }),
+      send: async () => {
+        try {
+          const adds = ctx.api.keep(`firewall adds ${vpsId}`, () => new RuleAdds(api, vpsId));
+          const added = await retryWhileBusy(ctx, vpsId, () => adds.add(rule));
+          ctx.api.ruleAdded(vpsId, added);
+          return added;
+        } catch (err) {
+          ctx.api.ruleAdded(vpsId, undefined);
+          throw err;
+        }
+      },
+      otherwise: "remove it from the server",
+    });
+    // Made or found, the rule is taken as the API has it: where an adopted one differs from the
+    // program, the next preview replaces it.
+    return { id: object.id, outs: firewallRuleProperties(object, inputs).outputs };
   },
+  hintFor: (err, inputs) => (isApiError(err, "INSTANCE_NOT_FOUND") ? `No server ${inputs.vpsId as string} in reach of this key` : undefined),
 
-  async update(_id, _olds, news) {
-    // Unreachable in practice (every input replaces); answer complete outputs all the same.
-    return { outs: news };
-  },
-
-  async read(id, props, ctx) {
-    let rules: FirewallRule[];
-    try {
-      rules = await ctx.api.firewallOf(props.vpsId as string).snapshot();
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw operationError("read", err);
-    }
-    const rule = rules.find((r) => r.id === id);
-    if (!rule) return { id: "", props: {} };
-    const { inputs, outputs } = firewallRuleProperties(rule, props);
-    return { id, props: outputs, inputs };
-  },
+  find: async (id, props, ctx) => (await ctx.api.firewallOf(props.vpsId as string).snapshot().catch(goneIfNotFound)).find((r) => r.id === id),
+  properties: (rule, props) => firewallRuleProperties(rule, props),
 
   async delete(id, props, ctx) {
     const api = ctx.api.platform;
@@ -251,4 +219,4 @@ export const vpsFirewallRule: SchemaResource = {
       if (listed) throw operationError("delete", err);
     }
   },
-};
+});

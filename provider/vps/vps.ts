@@ -15,7 +15,7 @@ import type { ApiClient } from "../client/http";
 import { billingPeriods, serverNameProblem, vpsStatus, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, type ResourceSchema, type SchemaResource } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
@@ -497,9 +497,7 @@ async function reinstall(ctx: CallContext, vpsId: string, inputs: Props): Promis
   }
 }
 
-export const vps: SchemaResource = {
-  schema: vpsSchema,
-
+export const vps = defineResource(vpsSchema, {
   async check(olds, news, ctx) {
     // The CLI would print a refused rootPassword beside its reason: it is reported without its value (a secret input).
     const result = checkSchema(vpsSchema, news);
@@ -566,6 +564,8 @@ export const vps: SchemaResource = {
     if (adopted) return { id: server.id, outs: await adoptedOutputs(api, server, inputs) };
     return { id: server.id, outs: outputs(inputs, server, await usernameOf(api, server.id)) };
   },
+  // A failure after the server is made keeps it in the state (PartialFailure); `fail` words the rest.
+  ownCreateErrors: true,
 
   async update(id, olds, news, ctx) {
     const api = ctx.api.platform;
@@ -625,4 +625,4 @@ export const vps: SchemaResource = {
       if (!isNotFound(err)) throw fail("delete", err, props);
     }
   },
-};
+});
