@@ -19,6 +19,7 @@
 import { missingProfile } from "./config";
 import { causeOfType } from "./client/errors";
 import { WaitTimeoutError } from "./client/poller";
+import { Deadline } from "./client/deadline";
 import { appendToError, isUnknown, type CheckFailure, type Props } from "./resource";
 import type { ResourceSchema } from "./schema";
 import type { CallContext } from "./context";
@@ -113,7 +114,7 @@ export function callContext(runtime: ProviderRuntime, props: Props, name?: Opera
     get api() {
       return runtime.apiContextOf(profile);
     },
-    timeoutMs: (defaultMs) => customMs ?? defaultMs,
+    deadline: customMs === undefined ? Deadline.none : Deadline.after(customMs),
   };
   return { ctx, operation: { name, timeoutText: text || undefined } };
 }

@@ -11,6 +11,7 @@
 import type { ApiClient } from "./client/http";
 import { RateLimits } from "./client/rate-limit";
 import { eachOnce, getOrGone, listOrGet, Listing, Poller } from "./client/poller";
+import type { Deadline } from "./client/deadline";
 import type { RouteId } from "../contract/routes";
 import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
@@ -276,6 +277,7 @@ export class ApiContexts {
 /** What one resource method runs with: its profile's clients and pollers, and its operation's wait limit. */
 export interface CallContext {
   readonly api: ApiContext;
-  /** This operation's wait limit: the resource's customTimeouts, else `defaultMs`. */
-  timeoutMs(defaultMs: number): number;
+  /** When this operation's waits give up: its customTimeouts entry from the operation's start, or
+   * none (`Deadline.none`: each wait applies its own default, `orAfter`). */
+  readonly deadline: Deadline;
 }

@@ -1,6 +1,6 @@
 /**
- * Waiting, in one place: the clock every wait uses, the two schedules, and the loop that tries an
- * action again while the API refuses it with a "not yet" code.
+ * Waiting, in one place: the two schedules, and the loop that tries an action again while the API
+ * refuses it with a "not yet" code.
  *
  * - POLL: how often to look at something that is changing (a server settling, a job, a domain being
  *   verified, a backup setup), and how long to pause before asking again after a "not yet":
@@ -9,27 +9,7 @@
  *   0.5 s × 2^(n-1), at most 10 s; a server's Retry-After wins.
  */
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, Math.max(0, ms));
-      signal?.addEventListener("abort", onAbort, { once: true });
-    }),
-};
+import type { Deadline } from "./deadline";
 
 export interface Schedule {
   firstMs: number;
@@ -62,10 +42,6 @@ export class Backoff {
     this.stepMs = this.schedule.firstMs;
   }
 
-  /** Sleeps the next pause, never past `limitMs`. */
-  pause(limitMs = Infinity, clock: Clock = systemClock): Promise<void> {
-    return clock.sleep(Math.min(this.next(), limitMs));
-  }
 }
 
 /** RETRY's pause before sending a failed request again (`failures` ≥ 1): full jitter; Retry-After wins. */
@@ -76,27 +52,26 @@ export function retryDelayMs(failures: number, retryAfterSeconds: number | undef
 
 /**
  * Runs `action` until it succeeds. While it fails with an error `refused` accepts ("not yet": the
- * server is busy, the node not ready) and `deadlineMs` (epoch ms) has not passed, waits and tries
- * again: with `waitOut` when the caller knows what to wait for (it gets the POLL pause to use
- * otherwise), else the POLL pause. Any other error, or a refusal past the deadline, is thrown.
+ * server is busy, the node not ready) and the deadline has not passed, waits and tries again: with
+ * `waitOut` when the caller knows what to wait for (it gets the POLL pause to use otherwise), else
+ * the POLL pause, never past the deadline. Any other error, or a refusal past the deadline, is thrown.
  */
 export async function retryWhileRefused<T>(
   action: () => Promise<T>,
   options: {
     refused: (err: unknown) => boolean;
-    deadlineMs: number;
+    deadline: Deadline;
     waitOut?: (err: unknown, pause: () => Promise<void>) => Promise<void>;
-    clock?: Clock;
   },
 ): Promise<T> {
-  const clock = options.clock ?? systemClock;
+  const { deadline } = options;
   const backoff = new Backoff(POLL);
-  const pause = () => backoff.pause(Math.max(0, options.deadlineMs - clock.now()), clock);
+  const pause = () => deadline.sleep(backoff.next());
   for (;;) {
     try {
       return await action();
     } catch (err) {
-      if (!options.refused(err) || clock.now() >= options.deadlineMs) throw err;
+      if (!options.refused(err) || deadline.passed()) throw err;
       await (options.waitOut ? options.waitOut(err, pause) : pause());
     }
   }

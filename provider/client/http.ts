@@ -7,7 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { Agent } from "undici";
 import { type ApiResult } from "./decode";
-import { RETRY, systemClock, type Clock } from "./backoff";
+import { RETRY } from "./backoff";
+import { systemClock, type Clock } from "./clock";
 import { RateLimits } from "./rate-limit";
 import { RetryBudget } from "./retry-budget";
 import { transport, wrapDecode, wrapLog, wrapRateLimit, wrapRetry, wrapWriteMark, WriteLog, type Handler, type RequestEvent, type RetryPolicy, type Send } from "./handlers";

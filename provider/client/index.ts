@@ -1,4 +1,6 @@
 export * from "./backoff";
+export * from "./clock";
+export * from "./deadline";
 export * from "./decode";
 export * from "./errors";
 export * from "./http";

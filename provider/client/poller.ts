@@ -27,7 +27,9 @@ import { apiErrorOf, WaitTimeoutError } from "./errors";
 import { debugLogger, type DebugLog } from "../log";
 import type { ApiClient } from "./http";
 import type { RouteId } from "../../contract/routes";
-import { Backoff, POLL, systemClock, type Clock, type Schedule } from "./backoff";
+import { Backoff, POLL, type Schedule } from "./backoff";
+import { systemClock, type Clock } from "./clock";
+import { Deadline } from "./deadline";
 
 /** Reads the objects of `ids` (undefined: gone). `snapshot`: every waiter of the round only wants the
  * object as it is now, so a recent list answer will do (see above). */
@@ -36,7 +38,8 @@ export type ReadObjects<T> = (ids: string[], snapshot: boolean) => Promise<Map<s
 export interface WaitOptions<T> {
   /** What is awaited, for the timeout message: `server 3f2… to be running`. */
   what: string;
-  timeoutMs: number;
+  /** When the wait gives up (WaitTimeoutError), on the poller's clock; its signal stops it sooner. */
+  deadline: Deadline;
   /** How the last state reads in the timeout message (default: JSON). */
   describe?: (state: T | undefined) => string;
   /** How long the awaited transition usually takes, from the wait's start (see above). */
@@ -44,8 +47,6 @@ export interface WaitOptions<T> {
   /** The caller has just seen the state (in a call's answer): the first read waits this long
    * (default: at once, or one step with `expectedMs`). */
   firstReadInMs?: number;
-  /** Stops the wait: it rejects with the signal's reason. */
-  signal?: AbortSignal;
 }
 
 export { WaitTimeoutError };
@@ -58,7 +59,9 @@ interface Waiter<T> {
   started: number;
   /** Read at least once: a waiter that arrived during a tick is read at once after it. */
   seen: boolean;
-  timeoutMs: number;
+  deadline: Deadline;
+  /** Removes its listener on the deadline's signal. */
+  unlisten(): void;
   what: string;
   describe(item: T | undefined): string;
   last?: T;
@@ -109,13 +112,13 @@ export class Poller<T> {
   }
 
   /** The object as it is now (undefined: gone), read with the other reads and waits of this moment. */
-  read(id: string, signal?: AbortSignal): Promise<T | undefined> {
-    return this.add(id, () => true, { what: `object ${id}`, timeoutMs: Infinity, signal }, true);
+  read(id: string): Promise<T | undefined> {
+    return this.add(id, () => true, { what: `object ${id}`, deadline: Deadline.none }, true);
   }
 
   private add(id: string, isDone: (item: T | undefined) => boolean, options: WaitOptions<T>, snapshot: boolean): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
-      if (options.signal?.aborted) return reject(options.signal.reason);
+      const { deadline } = options;
       const started = this.clock.now();
       const firstReadInMs = options.firstReadInMs ?? (options.expectedMs ? this.schedule.firstMs : 0);
       const waiter: Waiter<T> = {
@@ -126,15 +129,16 @@ export class Poller<T> {
         started,
         seen: false,
         expectedMs: options.expectedMs,
-        dueAt: started + Math.min(firstReadInMs, options.timeoutMs),
+        dueAt: Math.min(started + firstReadInMs, deadline.at),
         snapshot,
-        timeoutMs: options.timeoutMs,
+        deadline,
+        unlisten: () => undefined,
         what: options.what,
         describe: options.describe ?? ((item) => JSON.stringify(item ?? "gone")),
       };
       this.waiters.push(waiter);
-      this.log(`wait for ${waiter.what}: up to ${Math.round(waiter.timeoutMs / 1000)} s${options.expectedMs ? `, usually ${Math.round(options.expectedMs / 1000)} s` : ""}`);
-      options.signal?.addEventListener("abort", () => this.settle(waiter, () => reject(options.signal!.reason)), { once: true });
+      this.log(`wait for ${waiter.what}: up to ${Math.round(deadline.leftMs() / 1000)} s${options.expectedMs ? `, usually ${Math.round(options.expectedMs / 1000)} s` : ""}`);
+      waiter.unlisten = deadline.onStop((reason) => this.settle(waiter, () => reject(reason)));
       this.interval.reset();
       this.readBy(waiter.dueAt);
     });
@@ -185,13 +189,13 @@ export class Poller<T> {
         const item = items.get(w.id);
         w.last = item;
         // Under way at its first read: the next read when its transition usually has ended.
-        if (!w.seen && w.expectedMs) w.dueAt = w.started + Math.min(w.expectedMs, w.timeoutMs);
+        if (!w.seen && w.expectedMs) w.dueAt = Math.min(w.started + w.expectedMs, w.deadline.at);
         w.seen = true;
         if (w.isDone(item)) {
           arrived++;
           this.log(`wait for ${w.what}: done after ${seconds(now - w.started)} s`);
           this.settle(w, () => w.resolve(item));
-        } else if (now - w.started >= w.timeoutMs) {
+        } else if (now >= w.deadline.at) {
           this.log(`wait for ${w.what}: timed out after ${seconds(now - w.started)} s`);
           this.settle(w, () => w.reject(new WaitTimeoutError(w.what, w.last, now - w.started, w.describe)));
         }
@@ -219,13 +223,14 @@ export class Poller<T> {
     // Every waiter still inside its usual transition time: nothing to read until the first is due.
     const earliestDue = Math.min(...this.waiters.map((w) => w.dueAt));
     if (earliestDue - now > jittered) this.interval.reset();
-    const deadline = Math.min(...this.waiters.map((w) => w.started + w.timeoutMs));
+    const deadline = Math.min(...this.waiters.map((w) => w.deadline.at));
     this.readBy(Math.min(now + Math.max(jittered, earliestDue - now), Math.max(now, deadline)));
   }
 
   private settle(w: Waiter<T>, done: () => void): void {
     if (!this.waiters.includes(w)) return;
     this.waiters = this.waiters.filter((x) => x !== w);
+    w.unlisten();
     done();
     if (this.waiters.length === 0) this.wake?.abort();
   }
@@ -407,12 +412,12 @@ export function eachOnce<T>(readOne: (id: string) => Promise<T | undefined>): Re
  * steps given).
  */
 export async function waitFor<T>(
-  read: (signal?: AbortSignal) => Promise<T>,
+  read: () => Promise<T>,
   isDone: (state: T) => boolean,
   options: Omit<WaitOptions<T>, "describe"> & PollerOptions & { describe?: (state: T) => string; firstDelayMs?: number; maxDelayMs?: number },
 ): Promise<T> {
   const schedule = { ...POLL, firstMs: options.firstDelayMs ?? POLL.firstMs, maxMs: options.maxDelayMs ?? POLL.maxMs };
-  const poller = new Poller<T>(async () => new Map([["", await read(options.signal)]]), { ...options, schedule });
+  const poller = new Poller<T>(async () => new Map([["", await read()]]), { ...options, schedule });
   const describe = options.describe as WaitOptions<T>["describe"];
   return (await poller.waitFor("", (state) => isDone(state as T), { ...options, describe })) as T;
 }

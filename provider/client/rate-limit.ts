@@ -7,7 +7,7 @@
  * bucket until Retry-After.
  */
 import { createHash } from "node:crypto";
-import { systemClock, type Clock } from "./backoff";
+import { systemClock, type Clock } from "./clock";
 
 export interface TakeOptions {
   /** Stops the wait for a token: `take` rejects with the signal's reason. */

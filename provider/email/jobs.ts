@@ -34,11 +34,11 @@ class JobDurations {
 }
 
 /** Waits for a job to end; answers it (completed or failed). `what`: the job's type. */
-export async function waitForJob(ctx: CallContext, jobId: string, what: string, timeoutMs = ctx.timeoutMs(JOB_TIMEOUT_MS)): Promise<EmailJob> {
+export async function waitForJob(ctx: CallContext, jobId: string, what: string, deadline = ctx.deadline.orAfter(JOB_TIMEOUT_MS)): Promise<EmailJob> {
   const durations = ctx.api.keep("email job durations", () => new JobDurations());
   const job = await ctx.api.emailJobs.waitFor(jobId, (j) => j === undefined || j.status === "completed" || j.status === "failed", {
     what: `job ${jobId} (${what}) to finish`,
-    timeoutMs,
+    deadline,
     describe: (j) => (j ? `status ${j.status}` : "gone"),
     firstReadInMs: durations.firstReadInMs(what),
   });

@@ -63,10 +63,11 @@ export function verificationProperties(domain: EmailDomain, kept: Props): { inpu
 
 async function verify(ctx: CallContext, operation: string, inputs: Props): Promise<Props> {
   const domainId = inputs.domainId as string;
-  // customTimeouts bounds the whole operation: the shorter of it and timeoutSeconds wins.
-  const seconds = Math.min((inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds, ctx.timeoutMs(Infinity) / 1000);
+  // customTimeouts bounds the whole operation: the sooner of its deadline and timeoutSeconds wins.
+  const deadline = ctx.deadline.within(((inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds) * 1000);
+  const seconds = Math.round(deadline.limitMs / 1000);
   try {
-    return verificationProperties(await waitUntilVerified(ctx, domainId, seconds * 1000), inputs).outputs;
+    return verificationProperties(await waitUntilVerified(ctx, domainId, deadline), inputs).outputs;
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;

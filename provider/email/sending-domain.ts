@@ -206,10 +206,11 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
     }
     return outputs(inputs, domain);
   }
-  // customTimeouts bounds the whole operation: the shorter of it and verificationTimeoutSeconds wins.
-  const seconds = Math.min(wait.verificationTimeoutSeconds as number, ctx.timeoutMs(Infinity) / 1000);
+  // customTimeouts bounds the whole operation: the sooner of its deadline and verificationTimeoutSeconds wins.
+  const deadline = ctx.deadline.within((wait.verificationTimeoutSeconds as number) * 1000);
+  const seconds = Math.round(deadline.limitMs / 1000);
   try {
-    return outputs(inputs, await waitUntilVerified(ctx, domain.id, seconds * 1000, domain));
+    return outputs(inputs, await waitUntilVerified(ctx, domain.id, deadline, domain));
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
@@ -252,7 +253,7 @@ export const sendingDomain = defineResource<EmailDomain>(sendingDomainSchema, {
     // Read as it is after its add job, with the other domains read at this moment (one list call).
     const partial = (err: unknown) => new PartialFailure(added.domainId, { ...pick(inputs, INPUTS), domainId: added.domainId }, inputs, operationError("create", err));
     const domain = await ctx.api.sendingDomains
-      .waitFor(added.domainId, () => true, { what: `sending domain ${added.domainId} to be read`, timeoutMs: ctx.timeoutMs(JOB_TIMEOUT_MS) })
+      .waitFor(added.domainId, () => true, { what: `sending domain ${added.domainId} to be read`, deadline: ctx.deadline.orAfter(JOB_TIMEOUT_MS) })
       .catch((err) => {
         throw partial(err);
       });

@@ -3,6 +3,7 @@
  * until the domain is `verified`, and the records to publish, as an error message lists them.
  */
 import { Backoff, POLL } from "../client/backoff";
+import type { Deadline } from "../client/deadline";
 import { ApiError } from "../client/errors";
 import { WaitTimeoutError } from "../client/poller";
 import type { EmailDomain } from "../../contract/schemas";
@@ -15,24 +16,22 @@ export function formatDnsRecords(domain: EmailDomain): string {
 /**
  * Starts DNS checks and polls until the domain is `verified`, starting a new check after a `failed`
  * one while time remains (records may still be propagating). Answers the verified domain; throws
- * WaitTimeoutError (with the last domain seen) when time runs out.
+ * WaitTimeoutError (with the last domain seen) when the deadline passes.
  */
-export async function waitUntilVerified(ctx: CallContext, domainId: string, timeoutMs: number, seen?: EmailDomain): Promise<EmailDomain> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitUntilVerified(ctx: CallContext, domainId: string, deadline: Deadline, seen?: EmailDomain): Promise<EmailDomain> {
   const poller = ctx.api.sendingDomains;
   const wait = (isDone: (d: EmailDomain | undefined) => boolean) =>
-    poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, timeoutMs: Math.max(0, deadline - Date.now()), describe: (d) => (d ? `status ${d.status}` : "gone") });
+    poller.waitFor(domainId, isDone, { what: `domain ${domainId} to be verified`, deadline, describe: (d) => (d ? `status ${d.status}` : "gone") });
   // `seen`: the caller has just read the domain; reading it again would only cost a call.
   let domain = seen ?? (await wait(() => true));
   const pause = new Backoff(POLL);
   for (;;) {
     if (!domain) throw new ApiError({ service: "email", method: "GET", path: `/domains/${domainId}`, status: 404, code: "DOMAIN_NOT_FOUND", apiMessage: "the domain is gone", retryable: false });
     if (domain.status === "verified") return domain;
-    const left = deadline - Date.now();
-    if (left <= 0) throw new WaitTimeoutError(`domain ${domainId} to be verified`, domain, timeoutMs, (d) => `status ${d.status}`);
+    if (deadline.passed()) throw new WaitTimeoutError(`domain ${domainId} to be verified`, domain, deadline.limitMs, (d) => `status ${d.status}`);
     if (domain.status === "failed") {
       // The records may still be propagating: pause, then check again.
-      await pause.pause(left);
+      await deadline.sleep(pause.next());
     }
     if (domain.status === "pending" || domain.status === "failed") await ctx.api.email.call("email.domains.verify", { params: { domainId } });
     domain = await wait((d) => d === undefined || d.status === "verified" || d.status === "failed");

@@ -17,7 +17,7 @@ import { isNotFound, isUnknown, operationError, operationFailed, PartialFailure,
 import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { backupPlanCodes, backupPlans } from "./catalogue";
-import { busyUntil, retryWhileBusy, serverTimeoutMs, USUAL_MS } from "./server-waits";
+import { busyUntil, retryWhileBusy, serverDeadline, USUAL_MS } from "./server-waits";
 
 export const vpsBackupSchema: ResourceSchema = {
   type: "VpsBackup",
@@ -103,12 +103,12 @@ async function readAddon(api: ApiClient, vpsId: string): Promise<BackupAddon | u
 
 /** Runs a paid backup call, waiting out NODE_NOT_READY / AGENT_OFFLINE and VPS_BUSY refusals. */
 async function paidCall<T>(ctx: CallContext, vpsId: string, call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + serverTimeoutMs(ctx);
+  const deadline = serverDeadline(ctx);
   // They wait for the work of this process that already keeps the server busy (a snapshot being
   // made); an activation marks itself busy only once sent (`activate`), so it never waits for itself.
   return retryWhileRefused(() => retryWhileBusy(ctx, vpsId, call, deadline), {
     refused: (err) => isApiError(err, ...NOT_YET),
-    deadlineMs: deadline,
+    deadline,
   });
 }
 
@@ -131,7 +131,7 @@ async function waitActive(ctx: CallContext, vpsId: string, planCode: string, see
   };
   return waitFor(read, isDone, {
     what: `the backup add-on of server ${vpsId} to be active on ${planCode}`,
-    timeoutMs: serverTimeoutMs(ctx),
+    deadline: serverDeadline(ctx),
     log: ctx.api.log,
     describe: (a) => (a ? `${a.planCode} ${a.status}` : "none"),
     // A setup is not polled through: one read at 0.5 s (a fast setup; skipped once such a read has

@@ -4,7 +4,7 @@
  * platform's catalogue), and checks running at the same time (a fleet's) share one read; a failed
  * read is not kept.
  */
-import { systemClock, type Clock } from "../client/backoff";
+import { systemClock, type Clock } from "../client/clock";
 import type { ApiContext } from "../context";
 import type { VpsPlan } from "../../contract/schemas";
 import type { RouteResponse } from "../../contract/routes";

@@ -6,6 +6,7 @@
 import { ApiError, isApiError } from "../client/errors";
 import type { Vps } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
+import type { Deadline } from "../client/deadline";
 import type { CallContext } from "../context";
 
 /** Statuses a server rests in; every other status is a transition in progress. */
@@ -13,8 +14,8 @@ export const SETTLED_STATUSES = new Set(["running", "stopped", "error", "termina
 
 export const SERVER_TIMEOUT_MS = 20 * 60_000;
 
-/** A server wait's limit: the resource's customTimeouts for the operation, else 20 minutes. */
-export const serverTimeoutMs = (ctx: CallContext) => ctx.timeoutMs(SERVER_TIMEOUT_MS);
+/** A server wait's deadline: the operation's (its customTimeouts), else 20 minutes from the wait's start. */
+export const serverDeadline = (ctx: CallContext): Deadline => ctx.deadline.orAfter(SERVER_TIMEOUT_MS);
 
 /**
  * How long the platform's transitions usually take: a server create about 8 s, a termination 5 s,
@@ -26,10 +27,10 @@ export const USUAL_MS = { create: 8_000, terminate: 5_000, backupSetup: 10_000 }
 
 /** Waits until the server rests; all servers waiting in this process share one list call per tick.
  * `expectedMs`: the transition just started and usually takes this long (USUAL_MS). */
-export async function waitSettled(ctx: CallContext, vpsId: string, timeoutMs = serverTimeoutMs(ctx), expectedMs?: number): Promise<Vps> {
+export async function waitSettled(ctx: CallContext, vpsId: string, deadline = serverDeadline(ctx), expectedMs?: number): Promise<Vps> {
   const server = await ctx.api.servers.waitFor(vpsId, (s) => s === undefined || SETTLED_STATUSES.has(s.status), {
     what: `server ${vpsId} to settle`,
-    timeoutMs,
+    deadline,
     expectedMs,
     describe: (s) => (s ? `status ${s.status}` : "gone"),
   });
@@ -38,10 +39,10 @@ export async function waitSettled(ctx: CallContext, vpsId: string, timeoutMs = s
 }
 
 /** Waits until the server is terminated (or gone altogether). */
-export async function waitTerminated(ctx: CallContext, vpsId: string, timeoutMs = serverTimeoutMs(ctx)): Promise<void> {
+export async function waitTerminated(ctx: CallContext, vpsId: string, deadline = serverDeadline(ctx)): Promise<void> {
   await ctx.api.servers.waitFor(vpsId, (s) => s === undefined || s.status === "terminated", {
     what: `server ${vpsId} to be terminated`,
-    timeoutMs,
+    deadline,
     // Called right after the terminate was accepted.
     expectedMs: USUAL_MS.terminate,
     describe: (s) => (s ? `status ${s.status}` : "gone"),
@@ -89,7 +90,7 @@ export function busyUntil<T>(ctx: CallContext, vpsId: string, work: Promise<T>):
 
 /**
  * Runs an action; while the API answers 409 VPS_BUSY (a transition, or backup setup running on the
- * server), waits for the server to settle and tries again, until `deadline` (epoch ms). Work of this
+ * server), waits for the server to settle and tries again, until `deadline`. Work of this
  * process that keeps the server busy (see busyUntil) is waited for first, without a call — except by
  * that work's own calls (`waitForBusyWork` false).
  */
@@ -97,7 +98,7 @@ export async function retryWhileBusy<T>(
   ctx: CallContext,
   vpsId: string,
   action: () => Promise<T>,
-  deadline = Date.now() + serverTimeoutMs(ctx),
+  deadline = serverDeadline(ctx),
   waitForBusyWork = true,
 ): Promise<T> {
   const busy = busyWork(ctx);
@@ -107,14 +108,15 @@ export async function retryWhileBusy<T>(
   };
   return retryWhileRefused(attempt, {
     refused: (err) => isApiError(err, "VPS_BUSY"),
-    deadlineMs: deadline,
+    deadline,
     waitOut: async (_err, pause) => {
       // Our own work began while this action was on its way: the next attempt waits for it.
       if (waitForBusyWork && busy.of(vpsId)) return;
       const now = await ctx.api.platform.call("vps.get", { params: { id: vpsId } });
       // In a transition: ask again as soon as it settles. Settled yet busy: a backup job runs on
       // it, with no status to watch: back off.
-      if (!SETTLED_STATUSES.has(now.status)) await waitSettled(ctx, vpsId, Math.max(1_000, deadline - Date.now()));
+      // A second at least: the refusal may have come just before the deadline.
+      if (!SETTLED_STATUSES.has(now.status)) await waitSettled(ctx, vpsId, deadline.atLeast(1_000));
       else await pause();
     },
   });

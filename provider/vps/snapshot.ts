@@ -20,7 +20,7 @@ import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
-import { busyUntil, retryWhileBusy, serverTimeoutMs } from "./server-waits";
+import { busyUntil, retryWhileBusy, serverDeadline } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
 
 export const vpsSnapshotSchema: ResourceSchema = {
@@ -91,7 +91,7 @@ function waitMade(ctx: CallContext, vpsId: string, id: string, seen: Snapshot): 
   if (seen.status !== "creating") return Promise.resolve(seen);
   return waitFor(async () => (await ctx.api.snapshotsOf(vpsId).fresh()).find((s) => s.id === id), (s) => s === undefined || s.status !== "creating", {
     what: `snapshot ${id} of server ${vpsId} to be ready`,
-    timeoutMs: serverTimeoutMs(ctx),
+    deadline: serverDeadline(ctx),
     log: ctx.api.log,
     describe: (s) => (s ? s.status : "gone"),
     // How long a snapshot takes depends on the disk (the API gives no figure): read 0.5 s after the

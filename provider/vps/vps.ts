@@ -19,7 +19,7 @@ import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSche
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
-import { retryWhileBusy, serverTimeoutMs, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
+import { retryWhileBusy, serverDeadline, USUAL_MS, waitSettled, waitTerminated } from "./server-waits";
 import { money } from "../foresight";
 
 // The failure says which part of the rule the name breaks; the rule in words is both (the docs read it without an input).
@@ -465,7 +465,7 @@ async function resetPassword(ctx: CallContext, vpsId: string, inputs: Props): Pr
       return { done: false, failed: failed ? server : undefined };
     },
     (o) => o.done || o.failed !== undefined,
-    { what: `the new root password of server ${vpsId} to take effect`, timeoutMs: serverTimeoutMs(ctx), describe: () => "old password still active", log: ctx.api.log },
+    { what: `the new root password of server ${vpsId} to take effect`, deadline: serverDeadline(ctx), describe: () => "old password still active", log: ctx.api.log },
   );
   if (outcome.failed) throw jobFailed(`the password reset of server ${vpsId}`, outcome.failed, "the old password stays valid");
 }

@@ -2,7 +2,7 @@
  * Pacing details of issue 9: a request refused with 429 is retried at the head of the key's queue;
  * a poll tick that finds some waiters done comes back quickly for the others.
  */
-import { listOrGet, Listing, Poller, TokenBucket, type ApiClient, type Clock } from "../../provider/client";
+import { Deadline, listOrGet, Listing, Poller, TokenBucket, type ApiClient, type Clock } from "../../provider/client";
 
 test("a request refused with 429 goes back to the head of the line, not behind the queue", async () => {
   let t = 0;
@@ -39,7 +39,7 @@ test("a tick that finds some waiters done reads again soon for the others (not a
     unchangedSince: () => true,
   } as unknown as ApiClient;
   const poller = new Poller<{ id: string; status: string }>(listOrGet(api, { list: new Listing(api, "vps.list"), get: "vps.get", param: "id", idOf: (s) => s.id }, true));
-  const wait = (id: string) => poller.waitFor(id, (s) => s?.status === "running", { what: id, timeoutMs: 20_000 }).then(() => Date.now());
+  const wait = (id: string) => poller.waitFor(id, (s) => s?.status === "running", { what: id, deadline: Deadline.after(20_000) }).then(() => Date.now());
   const [a, b, c] = ["a", "b", "c"].map(wait);
   // Let the interval grow (0.5, 0.75, 1.1, 1.7 s …), then let one server arrive, the others right after.
   await new Promise((r) => setTimeout(r, 4_000));

@@ -3,7 +3,7 @@
  * a lone waiter reads its own object; an object missing from the list is read by id; with
  * coalescing off every waiter reads its own object.
  */
-import { ApiClient, listOrGet, Listing, Poller, WaitTimeoutError, type schemas } from "../../provider/client";
+import { ApiClient, Deadline, listOrGet, Listing, Poller, WaitTimeoutError, type schemas } from "../../provider/client";
 import type { TestEmulator } from "../../tools/support/emulator";
 import { useEmulator } from "../support/per-file";
 
@@ -41,7 +41,7 @@ test("five servers settling: one GET /vps per tick serves them all", async () =>
   const ids = await createServers(5);
   emu.control.clearRequests();
   const poller = new Poller<Vps>(listOrGet(api, kind(), true));
-  const waits = ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id}`, timeoutMs: 10_000 }));
+  const waits = ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id}`, deadline: Deadline.after(10_000) }));
   await new Promise((r) => setTimeout(r, 1_200)); // two ticks with everyone still provisioning
   emu.control.settle();
   const settled = await Promise.all(waits);
@@ -56,14 +56,14 @@ test("a lone waiter reads its own object; an object missing from the list is rea
   emu.control.clearRequests();
   const poller = new Poller<Vps>(listOrGet(api, kind(), true));
   emu.control.settle();
-  await poller.waitFor(id, (s) => s?.status === "running", { what: "one", timeoutMs: 5_000 });
+  await poller.waitFor(id, (s) => s?.status === "running", { what: "one", deadline: Deadline.after(5_000) });
   expect(reads().map((r) => r.route)).toEqual(["vps.get"]);
 
   emu.control.clearRequests();
   const missing = "00000000-0000-4000-8000-000000000000";
   const [gone, here] = await Promise.all([
-    poller.waitFor(missing, () => true, { what: "missing", timeoutMs: 5_000 }),
-    poller.waitFor(id, () => true, { what: "present", timeoutMs: 5_000 }),
+    poller.waitFor(missing, () => true, { what: "missing", deadline: Deadline.after(5_000) }),
+    poller.waitFor(id, () => true, { what: "present", deadline: Deadline.after(5_000) }),
   ]);
   expect(gone).toBeUndefined(); // 404: gone
   expect(here?.id).toBe(id);
@@ -75,14 +75,14 @@ test("with coalescing off every waiter reads its own object", async () => {
   emu.control.settle();
   emu.control.clearRequests();
   const poller = new Poller<Vps>(listOrGet(api, kind(), false));
-  await Promise.all(ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: id, timeoutMs: 5_000 })));
+  await Promise.all(ids.map((id) => poller.waitFor(id, (s) => s?.status === "running", { what: id, deadline: Deadline.after(5_000) })));
   expect(reads().map((r) => r.route)).toEqual(["vps.get", "vps.get", "vps.get"]);
 });
 
 test("a waiter that does not finish in time gets WaitTimeoutError naming what, the last state and how long", async () => {
   const [id] = await createServers(1);
   const poller = new Poller<Vps>(listOrGet(api, kind(), true));
-  const err = await poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id} to settle`, timeoutMs: 700, describe: (s) => `status ${s?.status}` }).catch((e) => e);
+  const err = await poller.waitFor(id, (s) => s?.status === "running", { what: `server ${id} to settle`, deadline: Deadline.after(700), describe: (s) => `status ${s?.status}` }).catch((e) => e);
   expect(err).toBeInstanceOf(WaitTimeoutError);
   expect(err.message).toMatch(new RegExp(`^timed out after \\d+ s waiting for server ${id} to settle; last state seen: status provisioning`));
 });

@@ -2,7 +2,7 @@
  * waitFor on a fake clock whose sleep moves time forward at once: each poll's delay and the
  * timeout are exact, and the test takes no real time.
  */
-import { ApiClient, waitFor, WaitTimeoutError, type Clock } from "../../provider/client";
+import { ApiClient, Deadline, waitFor, WaitTimeoutError, type Clock } from "../../provider/client";
 import { freshKey, reply, startServer, vpsRecord } from "../support/http-server";
 
 class SteppingClock implements Clock {
@@ -21,9 +21,9 @@ class SteppingClock implements Clock {
 type Server = { id: string; status: string; poll: number };
 
 function poller(statuses: string[], clock: SteppingClock) {
-  const reads: { at: number; signal?: AbortSignal }[] = [];
-  const read = async (signal?: AbortSignal): Promise<Server> => {
-    reads.push({ at: clock.now(), signal });
+  const reads: { at: number }[] = [];
+  const read = async (): Promise<Server> => {
+    reads.push({ at: clock.now() });
     const status = statuses[Math.min(reads.length - 1, statuses.length - 1)];
     return { id: "3f2a", status, poll: reads.length };
   };
@@ -34,7 +34,7 @@ test("the first read is immediate; done at once means no sleep at all", async ()
   const clock = new SteppingClock();
   const { read, reads } = poller(["running"], clock);
 
-  const state = await waitFor(read, (s) => s.status === "running", { what: "server 3f2a to be running", timeoutMs: 60_000, clock });
+  const state = await waitFor(read, (s) => s.status === "running", { what: "server 3f2a to be running", deadline: Deadline.after(60_000, clock), clock });
 
   expect(state).toEqual({ id: "3f2a", status: "running", poll: 1 });
   expect(reads.map((r) => r.at)).toEqual([0]);
@@ -47,7 +47,7 @@ test("expectedMs: one early read, the next when the transition usually has ended
 
   const state = await waitFor(read, (s) => s.status === "active", {
     what: "the backup add-on to be active",
-    timeoutMs: 60_000,
+    deadline: Deadline.after(60_000, clock),
     clock,
     random: () => 0.5,
     firstReadInMs: 500,
@@ -65,7 +65,7 @@ test("expectedMs: one early read, the next when the transition usually has ended
 test("expectedMs: a transition done by the first read costs one read", async () => {
   const clock = new SteppingClock();
   const { read, reads } = poller(["active"], clock);
-  await waitFor(read, (s) => s.status === "active", { what: "x", timeoutMs: 60_000, clock, firstReadInMs: 500, expectedMs: 10_000 });
+  await waitFor(read, (s) => s.status === "active", { what: "x", deadline: Deadline.after(60_000, clock), clock, firstReadInMs: 500, expectedMs: 10_000 });
   expect(reads.map((r) => r.at)).toEqual([500]);
 });
 
@@ -75,7 +75,7 @@ test("polls with a delay growing x1.5 from 0.5 s up to the cap", async () => {
 
   const state = await waitFor(read, (s) => s.status === "running", {
     what: "server 3f2a to be running",
-    timeoutMs: 60_000,
+    deadline: Deadline.after(60_000, clock),
     clock,
     random: () => 0.5, // no jitter: 0.8 + 0.4 x 0.5 = 1
     maxDelayMs: 2_000,
@@ -90,7 +90,7 @@ test("jitter stays within ±20 %", async () => {
   for (const r of [0, 1]) {
     const clock = new SteppingClock();
     const { read } = poller(["pending", "done"], clock);
-    await waitFor(read, (s) => s.status === "done", { what: "x", timeoutMs: 60_000, clock, random: () => r });
+    await waitFor(read, (s) => s.status === "done", { what: "x", deadline: Deadline.after(60_000, clock), clock, random: () => r });
     expect(clock.sleeps).toHaveLength(1);
     expect(clock.sleeps[0]).toBeCloseTo(r === 0 ? 400 : 600, 9);
   }
@@ -102,7 +102,7 @@ test("the timeout error names what it waited for, the last state seen and how lo
 
   const err = await waitFor(read, (s) => s.status === "running", {
     what: "server 3f2a to be running",
-    timeoutMs: 10_000,
+    deadline: Deadline.after(10_000, clock),
     clock,
     random: () => 0.5,
     describe: (s) => `status ${s.status} (poll ${s.poll})`,
@@ -129,27 +129,26 @@ test("without describe, the last state reads as JSON", async () => {
   const { read } = poller(["stopped"], clock);
 
   await expect(
-    waitFor(read, (s) => s.status === "running", { what: "server 3f2a to be running", timeoutMs: 1_000, clock }),
+    waitFor(read, (s) => s.status === "running", { what: "server 3f2a to be running", deadline: Deadline.after(1_000, clock), clock }),
   ).rejects.toThrow('timed out after 1 s waiting for server 3f2a to be running; last state seen: {"id":"3f2a","status":"stopped","poll":');
 });
 
-test("the signal reaches each read and stops the wait", async () => {
+test("a stop of the signal the deadline was made under ends the wait at once, with its reason", async () => {
   const clock = new SteppingClock();
   const controller = new AbortController();
   const { read, reads } = poller(["pending"], clock);
   const stop = new Error("stopped by the caller");
 
-  const reading = async (signal?: AbortSignal) => {
-    const state = await read(signal);
+  const reading = async () => {
+    const state = await read();
     if (state.poll === 3) controller.abort(stop);
     return state;
   };
 
   await expect(
-    waitFor(reading, (s) => s.status === "done", { what: "x", timeoutMs: 60_000, clock, signal: controller.signal }),
+    waitFor(reading, (s) => s.status === "done", { what: "x", deadline: Deadline.after(60_000, clock, controller.signal), clock }),
   ).rejects.toBe(stop);
   expect(reads).toHaveLength(3);
-  expect(reads.every((r) => r.signal === controller.signal)).toBe(true);
 });
 
 test("with the real client: each poll is a GET through the client, until the server runs", async () => {
@@ -157,9 +156,9 @@ test("with the real client: each poll is a GET through the client, until the ser
   const client = new ApiClient({ service: "platform", baseUrl: server.baseUrl, apiKey: freshKey("wait") });
   try {
     const vps = await waitFor(
-      (signal) => client.call("vps.get", { params: { id: "3f2a" }, signal }),
+      () => client.call("vps.get", { params: { id: "3f2a" } }),
       (v) => v.status === "running",
-      { what: "server 3f2a to be running", timeoutMs: 5_000, firstDelayMs: 20 },
+      { what: "server 3f2a to be running", deadline: Deadline.after(5_000), firstDelayMs: 20 },
     );
     expect(vps.status).toBe("running");
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /vps/3f2a", "GET /vps/3f2a", "GET /vps/3f2a"]);
