@@ -100,13 +100,24 @@ export interface ResourceSchema {
   /** What an `up` run again after an interrupted one does for this type. */
   readonly interrupted: string;
   /** The API errors a user may meet from this type, each with what to do. */
-  readonly errors: Readonly<Partial<Record<ApiErrorCode, string>>>;
+  readonly errors: Readonly<Partial<Record<ApiErrorCode, ErrorAdvice>>>;
   /** More on how it behaves (markdown), for the page. */
   readonly notes?: string;
   /** What the preview foresees of the `up` for this type (its price, its limits, what it wipes): foresight.ts. */
   readonly preview?: string;
   /** What the sdk class does besides passing its arguments (its id outputs, the inputs it sets itself, the types it exports). */
   readonly sdk?: SdkClassSpec;
+}
+
+/**
+ * What to do about one API error (a row of the reference page's table, the hint of a failed call):
+ * `what`, in words; `status` (with `on`, the operation that meets it) when the page names the HTTP
+ * status before the words ("402: the plan allows…", "409 on create: …").
+ */
+export interface ErrorAdvice {
+  readonly status?: number;
+  readonly on?: string;
+  readonly what: string;
 }
 
 /** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */
@@ -150,14 +161,14 @@ export function checkSchema(schema: ResourceSchema, news: Props): CheckResult {
 
 /**
  * The hint of `err` for a user, from the schema's error table (the reference page's, so a hint is
- * written once): the entry of its code when the code is one of `codes`, without the status the
- * message already holds ("402: the plan allows…" → "The plan allows…").
+ * written once): the words of its code's entry when the code is one of `codes` (the message holds
+ * the status already), as a sentence the message ends with.
  */
 export function schemaHint(schema: ResourceSchema, err: unknown, codes: readonly ApiErrorCode[]): string | undefined {
   const code = codes.find((c) => isApiError(err, c));
-  const text = code === undefined ? undefined : schema.errors[code];
-  if (!text) return undefined;
-  const words = text.replace(/^\d{3}( on [a-z]+)?: /, "").replace(/\.$/, "");
+  const what = code === undefined ? undefined : schema.errors[code]?.what;
+  if (!what) return undefined;
+  const words = what.replace(/\.$/, "");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
