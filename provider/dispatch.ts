@@ -4,7 +4,7 @@
  * foresight (email/plan-limits.ts), the ids creates answered (runtime.ts), and the preview's refusal
  * of an update to an object deleted outside Pulumi.
  */
-import { ApiError, causeOfType } from "./client/errors";
+import { apiErrorOf } from "./client/errors";
 import { callContext, common, parentOf, profileFailures, profileOf, timeoutFailures, withTimeoutHint, without, write } from "./common-inputs";
 import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
 import { appendToError, isUnknown, PartialFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
@@ -113,7 +113,7 @@ async function refuseGone(runtime: ProviderRuntime, type: string, impl: SchemaRe
 
 /** A 404 on the object the update works on (its id in the path): it was deleted outside Pulumi. */
 function goneHint(type: string, id: string, err: unknown): unknown {
-  const api = causeOfType(err, ApiError);
+  const api = apiErrorOf(err);
   if (!(err instanceof Error) || api?.status !== 404 || !id || !api.path.includes(encodeURIComponent(id))) return err;
   appendToError(err, `. ${GONE(type, id).replace(/^the/, "The")}`);
   return err;

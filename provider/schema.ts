@@ -100,13 +100,24 @@ export interface ResourceSchema {
   /** What an `up` run again after an interrupted one does for this type. */
   readonly interrupted: string;
   /** The API errors a user may meet from this type, each with what to do. */
-  readonly errors: Readonly<Partial<Record<ApiErrorCode, string>>>;
+  readonly errors: Readonly<Partial<Record<ApiErrorCode, ErrorAdvice>>>;
   /** More on how it behaves (markdown), for the page. */
   readonly notes?: string;
   /** What the preview foresees of the `up` for this type (its price, its limits, what it wipes): foresight.ts. */
   readonly preview?: string;
   /** What the sdk class does besides passing its arguments (its id outputs, the inputs it sets itself, the types it exports). */
   readonly sdk?: SdkClassSpec;
+}
+
+/**
+ * What to do about one API error (a row of the reference page's table, the hint of a failed call):
+ * `what`, in words; `status` (with `on`, the operation that meets it) when the page names the HTTP
+ * status before the words ("402: the plan allows…", "409 on create: …").
+ */
+export interface ErrorAdvice {
+  readonly status?: number;
+  readonly on?: string;
+  readonly what: string;
 }
 
 /** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */
@@ -150,14 +161,14 @@ export function checkSchema(schema: ResourceSchema, news: Props): CheckResult {
 
 /**
  * The hint of `err` for a user, from the schema's error table (the reference page's, so a hint is
- * written once): the entry of its code when the code is one of `codes`, without the status the
- * message already holds ("402: the plan allows…" → "The plan allows…").
+ * written once): the words of its code's entry when the code is one of `codes` (the message holds
+ * the status already), as a sentence the message ends with.
  */
 export function schemaHint(schema: ResourceSchema, err: unknown, codes: readonly ApiErrorCode[]): string | undefined {
   const code = codes.find((c) => isApiError(err, c));
-  const text = code === undefined ? undefined : schema.errors[code];
-  if (!text) return undefined;
-  const words = text.replace(/^\d{3}( on [a-z]+)?: /, "").replace(/\.$/, "");
+  const what = code === undefined ? undefined : schema.errors[code]?.what;
+  if (!what) return undefined;
+  const words = what.replace(/\.$/, "");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -170,12 +181,14 @@ export function schemaHint(schema: ResourceSchema, err: unknown, codes: readonly
  *   `hintFor`, else the schema's text for one of `hints`' codes; `ownCreateErrors`: it words its
  *   errors itself and they pass as thrown;
  * - `update`: the new inputs over the old outputs, for a type whose every input replaces;
- * - `read`: `find`'s object (undefined: gone, the id "" drops it) and its `properties`, a failed
- *   read `operationError("read", err)`;
- * - `delete`: `remove`, an object already gone (404) counting as deleted, any other failure
- *   `operationError("delete", err)`.
+ * - `read` (ReadBy): `find`'s object (undefined: gone, the id "" drops it) and its `properties`, a
+ *   failed read `operationError("read", err)`;
+ * - `delete` (DeleteBy): `remove`, an object already gone (404) counting as deleted, any other
+ *   failure `operationError("delete", err)`.
  */
-export interface ResourceCrud<T> {
+export type ResourceCrud<T> = CrudMethods & ReadBy<T> & DeleteBy;
+
+interface CrudMethods {
   check?(olds: Props, news: Props, ctx: CallContext): Promise<CheckResult>;
   diff?(id: string, olds: Props, news: Props, ctx: CallContext): Promise<DiffResult>;
   create(inputs: Props, ctx: CallContext): Promise<CreateResult>;
@@ -185,17 +198,35 @@ export interface ResourceCrud<T> {
   /** A hint that names the inputs (an id, a domain), where the schema's words cannot. */
   hintFor?(err: unknown, inputs: Props): string | undefined;
   update?(id: string, olds: Props, news: Props, ctx: CallContext): Promise<{ outs: Props }>;
-  read?(id: string, props: Props, ctx: CallContext): Promise<ReadResult>;
-  find?(id: string, props: Props, ctx: CallContext): Promise<T | undefined>;
-  /** The inputs and outputs of the object found (`id`), with the properties the state holds. */
-  properties?(object: T, props: Props, id: string): { inputs: Props; outputs: Props };
-  delete?(id: string, props: Props, ctx: CallContext): Promise<void>;
-  remove?(id: string, props: Props, ctx: CallContext): Promise<unknown>;
 }
 
-/** A resource type from its schema and what its CRUD does beyond the defaults (ResourceCrud). */
+/** A read of its own, or the default read's `find` and `properties` (both): a type without either does not compile. */
+type ReadBy<T> =
+  | { read(id: string, props: Props, ctx: CallContext): Promise<ReadResult>; find?: never; properties?: never }
+  | { read?: never; find: FindOf<T>; properties: PropertiesOf<T> };
+
+type FindOf<T> = (id: string, props: Props, ctx: CallContext) => Promise<T | undefined>;
+/** The inputs and outputs of the object found (`id`), with the properties the state holds. */
+type PropertiesOf<T> = (object: T, props: Props, id: string) => { inputs: Props; outputs: Props };
+type RemoveOf = (id: string, props: Props, ctx: CallContext) => Promise<unknown>;
+
+/** A delete of its own, or the default delete's `remove`. */
+type DeleteBy =
+  | { delete(id: string, props: Props, ctx: CallContext): Promise<void>; remove?: never }
+  | { delete?: never; remove: RemoveOf };
+
+/**
+ * A resource type from its schema and what its CRUD does beyond the defaults (ResourceCrud). A CRUD
+ * that leaves a default without what it needs (find and properties, remove) fails here, as its
+ * module loads, naming the type: the compiler refuses it already, this catches a cast.
+ */
 export function defineResource<T>(schema: ResourceSchema, crud: ResourceCrud<T>): SchemaResource {
-  const { find, properties, remove } = crud;
+  const has = (method: unknown) => typeof method === "function";
+  const missing = [
+    ...(has(crud.read) || (has(crud.find) && has(crud.properties)) ? [] : ["read, or find and properties"]),
+    ...(has(crud.delete) || has(crud.remove) ? [] : ["delete, or remove"]),
+  ];
+  if (missing.length > 0) throw new Error(`${schema.type}: defineResource needs ${missing.join("; and ")}`);
   return {
     schema,
     check: crud.check ?? (async (_olds, news) => checkSchema(schema, news)),
@@ -211,29 +242,33 @@ export function defineResource<T>(schema: ResourceSchema, crud: ResourceCrud<T>)
         },
     // Unreachable in practice for a type whose every input replaces; it answers complete outputs all the same.
     update: crud.update ?? (async (_id, olds, news) => ({ outs: { ...olds, ...news } })),
-    read:
-      crud.read ??
-      (async (id, props, ctx) => {
-        if (!find || !properties) throw new Error(`${schema.type}: defineResource needs read, or find and properties`);
-        let object: T | undefined;
-        try {
-          object = await find(id, props, ctx);
-        } catch (err) {
-          throw operationError("read", err);
-        }
-        if (object === undefined) return { id: "", props: {} };
-        const { inputs, outputs } = properties(object, props, id);
-        return { id, props: outputs, inputs };
-      }),
-    delete:
-      crud.delete ??
-      (async (id, props, ctx) => {
-        if (!remove) throw new Error(`${schema.type}: defineResource needs delete or remove`);
-        try {
-          await remove(id, props, ctx);
-        } catch (err) {
-          if (!isNotFound(err)) throw operationError("delete", err);
-        }
-      }),
+    read: crud.read ?? readByFind(crud.find, crud.properties),
+    delete: crud.delete ?? deleteByRemove(crud.remove),
+  };
+}
+
+/** The default read: `find`'s object and its `properties`; none found drops it (the id ""). */
+function readByFind<T>(find: FindOf<T>, properties: PropertiesOf<T>): ResourceImpl["read"] {
+  return async (id, props, ctx) => {
+    let object: T | undefined;
+    try {
+      object = await find(id, props, ctx);
+    } catch (err) {
+      throw operationError("read", err);
+    }
+    if (object === undefined) return { id: "", props: {} };
+    const { inputs, outputs } = properties(object, props, id);
+    return { id, props: outputs, inputs };
+  };
+}
+
+/** The default delete: `remove`, an object already gone (404) counting as deleted. */
+function deleteByRemove(remove: RemoveOf): ResourceImpl["delete"] {
+  return async (id, props, ctx) => {
+    try {
+      await remove(id, props, ctx);
+    } catch (err) {
+      if (!isNotFound(err)) throw operationError("delete", err);
+    }
   };
 }

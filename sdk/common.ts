@@ -77,20 +77,21 @@ function adoptionOf(
   return { args: { ...args, adoptId: importId }, opts: rest };
 }
 
-/** The internal inputs the class sets itself, as its schema's `sdk` says. */
+/** The internal inputs the class sets itself, as its schema's `sdk` says: each one it names. */
 function internalInputs(spec: ClassSpec, name: string, args: object): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
   if (spec.defaultName) {
     // The name a new object gets when `name` is not given (see ./naming.ts); not sent beside a name
     // given as a plain value (it would only take room in the state).
-    return { defaultName: typeof (args as { name?: unknown }).name === "string" ? undefined : defaultName(spec.type, name) };
+    inputs.defaultName = typeof (args as { name?: unknown }).name === "string" ? undefined : defaultName(spec.type, name);
   }
   // The stable part of every Idempotency-Key this resource sends (the provider cannot see the URN).
-  if (spec.idempotencyScope) return { idempotencyScope: resourceIdentity(spec.type, name).slice(0, 24) };
+  if (spec.idempotencyScope) inputs.idempotencyScope = resourceIdentity(spec.type, name).slice(0, 24);
   if (spec.declaredServer) {
     const { kind, perServer } = spec.declaredServer;
-    return { declaredServer: declaredServer((args as { vpsId: pulumi.Input<string> }).vpsId, kind, perServer) };
+    inputs.declaredServer = declaredServer((args as { vpsId: pulumi.Input<string> }).vpsId, kind, perServer);
   }
-  return {};
+  return inputs;
 }
 
 /**

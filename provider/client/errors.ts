@@ -107,7 +107,7 @@ export class OutcomeUnknownError extends ApiError {
  * wrapping); only catalogued codes compile.
  */
 export function apiErrorOf(err: unknown, ...codes: ErrorCode[]): ApiError | undefined {
-  for (let at = err, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) {
+  for (const at of causes(err)) {
     if (at instanceof ApiError && (codes.length === 0 || codes.some((code) => code === at.code))) return at;
   }
   return undefined;
@@ -190,9 +190,17 @@ function answerHint(cause: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * `err` and its causes, outermost first, while they are Errors; ten at most, so a cycle of causes
+ * ends.
+ */
+function* causes(err: unknown): Generator<Error> {
+  for (let at = err, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) yield at;
+}
+
 /** The first error of `type` in the chain of `err` and its causes, or undefined. */
 export function causeOfType<T extends Error>(err: unknown, type: abstract new (...args: never[]) => T): T | undefined {
-  for (let at = err, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) if (at instanceof type) return at;
+  for (const at of causes(err)) if (at instanceof type) return at;
   return undefined;
 }
 

@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/generated/resources";
-import type { InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
+import type { ErrorAdvice, InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
 import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
 import { defaultOf, isOptional, ruleOf, tsTypeOf, tsTypeOfAnswer } from "./schema-text";
 import * as schemas from "../../contract/schemas";
@@ -194,6 +194,12 @@ function classDoc(schema: ResourceSchema, root: string): string {
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
+/** An error's row text: its status (and the operation that meets it) before the words, as "402: …" or "409 on create: …". */
+function adviceText(advice: ErrorAdvice): string {
+  if (advice.status === undefined) return advice.what;
+  return `${advice.status}${advice.on ? ` on ${advice.on}` : ""}: ${advice.what}`;
+}
+
 function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   const out: string[] = [];
   out.push(`# ${schema.type}`, "", schema.summary, "");
@@ -242,7 +248,7 @@ function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   if (foreseen) out.push("## What the preview foresees", "", foreseen, "");
   out.push("## After an interrupted `up`", "", schema.interrupted, "");
   out.push("## API errors", "", "Besides the errors every call may meet (see the README, [Errors](../README.md#errors-and-the-debug-log)):", "", "| code | what to do |", "|---|---|");
-  for (const [code, what] of Object.entries(schema.errors)) out.push(`| \`${code}\` | ${cell(what!)} |`);
+  for (const [code, advice] of Object.entries(schema.errors)) out.push(`| \`${code}\` | ${cell(adviceText(advice!))} |`);
   out.push("");
   if (schema.notes) out.push("## Notes", "", schema.notes.trim(), "");
   return out.join("\n");
