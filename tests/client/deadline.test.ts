@@ -3,26 +3,13 @@
  * operation's start and every wait of it shares what is left; without it each wait applies its own
  * default; a stop from above ends a wait at once, the time running out ends it as a timeout.
  */
-import { Deadline, DeadlineExceeded, Poller, retryWhileRefused, WaitTimeoutError, type Clock } from "../../provider/client";
+import { Deadline, DeadlineExceeded, Poller, retryWhileRefused, WaitTimeoutError } from "../../provider/client";
 import { methods } from "../../provider/dispatch";
 import { ProviderRuntime } from "../../provider/runtime";
 import type { SchemaResource } from "../../provider/schema";
 import { vps } from "../../provider/vps/vps";
 import type { CallContext } from "../../provider/context";
-
-/** A clock whose sleeps move time forward at once. */
-class SteppingClock implements Clock {
-  t = 0;
-  readonly sleeps: number[] = [];
-  now(): number {
-    return this.t;
-  }
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw signal.reason;
-    this.sleeps.push(ms);
-    this.t += ms;
-  }
-}
+import { SteppingClock } from "../support/stepping-clock";
 
 test("on the system clock the signal aborts when the time is up, with DeadlineExceeded", async () => {
   const deadline = Deadline.after(200);

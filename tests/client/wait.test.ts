@@ -2,21 +2,9 @@
  * waitFor on a fake clock whose sleep moves time forward at once: each poll's delay and the
  * timeout are exact, and the test takes no real time.
  */
-import { ApiClient, Deadline, waitFor, WaitTimeoutError, type Clock } from "../../provider/client";
+import { ApiClient, Deadline, waitFor, WaitTimeoutError } from "../../provider/client";
 import { freshKey, reply, startServer, vpsRecord } from "../support/http-server";
-
-class SteppingClock implements Clock {
-  t = 0;
-  readonly sleeps: number[] = [];
-  now(): number {
-    return this.t;
-  }
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw signal.reason;
-    this.sleeps.push(ms);
-    this.t += ms;
-  }
-}
+import { SteppingClock } from "../support/stepping-clock";
 
 type Server = { id: string; status: string; poll: number };
 
