@@ -220,7 +220,8 @@ export class MatrixStack {
     for (const row of this.rows) for (const { name } of declared(row)) this.set(`adopt_${name}`, o.adopt?.[name] ?? "");
   }
 
-  async run(op: "preview" | "up" | "refresh" | "destroy", extra: { clearPendingCreates?: boolean } = {}): Promise<Run> {
+  /** `skipPreview`: under the test engine, no preview pass first (the real CLI runs its preview). */
+  async run(op: "preview" | "up" | "refresh" | "destroy", extra: { clearPendingCreates?: boolean; skipPreview?: boolean } = {}): Promise<Run> {
     const r = await run(this.s, op, undefined, undefined, extra);
     this.runs.push(r);
     return r;
@@ -310,10 +311,12 @@ export async function create500(m: MatrixStack): Promise<RowProblems> {
   for (const c of calls) await m.s.emu.ctl("POST", "/faults", fault500(c));
   // A failed step stops the run from starting others (as the real engine does without
   // --continue-on-error): `up` again, as a user would, until every fault was met or a run succeeds.
+  // These rounds skip the preview pass (`up --skip-preview`, the test engine's): the faults are on
+  // creates, which a preview never sends; the converging `up` below runs with its preview.
   const faultedRuns: Run[] = [];
   let rules: { used: number }[] = [];
   for (let round = 0; round < m.rows.length; round++) {
-    const r = await m.run("up");
+    const r = await m.run("up", { skipPreview: true });
     faultedRuns.push(r);
     rules = (await m.s.emu.ctl("GET", "/faults")).body.data as { used: number }[];
     if (r.ok || rules.every((rule) => rule.used > 0)) break;
@@ -452,7 +455,8 @@ async function cellStart(m: MatrixStack): Promise<{ problems: RowProblems; calls
   m.s.resetState();
   m.runs.length = 0;
   m.configure({ phase: "needs" });
-  const needs = await m.run("up");
+  // The cell's setup, not its subject: no preview pass (the matrix's own steps are about previews).
+  const needs = await m.run("up", { skipPreview: true });
   if (!needs.ok) for (const row of m.rows) problems[row.type].push(`up of what the rows need failed: ${needs.errors.join(" | ")}`);
   const ids = m.ids();
   m.configure({ phase: "all" });

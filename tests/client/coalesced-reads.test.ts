@@ -7,7 +7,7 @@
  * have no list, one GET each. A list answered a moment ago serves later reads of that kind until the
  * process writes; after a write the next read asks again.
  */
-import { providerFor, startProviderHost, stackConfig, type ProviderHost } from "../../tools/engine/provider-host";
+import { providerFor, serializedProviders, startProviderHost, stackConfig, type ProviderHost } from "../../tools/engine/provider-host";
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { RequestLogEntry } from "../../emulator";
 import { useResourceHarness } from "../support/per-file";
@@ -55,9 +55,12 @@ function reads(): Record<string, number> {
   return counts;
 }
 
+/** Each type's `__provider`, made once for the file: each is a program run in a node process of its own. */
+const providerOf = serializedProviders();
+
 /** The state a create left for a resource: what a refresh sends back to `read`. */
 async function stateOf(type: string, id: string, outputs: Props): Promise<Props> {
-  return { ...outputs, __provider: (await providerFor(type, {})).inputs.__provider, id };
+  return { ...outputs, __provider: await providerOf(type, {}), id };
 }
 
 async function readAll(targets: { type: string; id: string; props: Props }[]) {

