@@ -110,15 +110,14 @@ export interface ResourceSchema {
 }
 
 /**
- * What to do about one API error (a row of the reference page's table, the hint of a failed call):
- * `what`, in words; `status` (with `on`, the operation that meets it) when the page names the HTTP
- * status before the words ("402: the plan allows…", "409 on create: …").
+ * What to do about one API error (a row of the reference page's table, the hint of a failed call), in
+ * words; with its HTTP `status` where the page names the status before the words ("402: the plan
+ * allows…").
  */
-export interface ErrorAdvice {
-  readonly status?: number;
-  readonly on?: string;
-  readonly what: string;
-}
+export type ErrorAdvice = string | { readonly status: number; readonly what: string };
+
+/** The words of an error's advice, without its status. */
+export const adviceWords = (advice: ErrorAdvice): string => (typeof advice === "string" ? advice : advice.what);
 
 /** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */
 export interface SchemaResource extends ResourceImpl {
@@ -166,8 +165,9 @@ export function checkSchema(schema: ResourceSchema, news: Props): CheckResult {
  */
 export function schemaHint(schema: ResourceSchema, err: unknown, codes: readonly ApiErrorCode[]): string | undefined {
   const code = codes.find((c) => isApiError(err, c));
-  const what = code === undefined ? undefined : schema.errors[code]?.what;
-  if (!what) return undefined;
+  const advice = code === undefined ? undefined : schema.errors[code];
+  if (advice === undefined) return undefined;
+  const what = adviceWords(advice);
   const words = what.replace(/\.$/, "");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -152,24 +152,20 @@ export const domainSchema: ResourceSchema = {
   interrupted:
     "The registration an interrupted create made is in the account, but a name in the account may also have been registered by hand or by another stack: the repeated create stops with the name and the line `adoptId: \"<name>\"` to add (nothing is charged again). A registration whose answer was lost in the same run is settled by reading the account's list, never by sending again: found, it is this create's (auto-renew is set to the program's); not found, the error says it was not sent again and how to check (a registration whose record is not saved yet, `DOMAIN_SAVE_PENDING`, is not listed either).",
   errors: {
-    ACCOUNT_KEY_REQUIRED: {
-      what: "Domain resources need a whole-account API key: this key is limited to one project. Create a key that covers the whole account with the Domain product (dashboard, project settings, API keys) and set it as `svc:apiKey` or `SVC_API_KEY`. Refused at preview.",
-    },
-    SCOPE_NOT_ALLOWED: { what: "The key lacks the Domain product: enable it for the key in the dashboard, or use a key that has it." },
-    TLD_NOT_SUPPORTED: { what: "The extension cannot be registered here: choose another extension. Refused at preview." },
-    PREMIUM_NOT_SUPPORTED: { what: "A premium name, which cannot be registered online: choose another name. Refused at preview." },
-    PRICE_UNAVAILABLE: { what: "There is no valid price for this extension right now: try again later. Refused at preview." },
-    PERIOD_NOT_SUPPORTED: { what: "Only period 1 is accepted (the check refuses others already)." },
-    DOMAIN_UNAVAILABLE: { what: "The name belongs to another account: choose another name. Refused at preview." },
-    DOMAIN_ALREADY_IN_ACCOUNT: { what: "The name is already registered in this account: add `adoptId: \"<name>\"` to manage it (nothing is registered or charged again). Refused at preview." },
-    REGISTRANT_INCOMPLETE: {
-      what: "The account's owner (registrant) details are incomplete; the error lists the missing fields. Declare them with a `DomainRegistrant` and give this Domain `registrant: owner.id`, or complete them in the dashboard, then run again. Refused at preview, unless `registrant` names a DomainRegistrant not written yet.",
-    },
-    INSUFFICIENT_BALANCE: { what: "The wallet cannot pay: top up, then run again. Preview refuses it already, with the price and the balance." },
+    ACCOUNT_KEY_REQUIRED: "Domain resources need a whole-account API key: this key is limited to one project. Create a key that covers the whole account with the Domain product (dashboard, project settings, API keys) and set it as `svc:apiKey` or `SVC_API_KEY`. Refused at preview.",
+    SCOPE_NOT_ALLOWED: "The key lacks the Domain product: enable it for the key in the dashboard, or use a key that has it.",
+    TLD_NOT_SUPPORTED: "The extension cannot be registered here: choose another extension. Refused at preview.",
+    PREMIUM_NOT_SUPPORTED: "A premium name, which cannot be registered online: choose another name. Refused at preview.",
+    PRICE_UNAVAILABLE: "There is no valid price for this extension right now: try again later. Refused at preview.",
+    PERIOD_NOT_SUPPORTED: "Only period 1 is accepted (the check refuses others already).",
+    DOMAIN_UNAVAILABLE: "The name belongs to another account: choose another name. Refused at preview.",
+    DOMAIN_ALREADY_IN_ACCOUNT: "The name is already registered in this account: add `adoptId: \"<name>\"` to manage it (nothing is registered or charged again). Refused at preview.",
+    REGISTRANT_INCOMPLETE: "The account's owner (registrant) details are incomplete; the error lists the missing fields. Declare them with a `DomainRegistrant` and give this Domain `registrant: owner.id`, or complete them in the dashboard, then run again. Refused at preview, unless `registrant` names a DomainRegistrant not written yet.",
+    INSUFFICIENT_BALANCE: "The wallet cannot pay: top up, then run again. Preview refuses it already, with the price and the balance.",
     REGISTRAR_REJECTED: { status: 422, what: "the registry refused; the charge, if any, was refunded and nothing was registered: the next `pulumi up` may try again." },
     REGISTRAR_ERROR: { status: 502, what: "the registry was unreachable; refunded, nothing registered: the next `pulumi up` may try again." },
-    INTERNAL_ERROR: { what: "500 from the domain API: refunded, nothing registered: the next `pulumi up` may try again. Buying WHOIS protection: not bought, the next `up` tries again." },
-    WHOIS_PROTECTION_ACTIVE: { what: "Buying WHOIS protection that is already on: taken as done (the update reads the domain)." },
+    INTERNAL_ERROR: "500 from the domain API: refunded, nothing registered: the next `pulumi up` may try again. Buying WHOIS protection: not bought, the next `up` tries again.",
+    WHOIS_PROTECTION_ACTIVE: "Buying WHOIS protection that is already on: taken as done (the update reads the domain).",
   },
   notes: `**Preview** checks the inputs, then, for a name not yet in the state and not adopted, sends the free \`POST /domains?dryRun=true\` and refuses on \`name\`, with the reason, an unsupported extension, a premium name, no price now, a name of another account, a name already in the account (with the \`adoptId\` line to adopt it), incomplete owner details (which fields, and where to complete them), a key limited to one project, or a wallet that cannot pay (the price and the balance). A dry run that fails for any other reason (no answer, 5xx, a bad key) also stops the preview: a paid call never runs unpriced.
 

@@ -72,12 +72,10 @@ export const domainRegistrantSchema: ResourceSchema = {
   interrupted:
     "The create reads the details and sends the fields that differ; `PATCH /domains/registrant` merges, so a create run again after an interrupted one sends what is still different, or nothing.",
   errors: {
-    INVALID_REGISTRANT: { what: "The API refused a detail; the message names each refused field and why: correct it in the program. Nothing was changed." },
-    VALIDATION_ERROR: { what: "A detail of the wrong type (the check refuses these already)." },
-    ACCOUNT_KEY_REQUIRED: {
-      what: "Owner details need a whole-account API key: this key is limited to one project. Use a key that covers the whole account with the Domain product (`svc:apiKey` / `SVC_API_KEY`).",
-    },
-    SCOPE_NOT_ALLOWED: { what: "The key lacks the Domain product: enable it for the key in the dashboard, or use a key that has it." },
+    INVALID_REGISTRANT: "The API refused a detail; the message names each refused field and why: correct it in the program. Nothing was changed.",
+    VALIDATION_ERROR: "A detail of the wrong type (the check refuses these already).",
+    ACCOUNT_KEY_REQUIRED: "Owner details need a whole-account API key: this key is limited to one project. Use a key that covers the whole account with the Domain product (`svc:apiKey` / `SVC_API_KEY`).",
+    SCOPE_NOT_ALLOWED: "The key lacks the Domain product: enable it for the key in the dashboard, or use a key that has it.",
   },
   notes: `**One per account.** Declare it once per account (per \`profile\`): two DomainRegistrants of one account would overwrite each other's details on every \`up\`.
 

@@ -48,13 +48,13 @@ export const mailAliasSchema: ResourceSchema = {
   interrupted:
     "The API refuses a second address with the same local part on the domain (`ADDRESS_EXISTS`), and an alias of that local part already on the mailbox may be anyone's: the create stops with its id and the `adoptId` line to add.",
   errors: {
-    ALIAS_LIMIT: { what: "The mailbox has as many aliases as the plan allows: remove one, or move to a larger plan. During a replace, set the resource option `deleteBeforeReplace: true`." },
-    MAILBOX_NOT_FOUND: { what: "No mailbox with this `mailboxId` in the project of this key: pass a `Mailbox`'s id (`mailbox.id`)." },
-    ADDRESS_EXISTS: { what: "A mailbox or alias already uses this address on the domain: choose another `localPart`." },
-    DOMAIN_NOT_RECEIVING: { what: "Receiving is off on the mailbox's domain (its `ReceivingDomain` is gone): run `pulumi up` for the whole program." },
-    INVALID_ADDRESS: { what: "`localPart` must be a valid local part of an address." },
-    ALIAS_SETTINGS: { what: "`name`, `forwardTo`, `notifications` and a password are the mailbox's settings: the check refuses them on an alias at preview; set them on the `Mailbox`." },
-    ADDRESS_NOT_FOUND: { what: "On delete it counts as deleted (deleting its mailbox deletes it too)." },
+    ALIAS_LIMIT: "The mailbox has as many aliases as the plan allows: remove one, or move to a larger plan. During a replace, set the resource option `deleteBeforeReplace: true`.",
+    MAILBOX_NOT_FOUND: "No mailbox with this `mailboxId` in the project of this key: pass a `Mailbox`'s id (`mailbox.id`).",
+    ADDRESS_EXISTS: "A mailbox or alias already uses this address on the domain: choose another `localPart`.",
+    DOMAIN_NOT_RECEIVING: "Receiving is off on the mailbox's domain (its `ReceivingDomain` is gone): run `pulumi up` for the whole program.",
+    INVALID_ADDRESS: "`localPart` must be a valid local part of an address.",
+    ALIAS_SETTINGS: "`name`, `forwardTo`, `notifications` and a password are the mailbox's settings: the check refuses them on an alias at preview; set them on the `Mailbox`.",
+    ADDRESS_NOT_FOUND: "On delete it counts as deleted (deleting its mailbox deletes it too).",
   },
   notes:
     "`name`, `forwardTo`, `notifications` (and a password) are the mailbox's settings: given on an alias they are refused at preview, naming the property and where it goes (the API's `ALIAS_SETTINGS`). Aliases are free: nothing is charged.",

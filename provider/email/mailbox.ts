@@ -108,18 +108,14 @@ export const mailboxSchema: ResourceSchema = {
   interrupted:
     "The API refuses a second address with the same local part on the domain (`ADDRESS_EXISTS`), and the local part is the user's choice, so the mailbox found may be anyone's: the create stops with its id and the `adoptId` line to add.",
   errors: {
-    FORWARDING_NOT_ALLOWED: {
-      what: "The project's plan does not include forwarding (`getInboundStats` shows the plan's values): remove `forwardTo`, or move to a plan that includes forwarding — an `EmailPlan` this Mailbox depends on, so the plan changes first.",
-    },
-    MAILBOX_LIMIT: {
-      what: "The plan allows no more mailboxes: delete one, or move to a larger plan (or add the extra-mailboxes add-on). During a replace, set the resource option `deleteBeforeReplace: true`.",
-    },
-    DOMAIN_NOT_RECEIVING: { what: "Receiving is not enabled on the domain: declare a `ReceivingDomain` for it and pass its `domainId` output to this Mailbox, so the mailbox is created after receiving is on." },
-    ADDRESS_EXISTS: { what: "An alias or mailbox already uses this address on the domain: choose another `localPart`, or remove that address first (the error names its id and the `adoptId` line when it is a mailbox)." },
-    INVALID_ADDRESS: { what: "`localPart` and every `forwardTo` address must be valid addresses, and a mailbox cannot forward to itself." },
-    DOMAIN_NOT_FOUND: { what: "No sending domain with this `domainId` in the project of this key." },
-    ADDRESS_NOT_FOUND: { what: "On update: the mailbox is gone; `pulumi refresh`, then `pulumi up` creates it again. On delete it counts as deleted (turning receiving off, or deleting the domain, removes it too)." },
-    KEY_NOT_ALLOWED: { what: "Webmail passwords are set in the dashboard only: the API refuses them to any key, so a password is refused at preview already." },
+    FORWARDING_NOT_ALLOWED: "The project's plan does not include forwarding (`getInboundStats` shows the plan's values): remove `forwardTo`, or move to a plan that includes forwarding — an `EmailPlan` this Mailbox depends on, so the plan changes first.",
+    MAILBOX_LIMIT: "The plan allows no more mailboxes: delete one, or move to a larger plan (or add the extra-mailboxes add-on). During a replace, set the resource option `deleteBeforeReplace: true`.",
+    DOMAIN_NOT_RECEIVING: "Receiving is not enabled on the domain: declare a `ReceivingDomain` for it and pass its `domainId` output to this Mailbox, so the mailbox is created after receiving is on.",
+    ADDRESS_EXISTS: "An alias or mailbox already uses this address on the domain: choose another `localPart`, or remove that address first (the error names its id and the `adoptId` line when it is a mailbox).",
+    INVALID_ADDRESS: "`localPart` and every `forwardTo` address must be valid addresses, and a mailbox cannot forward to itself.",
+    DOMAIN_NOT_FOUND: "No sending domain with this `domainId` in the project of this key.",
+    ADDRESS_NOT_FOUND: "On update: the mailbox is gone; `pulumi refresh`, then `pulumi up` creates it again. On delete it counts as deleted (turning receiving off, or deleting the domain, removes it too).",
+    KEY_NOT_ALLOWED: "Webmail passwords are set in the dashboard only: the API refuses them to any key, so a password is refused at preview already.",
   },
   notes: `Whether the plan includes forwarding, and how many mailboxes it allows, only the API knows: the program may buy or change the plan in the same \`up\` (an \`EmailPlan\`), so a preview cannot, and those refusals come from the API, explained. For example: \`create failed: POST /inbound/addresses 402 FORWARDING_NOT_ALLOWED — The plan has no forwarding. The project's plan does not include forwarding (getInboundStats shows the plan's values): remove forwardTo, or move to a plan that includes forwarding — an EmailPlan this Mailbox depends on, so the plan changes first\`.
 

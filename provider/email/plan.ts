@@ -108,11 +108,11 @@ export const emailPlanSchema: ResourceSchema = {
   interrupted:
     "The project's plan is the one object this resource can be: the repeated create takes it over and sends only what still differs from the program. A purchase the interrupted run made already shows in the live plan, so nothing is sent for it; one whose answer was lost is sent again with the same Idempotency-Key, and the API answers the first answer again instead of charging twice (replay window: 24 hours).",
   errors: {
-    INSUFFICIENT_BALANCE: { what: "Nothing was charged (and the key is released): top up the wallet, then run `pulumi up` again. Preview refuses it already, with the price and the balance." },
-    VALIDATION: { what: "An unknown plan code or add-on, or months other than 1 or 12: use a plan code from `getEmailPlans()`; add-ons are `extra-mailboxes` and `extra-storage`. Preview refuses it already, on `planCode`." },
-    PLAN_REQUIRED: { what: "Inbox add-ons need a plan with receiving: choose such a plan (`getEmailPlans()`: `receiving: true`)." },
-    REQUEST_IN_PROGRESS: { what: "The same purchase (same Idempotency-Key) is still running at the API: run `pulumi up` again in a moment; it is answered, not charged twice." },
-    KEY_NOT_ALLOWED: { what: "Cancelling a plan is dashboard-only: the resource's delete never calls it (see Notes)." },
+    INSUFFICIENT_BALANCE: "Nothing was charged (and the key is released): top up the wallet, then run `pulumi up` again. Preview refuses it already, with the price and the balance.",
+    VALIDATION: "An unknown plan code or add-on, or months other than 1 or 12: use a plan code from `getEmailPlans()`; add-ons are `extra-mailboxes` and `extra-storage`. Preview refuses it already, on `planCode`.",
+    PLAN_REQUIRED: "Inbox add-ons need a plan with receiving: choose such a plan (`getEmailPlans()`: `receiving: true`).",
+    REQUEST_IN_PROGRESS: "The same purchase (same Idempotency-Key) is still running at the API: run `pulumi up` again in a moment; it is answered, not charged twice.",
+    KEY_NOT_ALLOWED: "Cancelling a plan is dashboard-only: the resource's delete never calls it (see Notes).",
   },
   notes: `**One per project.** A project always has one plan (the free plan counts), so an EmailPlan manages *the* plan of its profile's project. A second EmailPlan for the same profile fails the program at preview: the dynamic provider sees one resource at a time and cannot know of another, so the sdk class keeps, in the program's process, the profiles that already have one and refuses the second (two stacks on one project are not detected: don't).
 

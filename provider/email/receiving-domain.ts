@@ -62,13 +62,11 @@ export const receivingDomainSchema: ResourceSchema = {
   interrupted:
     "Receiving already on with the host this resource asks for is what the `PUT` would make: the create takes it over. On with another host, it may be anyone's: the create stops with the `adoptId` line to add.",
   errors: {
-    DOMAIN_NOT_VERIFIED: {
-      what: "Receiving needs a verified domain: take `domainId` from a `SendingDomain` that waits for verification (the default), or from a `SendingDomainVerification`'s `domainId` output, so receiving is enabled after the domain is verified.",
-    },
-    PLAN_REQUIRED: { what: "The project's plan has no receiving (`getInboundStats` shows the plan's values): move to a plan that includes it, with an `EmailPlan` this ReceivingDomain depends on." },
-    INBOUND_HOST_TAKEN: { what: "Another project (or another domain of this one) already receives mail for this host: choose another host, or turn receiving off there first." },
-    INVALID_HOST: { what: "`host` must be the domain itself or a subdomain of it, and not its envelope-sender (`bounce.`) host." },
-    DOMAIN_NOT_FOUND: { what: "No sending domain with this `domainId` in the project of this key. On delete: the domain, and its receiving, are gone (counts as deleted)." },
+    DOMAIN_NOT_VERIFIED: "Receiving needs a verified domain: take `domainId` from a `SendingDomain` that waits for verification (the default), or from a `SendingDomainVerification`'s `domainId` output, so receiving is enabled after the domain is verified.",
+    PLAN_REQUIRED: "The project's plan has no receiving (`getInboundStats` shows the plan's values): move to a plan that includes it, with an `EmailPlan` this ReceivingDomain depends on.",
+    INBOUND_HOST_TAKEN: "Another project (or another domain of this one) already receives mail for this host: choose another host, or turn receiving off there first.",
+    INVALID_HOST: "`host` must be the domain itself or a subdomain of it, and not its envelope-sender (`bounce.`) host.",
+    DOMAIN_NOT_FOUND: "No sending domain with this `domainId` in the project of this key. On delete: the domain, and its receiving, are gone (counts as deleted).",
   },
   notes: `Create: \`PUT /domains/{id}/receiving\`. Refresh reads \`GET /domains/{id}/receiving\`: receiving turned off is gone, a host changed out of band is drift. Delete turns receiving off, **which deletes the domain's addresses with it** (the API's rule).
 

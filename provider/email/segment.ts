@@ -58,8 +58,8 @@ export const emailSegmentSchema: ResourceSchema = {
   ...namedObjectText("segment", "/segments"),
   errors: {
     SEGMENT_LIMIT_REACHED: { status: 402, what: "the plan allows no more segments: choose a larger plan (`EmailPlan`, `getEmailPlans`) or remove segments." },
-    SEGMENT_NOT_FOUND: { what: "On update: the segment was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted." },
-    VALIDATION: { what: "The API refused a value the check let through: the message names it." },
+    SEGMENT_NOT_FOUND: "On update: the segment was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted.",
+    VALIDATION: "The API refused a value the check let through: the message names it.",
   },
   notes:
     "Create sends `POST /segments`; a change of name or rules sends one `PATCH /segments/{id}` (nothing when the segment already matches; rules compare as a whole, in order). " +

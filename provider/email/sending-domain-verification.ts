@@ -46,7 +46,7 @@ export const sendingDomainVerificationSchema: ResourceSchema = {
   waits: [{ what: "create and update: verification (it starts a DNS check, polls, and checks again after `failed` while time remains)", limit: "`timeoutSeconds` (600 s)" }],
   interrupted: "Nothing to find: it makes no object. The next `up` asks for verification again and waits.",
   errors: {
-    DOMAIN_NOT_FOUND: { what: "No sending domain with this `domainId` in the project of this key: pass a `SendingDomain`'s `domainId`." },
+    DOMAIN_NOT_FOUND: "No sending domain with this `domainId` in the project of this key: pass a `SendingDomain`'s `domainId`.",
   },
   notes:
     "For programs that publish the DNS records themselves: create it after the records (`dependsOn`, or by using their outputs). It starts the check, polls, checks again after `failed` while time remains, and succeeds on `verified`; a wait that runs out (error code `WAIT_TIMEOUT`) lists the DNS records: check they are published exactly as shown, and `pulumi up` starts the wait again. A refresh drops it when the domain is no longer verified, so the next `up` waits again (the AWS SES verification pattern). Delete calls nothing: verification is a state of the domain. It makes no object of its own, so it has no `adoptId` (its create asks the API to check the records again and waits).",

@@ -98,10 +98,10 @@ export const sendingDomainSchema: ResourceSchema = {
   interrupted:
     "A domain name is the user's own choice, so the domain already in the project may be anyone's: the create stops with its id and the `adoptId` line to add (the API would refuse a second one, `DOMAIN_EXISTS`). A create that ran out of time while waiting for verification is not an interrupted one: the domain is in the state (partial failure) and the next `up` continues the wait, never adding the domain again.",
   errors: {
-    DOMAIN_EXISTS: { what: "The domain is already in the project: the error names its id; if it is this stack's, add the `adoptId` line it gives, otherwise remove it from the project first." },
-    DOMAIN_LIMIT_REACHED: { what: "The plan allows no more domains: remove one, or move to a larger plan (`EmailPlan`)." },
-    INVALID_DOMAIN: { what: "The API refused the name: give a public fully-qualified domain name you control." },
-    DOMAIN_NOT_FOUND: { what: "On update: the domain was removed outside Pulumi; `pulumi refresh`, then `pulumi up` adds it again. On create with `adoptId`: no such domain in the project of this key." },
+    DOMAIN_EXISTS: "The domain is already in the project: the error names its id; if it is this stack's, add the `adoptId` line it gives, otherwise remove it from the project first.",
+    DOMAIN_LIMIT_REACHED: "The plan allows no more domains: remove one, or move to a larger plan (`EmailPlan`).",
+    INVALID_DOMAIN: "The API refused the name: give a public fully-qualified domain name you control.",
+    DOMAIN_NOT_FOUND: "On update: the domain was removed outside Pulumi; `pulumi refresh`, then `pulumi up` adds it again. On create with `adoptId`: no such domain in the project of this key.",
   },
   notes: `Create adds the domain, waits for its \`add_domain\` job, starts a DNS check and — when \`waitForVerification\` — polls until \`verified\`, starting a new check after a \`failed\` one while time remains. Without the wait, it only starts the check. A wait that times out (error code \`WAIT_TIMEOUT\`) keeps the domain in the state (partial failure) and lists the DNS records to publish exactly as shown: publish them and run \`pulumi up\` again, which continues the wait and never adds the domain again. To manage the records in the same program, set \`waitForVerification: false\`, create the records from \`dnsRecords\`, and add a \`SendingDomainVerification\` that depends on them. A domain left unverified this way diffs as an update also after a \`pulumi refresh\` (which forgets the failure), so the next \`up\` continues the wait.
 

@@ -55,9 +55,9 @@ export const emailSuppressionSchema: ResourceSchema = {
   interrupted:
     "An address on the list may have been put there by anyone (a bounce, a complaint, the dashboard, an interrupted create): the repeated create stops with the address and the `adoptId` line to add; nothing is listed twice. A create whose answer was lost is sent again by the client: the API answers the existing row to a repeat.",
   errors: {
-    INVALID_EMAIL: { what: "The API refused the address: the check refuses what is not an address already; give `user@example.org`." },
-    SUPPRESSION_NOT_FOUND: { what: "On `adoptId`: the address is not on the list (remove `adoptId` to add it). On refresh: taken off the list elsewhere; the resource is dropped and the next `up` lists it again. On delete: counts as deleted." },
-    VALIDATION: { what: "The API refused a value the check let through: the message names it." },
+    INVALID_EMAIL: "The API refused the address: the check refuses what is not an address already; give `user@example.org`.",
+    SUPPRESSION_NOT_FOUND: "On `adoptId`: the address is not on the list (remove `adoptId` to add it). On refresh: taken off the list elsewhere; the resource is dropped and the next `up` lists it again. On delete: counts as deleted.",
+    VALIDATION: "The API refused a value the check let through: the message names it.",
   },
   notes:
     "Create sends `GET /suppressions/{email}` (is it listed already?) and then `POST /suppressions` with `reason: manual`. " +

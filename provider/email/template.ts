@@ -76,9 +76,9 @@ export const templateSchema: ResourceSchema = {
   interrupted:
     "Without `name`, the template an interrupted create made has the default name, which only this resource uses: the next `up` finds it and takes it over, after waiting for its job. With an explicit `name`, a template of that name may be anyone's: the create stops with its id and the `adoptId` line to add.",
   errors: {
-    TEMPLATE_LIMIT_REACHED: { what: "The plan holds no more templates: delete unused ones or move to a larger plan (`EmailPlan`)." },
-    NOT_FOUND: { what: "On update or read: the template was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again." },
-    VALIDATION: { what: "The API refused a value the check let through: the message names it." },
+    TEMPLATE_LIMIT_REACHED: "The plan holds no more templates: delete unused ones or move to a larger plan (`EmailPlan`).",
+    NOT_FOUND: "On update or read: the template was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again.",
+    VALIDATION: "The API refused a value the check let through: the message names it.",
   },
 };
 const INPUTS = Object.keys(templateSchema.inputs);

@@ -37,8 +37,8 @@ export const emailTopicSchema: ResourceSchema = {
   ...namedObjectText("topic", "/topics"),
   errors: {
     TOPIC_LIMIT_REACHED: { status: 402, what: "the plan allows no more topics: choose a larger plan (`EmailPlan`, `getEmailPlans`) or remove topics." },
-    TOPIC_NOT_FOUND: { what: "On update: the topic was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted." },
-    VALIDATION: { what: "The API refused a value the check let through: the message names it." },
+    TOPIC_NOT_FOUND: "On update: the topic was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again. On delete: counts as deleted.",
+    VALIDATION: "The API refused a value the check let through: the message names it.",
   },
   notes:
     "Create sends `POST /topics`; a change of name or description sends one `PATCH /topics/{id}` (nothing when the topic already matches). " +

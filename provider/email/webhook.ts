@@ -72,12 +72,10 @@ export const webhookSchema: ResourceSchema = {
   interrupted:
     "A webhook with the same url and events may be anyone's (nothing tells whose it is): the create stops with its id and the `adoptId` line to add; adopting it makes it anew, for its secret. A webhook whose create answer was lost in the same run is made anew the same way (deleted, created once more), so the stack always holds a working secret.",
   errors: {
-    WEBHOOK_LIMIT_REACHED: {
-      what: "The plan allows no more webhooks. During a replace (a new one is made before the old one goes), set the resource option `deleteBeforeReplace: true` so the old one is deleted first; otherwise delete unused webhooks or move to a larger plan.",
-    },
-    INVALID_URL: { what: "The URL must be https with a public fully-qualified host and no credentials (the check refuses most such URLs at preview)." },
-    NO_EVENTS: { what: "No valid event name: give at least one of the events listed under `events`." },
-    WEBHOOK_NOT_FOUND: { what: "On delete it counts as deleted; on create with `adoptId`: no webhook with that id in the project." },
+    WEBHOOK_LIMIT_REACHED: "The plan allows no more webhooks. During a replace (a new one is made before the old one goes), set the resource option `deleteBeforeReplace: true` so the old one is deleted first; otherwise delete unused webhooks or move to a larger plan.",
+    INVALID_URL: "The URL must be https with a public fully-qualified host and no credentials (the check refuses most such URLs at preview).",
+    NO_EVENTS: "No valid event name: give at least one of the events listed under `events`.",
+    WEBHOOK_NOT_FOUND: "On delete it counts as deleted; on create with `adoptId`: no webhook with that id in the project.",
   },
   notes:
     "Any change replaces (the API has no update): the replacement has a new `secret`, so a receiver reading it from the stack's outputs picks it up on its next deploy. A `secret` given as an input is refused at preview, named but never echoed.",

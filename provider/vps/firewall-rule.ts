@@ -80,10 +80,10 @@ export const vpsFirewallRuleSchema: ResourceSchema = {
   interrupted:
     "The API refuses a second rule with the same values on a server, and the server is this stack's: an identical rule already there (an interrupted create, or a lost answer, made it) is this resource's, and the next `up` adopts it.",
   errors: {
-    INVALID_FIREWALL_RULE: { what: "The API refused a value the check let through (protocol, action, port, range, address or CIDR): the message names it." },
-    INSTANCE_NOT_FOUND: { what: "No server `vpsId` in reach of this key: check the id (a rule whose server is gone counts as deleted)." },
-    VPS_BUSY: { what: VPS_BUSY_ADVICE },
-    REQUEST_ERROR: { what: "Another rule of the API refused it (the message says which); a terminated server refuses firewall changes." },
+    INVALID_FIREWALL_RULE: "The API refused a value the check let through (protocol, action, port, range, address or CIDR): the message names it.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key: check the id (a rule whose server is gone counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
+    REQUEST_ERROR: "Another rule of the API refused it (the message says which); a terminated server refuses firewall changes.",
   },
   notes: "Delete removes the rule by id; a rule already gone, or whose server is terminated, counts as deleted. A refresh reads each server's firewall once for all its rules.",
 };

@@ -105,14 +105,12 @@ export const vpsPortForwardSchema: ResourceSchema = {
   interrupted:
     "The server is this stack's: a forward already on it with the same protocol, private port, public port (when given) and domain is this resource's (an interrupted create added it), and the next `up` adopts it.",
   errors: {
-    PORT_TAKEN: {
-      what: "The public port or domain is already forwarded on the shared address (by this or another server behind it): choose another port (or leave `publicPort` out to get a free one) or another domain.",
-    },
-    INVALID_PORT: { what: "A port outside its range, the wrong port for http/https, or a missing or invalid domain: the check refuses these at preview; the message says which." },
-    FEATURE_NOT_AVAILABLE: { what: "The server has a public address of its own: forwards need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`)." },
-    INSTANCE_NOT_RUNNING: { what: "Forwards are applied on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again." },
-    INSTANCE_NOT_FOUND: { what: "No server `vpsId` in reach of this key (on delete: the forward counts as deleted)." },
-    VPS_BUSY: { what: VPS_BUSY_ADVICE },
+    PORT_TAKEN: "The public port or domain is already forwarded on the shared address (by this or another server behind it): choose another port (or leave `publicPort` out to get a free one) or another domain.",
+    INVALID_PORT: "A port outside its range, the wrong port for http/https, or a missing or invalid domain: the check refuses these at preview; the message says which.",
+    FEATURE_NOT_AVAILABLE: "The server has a public address of its own: forwards need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`).",
+    INSTANCE_NOT_RUNNING: "Forwards are applied on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the forward counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
   },
   notes:
     "A replace that keeps the same public port or domain removes the old forward first: the shared address holds each once (`PORT_TAKEN`), across every server behind it. The server rules (shared address, running) are checked at preview as for [VpsSshKey](VpsSshKey.md). Delete removes the forward by id; one already gone (or whose server is terminated) counts as deleted.",

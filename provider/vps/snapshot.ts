@@ -61,12 +61,10 @@ export const vpsSnapshotSchema: ResourceSchema = {
   interrupted:
     "A snapshot of the same name on this stack's server, not failed, is this resource's (an interrupted create took it): the next `up` adopts it and waits until it is ready.",
   errors: {
-    REQUEST_ERROR: {
-      what: "The plan refuses another snapshot (its `snapshotLimit` reached, or snapshots unavailable on it: see `getVpsPlans`): delete one, or, for a replace, set the resource option `deleteBeforeReplace: true`.",
-    },
-    INVALID_SNAPSHOT_NAME: { what: "The name breaks the API's rule: the check refuses these at preview." },
-    INSTANCE_NOT_FOUND: { what: "No server `vpsId` in reach of this key (on delete: the snapshot counts as deleted)." },
-    VPS_BUSY: { what: VPS_BUSY_ADVICE },
+    REQUEST_ERROR: "The plan refuses another snapshot (its `snapshotLimit` reached, or snapshots unavailable on it: see `getVpsPlans`): delete one, or, for a replace, set the resource option `deleteBeforeReplace: true`.",
+    INVALID_SNAPSHOT_NAME: "The name breaks the API's rule: the check refuses these at preview.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the snapshot counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
   },
   notes:
     "While a snapshot is made the server is busy (`VPS_BUSY` for its power, firewall, keys, forwards and backups): the server's other resources in the same `up` wait for it, they do not fail; a refusal that comes anyway (a snapshot made elsewhere) is waited out. A plan with `snapshotLimit` 0 is refused at preview (known at preview as for [VpsSshKey](VpsSshKey.md)). A snapshot whose job fails stays in the state with `status: \"error\"` and its `error` (the `up` reports it); a failed snapshot holds nothing to restore and does not count against the plan's limit. Delete removes it; one already gone (or whose server is terminated) counts as deleted.",

@@ -81,13 +81,13 @@ export const vpsSshKeySchema: ResourceSchema = {
   interrupted:
     "The fingerprint tells the key, and the server is this stack's: the same key already on it (an interrupted create added it) is this resource's, and the next `up` adopts it. The API's `SSH_KEY_EXISTS` is that refusal, so nothing is read first.",
   errors: {
-    INVALID_SSH_KEY: { what: "Not a single-line OpenSSH public key of a supported type: the check refuses these at preview; the message says what is wrong." },
-    PRIVATE_KEY_REJECTED: { what: "A private key was sent (refused at preview before it could be): give the public key, the `.pub` file." },
-    SSH_KEY_LIMIT: { what: "The server already holds 10 keys: remove one (from the program or the server) first." },
-    FEATURE_NOT_AVAILABLE: { what: "The server has a public address of its own: keys need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`)." },
-    INSTANCE_NOT_RUNNING: { what: "Keys are installed on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again." },
-    INSTANCE_NOT_FOUND: { what: "No server `vpsId` in reach of this key (on delete: the key counts as deleted)." },
-    VPS_BUSY: { what: VPS_BUSY_ADVICE },
+    INVALID_SSH_KEY: "Not a single-line OpenSSH public key of a supported type: the check refuses these at preview; the message says what is wrong.",
+    PRIVATE_KEY_REJECTED: "A private key was sent (refused at preview before it could be): give the public key, the `.pub` file.",
+    SSH_KEY_LIMIT: "The server already holds 10 keys: remove one (from the program or the server) first.",
+    FEATURE_NOT_AVAILABLE: "The server has a public address of its own: keys need a server on a plan that shares one (see `getVpsPlans`, `sharedAddress`).",
+    INSTANCE_NOT_RUNNING: "Keys are installed on the running server: set the Vps's `powerState` to `running`, then run `pulumi up` again.",
+    INSTANCE_NOT_FOUND: "No server `vpsId` in reach of this key (on delete: the key counts as deleted).",
+    VPS_BUSY: VPS_BUSY_ADVICE,
   },
   notes: `Refused at preview, before any call:
 

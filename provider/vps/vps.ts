@@ -137,12 +137,12 @@ export const vpsSchema: ResourceSchema = {
   interrupted:
     "The create is paid and sent once (`POST /vps`), and only when the project has no live server of that name. Without `name`, a server with the resource's default name (derived from organization, project, stack and resource name: no other stack has it) is this resource's: the next `up` adopts it and finishes its steps (auto-renew, power). With an explicit `name`, a server of that name may be anyone's: the create stops with its id and the `adoptId` line to add. A create whose answer is lost in the same run is settled the same way, by listing the project's servers and adopting the one with this name made since the attempt, never by sending it again; only if none exists is the create reported failed (nothing charged).",
   errors: {
-    INSUFFICIENT_BALANCE: { what: "The wallet cannot cover the create, upgrade or renewal (the message gives both amounts): top up the wallet, then run `pulumi up` again. Nothing was charged." },
-    REQUEST_ERROR: { what: "Another rule refused it (the message says which): the account's server limit, an image the plan lacks, an upgrade that is not one, a status that does not accept the action. Nothing was charged." },
-    INSTANCE_NOT_RUNNING: { what: "The change is applied on a running server: set `powerState: \"running\"` first." },
-    VPS_BUSY: { what: VPS_BUSY_ADVICE },
-    PROJECT_NOT_FOUND: { what: "`projectId` is not a project of this key's account: correct it, or the stack config `svc:projectId`." },
-    INSTANCE_NOT_FOUND: { what: "On `adoptId`: no server with this id in reach of this key. On update or read: the server is gone; `pulumi refresh` drops it and the next `up` makes it again." },
+    INSUFFICIENT_BALANCE: "The wallet cannot cover the create, upgrade or renewal (the message gives both amounts): top up the wallet, then run `pulumi up` again. Nothing was charged.",
+    REQUEST_ERROR: "Another rule refused it (the message says which): the account's server limit, an image the plan lacks, an upgrade that is not one, a status that does not accept the action. Nothing was charged.",
+    INSTANCE_NOT_RUNNING: "The change is applied on a running server: set `powerState: \"running\"` first.",
+    VPS_BUSY: VPS_BUSY_ADVICE,
+    PROJECT_NOT_FOUND: "`projectId` is not a project of this key's account: correct it, or the stack config `svc:projectId`.",
+    INSTANCE_NOT_FOUND: "On `adoptId`: no server with this id in reach of this key. On update or read: the server is gone; `pulumi refresh` drops it and the next `up` makes it again.",
   },
   notes: `A server that ends in \`error\` (its create or another job failed) stays in the state with its \`lastJobError\`, and the next preview shows a replace.
 

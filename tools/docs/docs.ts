@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/generated/resources";
-import type { ErrorAdvice, InputSpec, OutputSpec, ResourceSchema, SchemaResource } from "../../provider/schema";
+import { adviceWords, type ErrorAdvice, type InputSpec, type OutputSpec, type ResourceSchema, type SchemaResource } from "../../provider/schema";
 import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
 import { defaultOf, isOptional, ruleOf, tsTypeOf, tsTypeOfAnswer } from "./schema-text";
 import * as schemas from "../../contract/schemas";
@@ -194,11 +194,8 @@ function classDoc(schema: ResourceSchema, root: string): string {
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-/** An error's row text: its status (and the operation that meets it) before the words, as "402: …" or "409 on create: …". */
-function adviceText(advice: ErrorAdvice): string {
-  if (advice.status === undefined) return advice.what;
-  return `${advice.status}${advice.on ? ` on ${advice.on}` : ""}: ${advice.what}`;
-}
+/** An error's row text: its status, when the advice names one, before the words ("402: …"). */
+const adviceText = (advice: ErrorAdvice): string => (typeof advice === "string" ? advice : `${advice.status}: ${adviceWords(advice)}`);
 
 function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   const out: string[] = [];
