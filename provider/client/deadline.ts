@@ -23,7 +23,7 @@ const NEVER = new AbortController().signal;
 
 export class Deadline {
   /** No limit: the waits under it apply their own default (`orAfter`). */
-  static readonly none = new Deadline(Infinity, Infinity, systemClock, NEVER);
+  static readonly none = new Deadline(Infinity, Infinity, systemClock);
 
   /**
    * `ms` from now on `clock`. `stoppedBy`: a signal whose stop (any reason but its own deadline's)
@@ -32,10 +32,11 @@ export class Deadline {
   static after(ms: number, clock: Clock = systemClock, stoppedBy?: AbortSignal): Deadline {
     const controller = new AbortController();
     if (stoppedBy) stopWith(stoppedBy, controller);
-    // A test's clock has no timers: there `at` alone tells when the time is up.
-    if (clock === systemClock && ms <= MAX_TIMER_MS) setTimeout(() => controller.abort(new DeadlineExceeded(ms)), Math.max(0, ms)).unref();
-    return new Deadline(clock.now() + ms, ms, clock, controller.signal);
+    return new Deadline(clock.now() + ms, ms, clock, controller);
   }
+
+  /** Whether `signal` has been asked for: its timer is set then, not before. */
+  private timed = false;
 
   private constructor(
     /** When the time is up (ms on `clock`; Infinity: never). */
@@ -43,8 +44,30 @@ export class Deadline {
     /** How long it gave from its start: what a timeout message names. */
     readonly limitMs: number,
     readonly clock: Clock,
-    readonly signal: AbortSignal,
+    /** Aborted when the work is stopped, and (once `signal` is asked for) when the time is up; none for `Deadline.none`. */
+    private readonly controller?: AbortController,
   ) {}
+
+  /**
+   * Aborts with DeadlineExceeded when the time is up, or with the stop's reason when the work is
+   * stopped sooner. Its timer is set on the first ask: the waits themselves read `at` and need only
+   * the stops, so a wait that never hands the signal on costs no timer.
+   */
+  get signal(): AbortSignal {
+    if (!this.controller) return NEVER;
+    if (!this.timed) {
+      this.timed = true;
+      // A test's clock has no timers: there `at` alone tells when the time is up.
+      const ms = this.leftMs();
+      if (this.clock === systemClock && ms <= MAX_TIMER_MS) setTimeout(() => this.controller!.abort(new DeadlineExceeded(this.limitMs)), ms).unref();
+    }
+    return this.controller.signal;
+  }
+
+  /** What the work's stops abort (without the time's timer). */
+  private get stops(): AbortSignal {
+    return this.controller?.signal ?? NEVER;
+  }
 
   /** Whether it sets a limit at all. */
   get limited(): boolean {
@@ -76,7 +99,7 @@ export class Deadline {
 
   /** `ms` from now on this deadline's clock, stopped sooner by whatever stops this one. */
   private fromNow(ms: number): Deadline {
-    return Deadline.after(ms, this.clock, this.signal === NEVER ? undefined : this.signal);
+    return Deadline.after(ms, this.clock, this.controller?.signal);
   }
 
   /**
@@ -85,16 +108,17 @@ export class Deadline {
    * function that removes the listener, for a wait that has ended.
    */
   onStop(stop: (reason: unknown) => void): () => void {
-    if (this.signal === NEVER) return () => undefined;
-    if (this.signal.aborted) {
-      if (!(this.signal.reason instanceof DeadlineExceeded)) stop(this.signal.reason);
+    const stops = this.stops;
+    if (stops === NEVER) return () => undefined;
+    if (stops.aborted) {
+      if (!(stops.reason instanceof DeadlineExceeded)) stop(stops.reason);
       return () => undefined;
     }
     const listener = () => {
-      if (!(this.signal.reason instanceof DeadlineExceeded)) stop(this.signal.reason);
+      if (!(stops.reason instanceof DeadlineExceeded)) stop(stops.reason);
     };
-    this.signal.addEventListener("abort", listener, { once: true });
-    return () => this.signal.removeEventListener("abort", listener);
+    stops.addEventListener("abort", listener, { once: true });
+    return () => stops.removeEventListener("abort", listener);
   }
 
   /**
@@ -103,7 +127,7 @@ export class Deadline {
    */
   async sleep(ms: number): Promise<void> {
     try {
-      await this.clock.sleep(Math.min(ms, this.leftMs()), this.signal);
+      await this.clock.sleep(Math.min(ms, this.leftMs()), this.stops);
     } catch (err) {
       if (!(err instanceof DeadlineExceeded)) throw err;
     }

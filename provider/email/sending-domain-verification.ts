@@ -63,14 +63,12 @@ export function verificationProperties(domain: EmailDomain, kept: Props): { inpu
 
 async function verify(ctx: CallContext, operation: string, inputs: Props): Promise<Props> {
   const domainId = inputs.domainId as string;
-  // customTimeouts bounds the whole operation: the sooner of its deadline and timeoutSeconds wins.
-  const deadline = ctx.deadline.within(((inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds) * 1000);
-  const seconds = Math.round(deadline.limitMs / 1000);
   try {
-    return verificationProperties(await waitUntilVerified(ctx, domainId, deadline), inputs).outputs;
+    return verificationProperties(await waitUntilVerified(ctx, domainId, (inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds), inputs).outputs;
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
+      const seconds = Math.round(err.waitedMs / 1000);
       // Not the wait's own error as the cause: the limit may be timeoutSeconds, not customTimeouts (common-inputs.ts hints at those).
       throw operationFailed(
         operation,

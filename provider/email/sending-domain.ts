@@ -206,15 +206,12 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
     }
     return outputs(inputs, domain);
   }
-  // customTimeouts bounds the whole operation: the sooner of its deadline and verificationTimeoutSeconds wins.
-  const deadline = ctx.deadline.within((wait.verificationTimeoutSeconds as number) * 1000);
-  const seconds = Math.round(deadline.limitMs / 1000);
   try {
-    return outputs(inputs, await waitUntilVerified(ctx, domain.id, deadline, domain));
+    return outputs(inputs, await waitUntilVerified(ctx, domain.id, wait.verificationTimeoutSeconds as number, domain));
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
       const last = err.lastState as EmailDomain;
-      throw new PartialFailure(domain.id, outputs(inputs, last), inputs, verificationTimeout(operation, last, seconds));
+      throw new PartialFailure(domain.id, outputs(inputs, last), inputs, verificationTimeout(operation, last, Math.round(err.waitedMs / 1000)));
     }
     throw new PartialFailure(domain.id, outputs(inputs, domain), inputs, operationError(operation, err));
   }

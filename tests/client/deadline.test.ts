@@ -38,14 +38,36 @@ test("none sets no limit; orAfter gives a wait its default only then; within tak
 test("a narrower deadline is stopped by its parent's stop, not by its parent's time running out", async () => {
   const controller = new AbortController();
   const parent = Deadline.after(50, undefined, controller.signal);
+  const parentSignal = parent.signal;
   const child = parent.atLeast(5_000);
   await new Promise((r) => setTimeout(r, 100));
-  expect(parent.signal.reason).toBeInstanceOf(DeadlineExceeded);
+  expect(parentSignal.reason).toBeInstanceOf(DeadlineExceeded);
   expect(child.signal.aborted).toBe(false);
   const stop = new Error("stopped");
   const other = Deadline.after(5_000, undefined, controller.signal);
   controller.abort(stop);
   expect(other.signal.reason).toBe(stop);
+});
+
+test("a deadline sets its timer only when its signal is asked for, and then for the time left", () => {
+  jest.useFakeTimers();
+  try {
+    const deadline = Deadline.after(1_000);
+    const narrower = deadline.within(500);
+    void narrower.sleep(100);
+    // The waits read `at` and listen for stops: none of that sets the deadline's own timer.
+    expect(jest.getTimerCount()).toBe(1);
+    jest.advanceTimersByTime(600);
+    const signal = deadline.signal;
+    expect(jest.getTimerCount()).toBe(1);
+    jest.advanceTimersByTime(399);
+    expect(signal.aborted).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(signal.reason).toBeInstanceOf(DeadlineExceeded);
+    expect(narrower.signal.aborted).toBe(false);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test("sleep ends at the deadline; a stop rejects it with the stop's reason", async () => {
