@@ -113,21 +113,21 @@ export async function providerFor(type: string, args: Props): Promise<Registrati
 /**
  * Declares one resource of every class the package exports, without arguments (a `__provider` is the
  * same whatever the arguments): each type's `__provider` by type, from one program, so one node
- * process serves every type a caller asks for.
+ * process serves every type a caller asks for. A class that throws without arguments fails the
+ * program, with its error: every class takes none today, and one that stopped would otherwise make
+ * each caller fall back to a program per type, unseen.
  */
 async function providersOfEveryType(): Promise<Map<string, string>> {
   const registrations = await programRegistrations(`
     for (const [type, cls] of Object.entries(svc)) {
-      if (typeof cls === "function" && cls.prototype instanceof pulumi.CustomResource) {
-        try { new cls("every-" + type, {}); } catch {}
-      }
+      if (typeof cls === "function" && cls.prototype instanceof pulumi.CustomResource) new cls("every-" + type, {});
     }`);
   return new Map(registrations.filter((r) => r.name.startsWith("every-")).map((r) => [r.name.slice("every-".length), r.inputs.__provider as string]));
 }
 
 /** The `__provider` of each type (it is the same whatever the arguments), all made by the first call
  * in one program; a type that program did not declare is made by a program of its own with the
- * caller's arguments. Each caller keeps its own cache. A failed attempt is not kept. */
+ * caller's arguments. Each caller keeps its own cache. A failed attempt is not kept: the next call tries again. */
 export function serializedProviders(): (type: string, args: Props) => Promise<string> {
   const made = new Map<string, Promise<string>>();
   let every: Promise<Map<string, string>> | undefined;
@@ -138,9 +138,7 @@ export function serializedProviders(): (type: string, args: Props) => Promise<st
         every = providersOfEveryType();
         every.catch(() => (every = undefined));
       }
-      provider = every
-        .catch(() => new Map<string, string>())
-        .then((all) => all.get(type) ?? providerFor(type, args).then((r) => r.inputs.__provider as string));
+      provider = every.then((all) => all.get(type) ?? providerFor(type, args).then((r) => r.inputs.__provider as string));
       made.set(type, provider);
       provider.catch(() => made.delete(type));
     }
