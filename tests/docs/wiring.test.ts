@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { resources } from "../../provider/index";
-import { generate, stalePaths } from "../../tools/docs/docs";
+import { generate, leftovers, stalePaths } from "../../tools/docs/docs";
 import { discoverTypes, packageJson, resourcesModule } from "../../tools/docs/wiring";
 
 const ROOT = join(__dirname, "..", "..");
@@ -61,6 +61,32 @@ test("--check names a missing dynamic module and a package.json without a type's
     delete pkg.exports["./dynamic/Vps"];
     writeFileSync(join(root, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
     expect(stalePaths(wanted, root, true).sort()).toEqual([join("package.json"), join("sdk", "dynamic", "Webhook.ts")].sort());
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("--check names what an earlier run wrote for a type no source makes any more, and leaves the guides written by hand", () => {
+  const wanted = generate(ROOT);
+  const root = mkdtempSync(join(tmpdir(), "wiring-leftovers-"));
+  try {
+    for (const [file, text] of wanted) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), text);
+    }
+    expect(leftovers(wanted, root)).toEqual([]);
+    // A type removed from provider/: its page, its generated types, its dynamic module and its class stay behind.
+    writeFileSync(join(root, "docs", "Gadget.md"), wanted.get(join("docs", "Webhook.md"))!.replace(/Webhook/g, "Gadget"));
+    writeFileSync(join(root, "sdk", "generated", "Gadget.ts"), wanted.get(join("sdk", "generated", "Webhook.ts"))!);
+    writeFileSync(join(root, "sdk", "dynamic", "Gadget.ts"), wanted.get(join("sdk", "dynamic", "Webhook.ts"))!);
+    mkdirSync(join(root, "sdk", "things"), { recursive: true });
+    writeFileSync(join(root, "sdk", "things", "gadget.ts"), wanted.get(join("sdk", "email", "webhook.ts"))!);
+    // Written by hand: not the tool's.
+    writeFileSync(join(root, "docs", "guide.md"), "# A guide\n\nWritten by hand.\n");
+    writeFileSync(join(root, "sdk", "things", "helpers.ts"), "export const helper = 1;\n");
+    expect(leftovers(wanted, root)).toEqual(
+      [join("docs", "Gadget.md"), join("sdk", "dynamic", "Gadget.ts"), join("sdk", "generated", "Gadget.ts"), join("sdk", "things", "gadget.ts")].sort(),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

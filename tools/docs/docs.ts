@@ -16,7 +16,7 @@
  * from what the sources say (CI runs it).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/generated/resources";
 import { adviceWords, type ErrorAdvice, type InputSpec, type OutputSpec, type ResourceSchema, type SchemaResource } from "../../provider/schema";
@@ -311,6 +311,12 @@ function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], function
 
 // ---- main
 
+/** The first line of every page `npm run docs` writes: what tells its pages from the guides written by hand. */
+const PAGE_NOTE = "<!-- Written by `npm run docs` from the sources (a resource's schema, a data function's TSDoc): edit those, then run it. -->";
+
+/** The directories whose every file `npm run docs` writes. */
+const GENERATED_DIRS = [join("provider", "generated"), join("sdk", "generated"), join("sdk", "dynamic")];
+
 /** Every file the sources say, by path from the checkout: what `npm run docs` writes. */
 export function generate(root = ROOT, list: readonly SchemaResource[] = Object.values(resources)): Map<string, string> {
   const wanted = new Map<string, string>();
@@ -334,7 +340,27 @@ export function generate(root = ROOT, list: readonly SchemaResource[] = Object.v
   for (const fn of functions) wanted.set(join("docs", `${fn.name}.md`), fn.page);
   const generatedPages = new Set([...wanted.keys()].filter((f) => f.startsWith(`docs${sep}`)).map((f) => f.slice(5)));
   wanted.set(join("docs", "README.md"), index(schemas, functions, guides(root, generatedPages)));
+  for (const [file, text] of wanted) if (file.startsWith(`docs${sep}`)) wanted.set(file, `${PAGE_NOTE}\n\n${text}`);
   return wanted;
+}
+
+const filesUnder = (root: string, dir: string): string[] =>
+  existsSync(join(root, dir)) ? readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(root, join(dir, e.name)) : [join(dir, e.name)])) : [];
+
+/**
+ * Files an earlier run wrote that no source makes any more (a type or a data function removed):
+ * any file of the generated directories, a page that starts with the pages' note, an sdk class
+ * with the generated note, that `wanted` does not hold.
+ */
+export function leftovers(wanted: ReadonlyMap<string, string>, root = ROOT): string[] {
+  const isLeft = (file: string) => !wanted.has(file);
+  const starts = (file: string, note: string) => readFileSync(join(root, file), "utf8").startsWith(note);
+  const holds = (file: string, note: string) => readFileSync(join(root, file), "utf8").includes(note);
+  return [
+    ...GENERATED_DIRS.flatMap((dir) => filesUnder(root, dir)).filter(isLeft),
+    ...filesUnder(root, "docs").filter((f) => f.endsWith(".md") && isLeft(f) && starts(f, PAGE_NOTE)),
+    ...filesUnder(root, "sdk").filter((f) => f.endsWith(".ts") && isLeft(f) && !GENERATED_DIRS.some((d) => f.startsWith(d + sep)) && holds(f, GENERATED_NOTE)),
+  ].sort();
 }
 
 /** The files of `wanted` whose text on disk differs (written unless `check`). */
@@ -364,11 +390,18 @@ function main(): void {
   }
   const wanted = generate();
   const stale = stalePaths(wanted, ROOT, check);
-  if (check && stale.length) {
-    console.error(`docs: ${stale.length} file(s) differ from their schema or TSDoc; run \`npm run docs\` and commit:\n${stale.map((f) => `  ${f}`).join("\n")}`);
+  const left = leftovers(wanted);
+  if (check && (stale.length || left.length)) {
+    if (stale.length) console.error(`docs: ${stale.length} file(s) differ from their schema or TSDoc; run \`npm run docs\` and commit:\n${stale.map((f) => `  ${f}`).join("\n")}`);
+    if (left.length) console.error(`docs: ${left.length} file(s) written by an earlier run that no source makes any more; run \`npm run docs\` (it deletes them) and commit:\n${left.map((f) => `  ${f}`).join("\n")}`);
     process.exit(1);
   }
-  console.log(check ? `docs: ${wanted.size} files up to date` : `docs: ${stale.length} of ${wanted.size} files written (${relative(process.cwd(), ROOT) || "."})`);
+  if (!check) for (const file of left) rmSync(join(ROOT, file));
+  console.log(
+    check
+      ? `docs: ${wanted.size} files up to date`
+      : `docs: ${stale.length} of ${wanted.size} files written${left.length ? `, ${left.length} left over deleted (${left.join(", ")})` : ""} (${relative(process.cwd(), ROOT) || "."})`,
+  );
 }
 
 if (require.main === module) main();
