@@ -220,7 +220,7 @@ export class MatrixStack {
     for (const row of this.rows) for (const { name } of declared(row)) this.set(`adopt_${name}`, o.adopt?.[name] ?? "");
   }
 
-  /** `skipPreview`: under the test engine, no preview pass first (the real CLI runs its preview). */
+  /** `skipPreview`: no preview pass first (`--skip-preview` under the real CLI). */
   async run(op: "preview" | "up" | "refresh" | "destroy", extra: { clearPendingCreates?: boolean; skipPreview?: boolean } = {}): Promise<Run> {
     const r = await run(this.s, op, undefined, undefined, extra);
     this.runs.push(r);

@@ -61,7 +61,7 @@ new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersi
     const r = await s.run("preview");
     expect(r.steps.find((x) => x.name === "web")).toMatchObject({ op: "replace", diffs: expect.arrayContaining(["profile"]) });
     project.program("");
-    await s.run("destroy");
+    await s.run("destroy", true, { skipPreview: true });
   });
 });
 
@@ -98,6 +98,6 @@ new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersi
     const up = await s.run("up");
     expect(onlySame(up)).toBe(true);
     expect(s.writes()).toEqual([]);
-    await s.run("destroy");
+    await s.run("destroy", true, { skipPreview: true });
   });
 });

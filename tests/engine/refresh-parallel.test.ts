@@ -22,7 +22,7 @@ useEngineStack((x) => (s = x), {
   before: () => project.program(PROGRAM),
   options: { projectDir: project.dir, stack: "engine-refresh-parallel", removeProject: true },
   setup: async (s) => {
-    await s.run("up");
+    await s.run("up", true, { skipPreview: true });
   },
 });
 

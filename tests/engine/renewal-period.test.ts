@@ -27,7 +27,7 @@ new svc.Vps("web", { planId, osType: "ubuntu", osVersion: "24.04", rootPassword:
 });
 
 test("monthly → yearly: one in-place update, one PATCH /vps/{id}/auto-renew, nothing charged now", async () => {
-  await s.run("up");
+  await s.run("up", true, { skipPreview: true });
   expect(server().billingPeriod).toBe("monthly");
   const before = walletOf(s.emu);
   s.config(`${project.project}:billingPeriod`, "yearly");

@@ -75,7 +75,7 @@ new svc.Webhook("b", { url: config.require("urlB"), events }, { deleteBeforeRepl
     f.s.config("svc-engine-replace:urlA", "https://hooks.example.com/a1");
     f.s.config("svc-engine-replace:urlB", "https://hooks.example.com/b1");
     f.program(WEBHOOKS);
-    await f.s.run("up");
+    await f.s.run("up", true, { skipPreview: true });
     const [oldA, oldB] = [byUrl("/a1"), byUrl("/b1")];
     f.s.config("svc-engine-replace:urlA", "https://hooks.example.com/a2");
     f.s.config("svc-engine-replace:urlB", "https://hooks.example.com/b2");

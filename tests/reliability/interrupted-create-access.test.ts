@@ -49,7 +49,7 @@ test.each(CASES.map((c) => [c.type, c] as const))("%s: host killed after the cre
   await s.emu.ctl("POST", "/reset");
   s.resetState();
   s.config(`${P}:declare`, "");
-  expect((await run(s, "up")).ok).toBe(true);
+  expect((await run(s, "up", undefined, undefined, { skipPreview: true })).ok).toBe(true);
 
   s.config(`${P}:declare`, c.type);
   await s.emu.ctl("POST", "/faults", { method: "POST", path: `/api/vps/*/${c.path}`, afterCommit: true, delayMs: HOLD_MS, times: 1 });

@@ -218,7 +218,8 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   createCharges(charges, s.world(), declared, plans);
   apply(s, project, declared);
   if (point.deployedFirst) {
-    const first = await run(s, "up");
+    // What the interrupted run starts from: no preview pass (`--skip-preview`), nothing is held yet.
+    const first = await run(s, "up", undefined, undefined, { skipPreview: true });
     runs.push(first);
     if (!first.ok) problems.push(`first up failed:\n${first.output.join("\n")}`);
     if (point.change) declared = point.change(declared);

@@ -27,7 +27,7 @@ export interface EngineStack {
   engine: "test-engine" | "pulumi";
   options: Required<Pick<EngineOptions, "projectDir" | "stack" | "passphrase" | "stateFile">>;
   /** One operation; throws with the printed output when `ok` is not what `expectOk` says. */
-  run(op: Operation, expectOk?: boolean): Promise<EngineRun>;
+  run(op: Operation, expectOk?: boolean, extra?: SharedRunOptions): Promise<EngineRun>;
   /** One operation, whatever its outcome, with the options both engines take. */
   execute(op: Operation, extra?: SharedRunOptions): Promise<EngineRun>;
   config(key: string, value: string, secret?: boolean): void;
@@ -46,6 +46,9 @@ export interface EngineStack {
 
 /** Run options that mean the same under the test engine and the real CLI (its flags). */
 export type SharedRunOptions = Pick<EngineOptions, "clearPendingCreates" | "refresh" | "parallel" | "signal"> & {
+  /** As `pulumi up --skip-preview` (and `destroy`, `refresh`): the operation without its preview
+   * pass first; for a test's setup runs, whose preview proves nothing. */
+  skipPreview?: boolean;
   /** Under the real CLI: a handle that kills its provider host. */
   onProviderHost?: (host: { kill(): void }) => void;
 };
@@ -62,8 +65,8 @@ export interface StackOptions {
 
 /** A stack's `run`, whichever engine `execute` runs. */
 function expectingOutcome(execute: EngineStack["execute"]): EngineStack["run"] {
-  return async (op, expectOk = true) => {
-    const result = await execute(op);
+  return async (op, expectOk = true, extra = {}) => {
+    const result = await execute(op, extra);
     if (result.ok !== expectOk) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${result.output.join("\n")}`);
     return result;
   };

@@ -317,6 +317,8 @@ export interface CliRunOptions {
   clearPendingCreates?: boolean;
   refresh?: boolean;
   parallel?: number;
+  /** `--skip-preview` (ignored by `preview`): no preview pass before the operation. */
+  skipPreview?: boolean;
   signal?: AbortSignal;
   /** Called once the CLI runs with a handle that kills its provider host (a crash of the plugin). */
   onProviderHost?: (host: { kill(): void }) => void;
@@ -399,6 +401,7 @@ export class CliStack {
     if (o.refresh) args.push("--refresh");
     if (o.clearPendingCreates) args.push("--clear-pending-creates");
     if (o.parallel) args.push("--parallel", String(o.parallel));
+    if (o.skipPreview && op !== "preview") args.push("--skip-preview");
     const t0 = Date.now();
     const r = await this.cli(args, o.signal, (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }));
     const ms = Date.now() - t0;
