@@ -9,5 +9,4 @@ module.exports = {
   moduleNameMapper: { "^pulumi-svc$": "<rootDir>/sdk/index.ts" },
   // Most suites wait on the emulator's timings, not on the CPU: two workers on 2 cores cut `npm test` from ~410 s to ~300 s.
   maxWorkers: 2,
-  testSequencer: "<rootDir>/tests/support/slow-first-sequencer.js",
 };

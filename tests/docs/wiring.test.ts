@@ -48,14 +48,20 @@ test("a provider file exporting a ResourceSchema is a type: the map imports it a
   }
 });
 
+/** A temp checkout holding every file `npm run docs` writes, as it writes them. */
+function generatedTree(wanted: ReadonlyMap<string, string>, prefix: string): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  for (const [file, text] of wanted) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  return root;
+}
+
 test("--check names a missing dynamic module and a package.json without a type's export", () => {
   const wanted = generate(ROOT);
-  const root = mkdtempSync(join(tmpdir(), "wiring-check-"));
+  const root = generatedTree(wanted, "wiring-check-");
   try {
-    for (const [file, text] of wanted) {
-      mkdirSync(dirname(join(root, file)), { recursive: true });
-      writeFileSync(join(root, file), text);
-    }
     rmSync(join(root, "sdk", "dynamic", "Webhook.ts"));
     const pkg = JSON.parse(wanted.get("package.json")!) as { exports: Record<string, unknown> };
     delete pkg.exports["./dynamic/Vps"];
@@ -68,12 +74,8 @@ test("--check names a missing dynamic module and a package.json without a type's
 
 test("--check names what an earlier run wrote for a type no source makes any more, and leaves the guides written by hand", () => {
   const wanted = generate(ROOT);
-  const root = mkdtempSync(join(tmpdir(), "wiring-leftovers-"));
+  const root = generatedTree(wanted, "wiring-leftovers-");
   try {
-    for (const [file, text] of wanted) {
-      mkdirSync(dirname(join(root, file)), { recursive: true });
-      writeFileSync(join(root, file), text);
-    }
     expect(leftovers(wanted, root)).toEqual([]);
     // A type removed from provider/: its page, its generated types, its dynamic module and its class stay behind.
     writeFileSync(join(root, "docs", "Gadget.md"), wanted.get(join("docs", "Webhook.md"))!.replace(/Webhook/g, "Gadget"));
