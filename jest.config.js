@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
+  // tests/cli/: programs run whole under the real pulumi CLI, only by jest.realcli.config.js (the CLI is built after \`npm test\`).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/cli/"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", isolatedModules: true }] },
   testTimeout: 30000,
   // The examples import the package by name, as a user's program does (tsconfig.json maps it the same way).

@@ -8,7 +8,10 @@ const base = require("./jest.config.js");
 /** @type {import('jest').Config} */
 module.exports = {
   ...base,
+  testPathIgnorePatterns: ["/node_modules/"],
   testMatch: [
+    // Programs as teams write them, each only under the CLI.
+    "<rootDir>/tests/cli/**/*.test.ts",
     "<rootDir>/tests/acceptance/acceptance.test.ts",
     "<rootDir>/tests/engine/quickstart.test.ts",
     "<rootDir>/tests/engine/server-access.test.ts",
