@@ -6,10 +6,10 @@
  * mid-create as a `kill -9` of the CLI closes it. tests/cli/interrupted-up.test.ts measures the same
  * under the real CLI.
  */
-import { readFileSync } from "node:fs";
 import { dynamicProviderHostEngine, ENGINE_CHECK_INTERVAL_MS, engineAddressOf } from "../../provider/engine-watch";
 import { serializedProviders, startEngineHealthServer, startProviderHost, stackConfig, type ProviderHost } from "../../tools/engine/provider-host";
 import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
+import { running } from "../../tools/support/real-cli";
 import { PASSWORD, PLAN } from "../../tools/support/world";
 
 jest.setTimeout(90_000);
@@ -48,13 +48,6 @@ describe("inside the dynamic-provider host", () => {
     await emu.close();
   });
 
-  const alive = (pid: number): boolean => {
-    try {
-      return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-    } catch {
-      return false;
-    }
-  };
   const realMs = (iso: string) => Date.parse(iso) - emu.control.state().clockOffsetMs;
 
   test("the engine gone during a server's create: the host exits within 2 s and makes no API call after that", async () => {
@@ -80,7 +73,7 @@ describe("inside the dynamic-provider host", () => {
     const goneAt = Date.now();
     engine.close();
     let exitedAt = 0;
-    for (const end = Date.now() + 10_000; !exitedAt && Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (!alive(pid)) exitedAt = Date.now();
+    for (const end = Date.now() + 10_000; !exitedAt && Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (!running(pid)) exitedAt = Date.now();
     // Long enough for the wait's next polls, had it gone on.
     await new Promise((r) => setTimeout(r, 4_000));
     const last = Math.max(...emu.control.requests().map((r) => realMs(r.time)));

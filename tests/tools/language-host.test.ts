@@ -21,6 +21,7 @@ import * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineProto from "@pulumi/pulumi/proto/engine_pb";
 import { startEngineHealthServer } from "../../tools/engine/provider-host";
 import { ROOT } from "../../tools/support/engine-harness";
+import { running } from "../../tools/support/real-cli";
 
 jest.setTimeout(60_000);
 
@@ -52,14 +53,6 @@ interface Recorded {
   env: Record<string, string | undefined>;
   pid: number;
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-};
 
 async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -290,7 +283,7 @@ describe("cancellation: main.go's cmd.Cancel (SIGINT) and cmd.WaitDelay (SIGKILL
     await started(out);
     const { pid } = recorded(out);
     run.call.cancel();
-    await until("the program to end", () => !alive(pid), 3_000);
+    await until("the program to end", () => !running(pid), 3_000);
   });
 });
 
@@ -304,7 +297,7 @@ describe("the host ends when its engine is gone (rpcutil.Healthcheck on the engi
     const t0 = Date.now();
     engine.close();
     await until("the host to exit", () => host.child.exitCode !== null || host.child.signalCode !== null, 5_000);
-    await until("the program to end", () => !alive(pid), 5_000);
+    await until("the program to end", () => !running(pid), 5_000);
     expect(Date.now() - t0).toBeLessThan(2_000);
     expect(host.stderr()).toContain(`the engine at ${engine.address} is unreachable`);
   });
@@ -318,7 +311,7 @@ describe("the host ends when its engine is gone (rpcutil.Healthcheck on the engi
     const t0 = Date.now();
     engine.close();
     await until("the host to exit", () => host.child.exitCode !== null || host.child.signalCode !== null, 10_000);
-    expect(alive(pid)).toBe(false);
+    expect(running(pid)).toBe(false);
     expect(Date.now() - t0).toBeLessThan(7_000);
   });
 
@@ -330,7 +323,7 @@ describe("the host ends when its engine is gone (rpcutil.Healthcheck on the engi
     const { pid } = recorded(out);
     host.child.kill("SIGTERM");
     await until("the host to exit", () => host.child.exitCode !== null || host.child.signalCode !== null, 5_000);
-    await until("the program to end", () => !alive(pid), 2_000);
+    await until("the program to end", () => !running(pid), 2_000);
   });
 });
 
