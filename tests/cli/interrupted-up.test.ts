@@ -70,7 +70,7 @@ interface Interruption {
   /** The processes under `pulumi` when it was interrupted: their command lines and ms from the first signal to their end (undefined: still running when last looked). */
   plugins: { pid: number; cmd: string; goneMs?: number }[];
   signalledAt: number;
-  /** ms from the first signal to the CLI's exit. */
+  /** ms from the first signal to the end of the CLI's output (its exit). */
   exitMs: number;
   /** ms from the first signal to the last request the emulator logged before the recovery. */
   lastRequestMs: number;
@@ -175,7 +175,7 @@ function reportInterruption(name: string, i: Interruption): void {
   const kinds = i.plugins.map((p) => `${/dynamic-provider|pulumi-resource-pulumi-nodejs/.test(p.cmd) ? "provider host" : /pulumi-language-nodejs/.test(p.cmd) ? "language host" : /cmd\/run/.test(p.cmd) ? "program" : p.cmd.slice(0, 40)} ${p.goneMs === undefined ? "still running" : `${p.goneMs} ms`}`);
   console.log(
     [
-      `${name}: pulumi exit ${i.out.code} after ${i.exitMs} ms; the last request ${i.lastRequestMs} ms after the (first) signal; processes gone after: ${kinds.join(", ")}`,
+      `${name}: pulumi exit ${i.out.code}, its output closed ${i.exitMs} ms after the (first) signal; the last request ${i.lastRequestMs} ms after the (first) signal; processes gone after: ${kinds.join(", ")}`,
       `  the interrupted CLI printed (its end):\n${text(i.out).split("\n").filter(Boolean).slice(-15).map((l) => `    | ${l}`).join("\n")}`,
     ].join("\n"),
   );

@@ -146,6 +146,16 @@ const recordFile = (name: string) => join(tmp, `${name}.json`);
 const recorded = (file: string): Recorded => JSON.parse(readFileSync(file, "utf8")) as Recorded;
 const started = (file: string) => until(`the program to record ${file}`, () => existsSync(file) && readFileSync(file, "utf8").length > 0);
 
+/** A Run of the recording program in `mode` (hang, stubborn), once the program has started: its pid, its record file and the call. */
+async function runningProgram(host: Host, mode: string, name: string): Promise<{ pid: number; out: string; run: ReturnType<typeof callRun> }> {
+  const out = recordFile(name);
+  const run = callRun(host, runRequest({ args: [mode, out] }));
+  await started(out);
+  return { pid: recorded(out).pid, out, run };
+}
+
+const exited = (host: Host) => host.child.exitCode !== null || host.child.signalCode !== null;
+
 let engine: { address: string; close(): void };
 beforeEach(async () => {
   engine = await startEngineHealthServer();
@@ -248,9 +258,7 @@ describe("the program's exit, as execRuntime reports it", () => {
 describe("cancellation: main.go's cmd.Cancel (SIGINT) and cmd.WaitDelay (SIGKILL 5 s later)", () => {
   test("`Cancel`: a program that ends on SIGINT ends at once; the Run answers exit code -1 (a signal, as Go's ExitCode() says)", async () => {
     const host = await startHost(engine.address);
-    const out = recordFile("cancel-hang");
-    const run = callRun(host, runRequest({ args: ["hang", out] }));
-    await started(out);
+    const { run } = await runningProgram(host, "hang", "cancel-hang");
     const t0 = Date.now();
     await new Promise((r) => host.client.cancel(new Empty(), r));
     expect(await run.answer).toEqual({ error: "Program exited with non-zero exit code: -1", bail: false });
@@ -263,9 +271,7 @@ describe("cancellation: main.go's cmd.Cancel (SIGINT) and cmd.WaitDelay (SIGKILL
 
   test("`Cancel`: a program that ignores SIGINT is killed 5 s later", async () => {
     const host = await startHost(engine.address);
-    const out = recordFile("cancel-stubborn");
-    const run = callRun(host, runRequest({ args: ["stubborn", out] }));
-    await started(out);
+    const { out, run } = await runningProgram(host, "stubborn", "cancel-stubborn");
     const t0 = Date.now();
     await new Promise((r) => host.client.cancel(new Empty(), r));
     expect(await run.answer).toEqual({ error: "Program exited with non-zero exit code: -1", bail: false });
@@ -277,52 +283,35 @@ describe("cancellation: main.go's cmd.Cancel (SIGINT) and cmd.WaitDelay (SIGKILL
 
   test("the Run request ends (the engine went away or gave up): the program is interrupted", async () => {
     const host = await startHost(engine.address);
-    const out = recordFile("request-ends");
-    const run = callRun(host, runRequest({ args: ["hang", out] }));
+    const { pid, run } = await runningProgram(host, "hang", "request-ends");
     run.answer.catch(() => undefined);
-    await started(out);
-    const { pid } = recorded(out);
     run.call.cancel();
     await until("the program to end", () => !running(pid), 3_000);
   });
 });
 
 describe("the host ends when its engine is gone (rpcutil.Healthcheck on the engine address), and its program with it", () => {
-  test("a program that ends on SIGINT: host and program gone within 2 s of the engine", async () => {
+  test.each([
+    ["hang", "a program that ends on SIGINT: host and program gone within 2 s of the engine", 2_000],
+    ["stubborn", "a program that ignores SIGINT: killed when the host exits, 5 s later at most", 7_000],
+  ])("%s: %s", async (mode, _what, withinMs) => {
     const host = await startHost(engine.address);
-    const out = recordFile("engine-gone");
-    callRun(host, runRequest({ args: ["hang", out] })).answer.catch(() => undefined);
-    await started(out);
-    const { pid } = recorded(out);
+    const { pid, run } = await runningProgram(host, mode, `engine-gone-${mode}`);
+    run.answer.catch(() => undefined);
     const t0 = Date.now();
     engine.close();
-    await until("the host to exit", () => host.child.exitCode !== null || host.child.signalCode !== null, 5_000);
-    await until("the program to end", () => !running(pid), 5_000);
-    expect(Date.now() - t0).toBeLessThan(2_000);
+    await until("the host to exit", () => exited(host), 10_000);
+    await until("the program to end", () => !running(pid), 1_000);
+    expect(Date.now() - t0).toBeLessThan(withinMs);
     expect(host.stderr()).toContain(`the engine at ${engine.address} is unreachable`);
-  });
-
-  test("a program that ignores SIGINT: killed when the host exits, 5 s later at most", async () => {
-    const host = await startHost(engine.address);
-    const out = recordFile("engine-gone-stubborn");
-    callRun(host, runRequest({ args: ["stubborn", out] })).answer.catch(() => undefined);
-    await started(out);
-    const { pid } = recorded(out);
-    const t0 = Date.now();
-    engine.close();
-    await until("the host to exit", () => host.child.exitCode !== null || host.child.signalCode !== null, 10_000);
-    expect(running(pid)).toBe(false);
-    expect(Date.now() - t0).toBeLessThan(7_000);
   });
 
   test("SIGTERM to the host: the program does not outlive it", async () => {
     const host = await startHost(engine.address);
-    const out = recordFile("sigterm");
-    callRun(host, runRequest({ args: ["stubborn", out] })).answer.catch(() => undefined);
-    await started(out);
-    const { pid } = recorded(out);
+    const { pid, run } = await runningProgram(host, "stubborn", "sigterm");
+    run.answer.catch(() => undefined);
     host.child.kill("SIGTERM");
-    await until("the host to exit", () => host.child.exitCode !== null || host.child.signalCode !== null, 5_000);
+    await until("the host to exit", () => exited(host), 5_000);
     await until("the program to end", () => !running(pid), 2_000);
   });
 });
