@@ -243,13 +243,23 @@ function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
   out.push(schema.adoption ? `${schema.adoption}\n\nSee the README, [Adopting existing objects](../README.md#adopting-existing-objects-adoptid).` : "This type makes no object of its own: it has no `adoptId`.", "");
   const foreseen = previewText(schema);
   if (foreseen) out.push("## What the preview foresees", "", foreseen, "");
-  out.push("## After an interrupted `up`", "", schema.interrupted, "");
+  out.push("## After an interrupted `up`", "", schema.interrupted, "", INTERRUPTED_STEPS, "");
   out.push("## API errors", "", "Besides the errors every call may meet (see the README, [Errors](../README.md#errors-and-the-debug-log)):", "", "| code | what to do |", "|---|---|");
   for (const [code, advice] of Object.entries(schema.errors)) out.push(`| \`${code}\` | ${cell(adviceText(advice!))} |`);
   out.push("");
   if (schema.notes) out.push("## Notes", "", schema.notes.trim(), "");
   return out.join("\n");
 }
+
+/**
+ * The steps every page's "After an interrupted `up`" section ends with: the README's (one place for
+ * their detail), with the CLI's own words for the lock a killed `pulumi up` leaves (pulumi v3.274.1,
+ * pkg/backend/diy/lock.go `checkForLock`; cmd/pulumi/cancel/cancel.go).
+ */
+const INTERRUPTED_STEPS = [
+  "The steps (the README, [After an interrupted `up`](../README.md#after-an-interrupted-up)): run `pulumi up` again. After a killed CLI a self-managed backend still holds the stack's lock and the CLI stops with `` error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`. ``, naming the lock's pid: once that process has ended, run `pulumi cancel` (`The currently running update for '<stack>' has been canceled!`), then `pulumi up`, where the create runs again as above.",
+  "Once `pulumi up` has succeeded and every resource the CLI listed as `interrupted while creating` is in the stack with an id, `pulumi refresh --clear-pending-creates` drops the CLI's pending-create records; not before, while such a record is the only trace of an object.",
+].join(" ");
 
 /**
  * The page's preview section: the type's own text, the email plan's presence for every email type,

@@ -81,7 +81,16 @@ export function descendants(pid: number): number[] {
   return out;
 }
 
-const cmdline = (pid: number): string => {
+/** Whether process `pid` runs: exists and is not a zombie (a dead child of a killed CLI waits for a reaper that may never come). */
+export function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+export const cmdline = (pid: number): string => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
   } catch {
