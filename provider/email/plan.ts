@@ -342,6 +342,7 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
       send: async () => converge(api, inputs, await readLive(api), 0, undefined),
       take: async (found) => (found.start ? converge(api, inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
       otherwise: "remove the second EmailPlan: a project has one plan",
+      alwaysThere: true,
     });
     return { id: object.projectId as string, outs: object };
   },

@@ -19,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/generated/resources";
+import { adoptionLine } from "../../provider/create-once";
 import { adviceWords, type ErrorAdvice, type InputSpec, type OutputSpec, type ResourceSchema, type SchemaResource } from "../../provider/schema";
 import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
 import { defaultOf, isOptional, ruleOf, tsTypeOf, tsTypeOfAnswer } from "./schema-text";
@@ -37,6 +38,22 @@ function findRoot(from: string): string {
 const ROOT = findRoot(__dirname);
 
 const GENERATED_NOTE = "Written by `npm run docs` from the schema in";
+
+/**
+ * What `pulumi import '<token>' <name> <id>` prints under the real CLI (v3.274.1), quoted by the
+ * README and each page's Adoption (tests/cli/adoption.test.ts runs the command and checks it): the
+ * engine's import reads by id alone, and the Node dynamic-provider host, given no serialized
+ * provider, fails before any code of this package runs.
+ */
+export const CLI_IMPORT_ERROR = "error: Preview failed: code must be a string, not undefined";
+
+/** The Adoption section's paragraph on what the CLI shows and on `pulumi import`. */
+function adoptionInTheCli(schema: ResourceSchema): string {
+  return [
+    `The preview and the \`up\` show an adopted resource as \`+ create\`, and print one line for it (under the stack, in the CLI's Diagnostics: a dynamic provider cannot attach a message to its resource): \`${adoptionLine(schema.type, "<id>", schema.adoptionRemakes)}\`.`,
+    `\`pulumi import 'pulumi-nodejs:dynamic/svc:${schema.type}' <name> <id>\` fails, writing nothing: \`${CLI_IMPORT_ERROR}\`. Write the resource in the program with the id instead — \`{ import: "<id>" }\` in its resource options, or \`adoptId: "<id>"\` in its arguments — and run \`pulumi up\`.`,
+  ].join(" ");
+}
 
 /** Where each type's files are: its provider file and its sdk class file. */
 type TypeFiles = DiscoveredType;
@@ -240,7 +257,12 @@ function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
     out.push("", "The resource option `customTimeouts` (create / update / delete) bounds these waits instead; see the README, [Timeouts](../README.md#timeouts).", "");
   } else out.push("Nothing to wait for: each operation is done when its call answers.", "");
   out.push("## Adoption", "");
-  out.push(schema.adoption ? `${schema.adoption}\n\nSee the README, [Adopting existing objects](../README.md#adopting-existing-objects-adoptid).` : "This type makes no object of its own: it has no `adoptId`.", "");
+  out.push(
+    schema.adoption
+      ? `${schema.adoption}\n\n${adoptionInTheCli(schema)}\n\nSee the README, [Adopting existing objects](../README.md#adopting-existing-objects-adoptid).`
+      : "This type makes no object of its own: it has no `adoptId`.",
+    "",
+  );
   const foreseen = previewText(schema);
   if (foreseen) out.push("## What the preview foresees", "", foreseen, "");
   out.push("## After an interrupted `up`", "", schema.interrupted, "", INTERRUPTED_STEPS, "");
