@@ -97,7 +97,7 @@ test("`pulumi import` on the command line: the CLI's message is the one the READ
   const before = s.state().resources.map((r) => r.urn);
   s.clearRequests();
 
-  const r = await s.cli!(["import", "pulumi-nodejs:dynamic/svc:Vps", "cli-web", id, "--yes"]);
+  const r = await s.cli!.command(["import", "pulumi-nodejs:dynamic/svc:Vps", "cli-web", id, "--yes"]);
   expect(r.code).not.toBe(0);
   expect(`${r.stdout}\n${r.stderr}`).toContain(CLI_IMPORT_ERROR);
   expect(s.state().resources.map((x) => x.urn)).toEqual(before);

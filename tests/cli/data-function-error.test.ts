@@ -35,7 +35,7 @@ function expectOneClearError(r: EngineRun, message: RegExp): void {
 
 test("no API key configured: one error naming getVpsPlans and svc:apiKey, in the preview and in the up", async () => {
   project.program(program);
-  const rm = await s.cli!(["config", "rm", "svc:apiKey"]);
+  const rm = await s.cli!.command(["config", "rm", "svc:apiKey"]);
   expect(rm.code).toBe(0);
   s.clearRequests();
   expectOneClearError(await s.run("preview", false), /^getVpsPlans failed: the platform API key .* is not configured: set stack config svc:apiKey .* or the environment variable SVC_API_KEY$/);

@@ -59,7 +59,7 @@ const pollsAfterCreates = () => {
   const third = log.findIndex((r, i) => r.method === "POST" && r.path === "/api/vps" && log.slice(0, i + 1).filter((x) => x.method === "POST" && x.path === "/api/vps").length === 3);
   return third < 0 ? [] : log.slice(third + 1).filter((r) => r.method === "GET" && r.path.startsWith("/api/vps"));
 };
-const cli = (args: string[]): Promise<CliOutput> => s.cli!.cli([...args, "--stack", STACK]);
+const cli = (args: string[]): Promise<CliOutput> => s.cli!.command(args);
 const text = (o: CliOutput) => `${o.stdout}\n${o.stderr}`;
 
 /** What an interrupted `pulumi up` left: the processes it had started and when each was gone, the requests after it. */
@@ -83,8 +83,7 @@ interface Interruption {
  */
 async function interruptedUp(signals: NodeJS.Signals[], watchMs: number): Promise<Interruption> {
   let pid = 0;
-  s.cli!.flushConfig();
-  const run = s.cli!.cli(["up", "--yes", "--skip-preview", "--stack", STACK], undefined, (p) => (pid = p));
+  const run = s.cli!.command(["up", "--yes", "--skip-preview"], undefined, (p) => (pid = p));
   let exitedAt = 0;
   const out = run.then((o) => ((exitedAt = Date.now()), o));
   let ended: CliOutput | undefined;

@@ -11,7 +11,7 @@ import { readStackState, runEngine, type EngineOptions, type Operation, type Run
 import { readProject, setConfig, type StackState } from "../engine/state";
 import { startTestEmulator, type TestEmulator } from "./emulator";
 import { packageRoot } from "../engine/provider-host";
-import { CliStack, realCliPresent, useRealCli, type CliOutput } from "./real-cli";
+import { CliStack, realCliPresent, useRealCli } from "./real-cli";
 
 export const ROOT = packageRoot(__dirname);
 const PASSPHRASE = "engine-test-passphrase";
@@ -42,9 +42,6 @@ export interface EngineStack {
   world(): World;
   /** Requests the emulator logged since the last `clearRequests()`, `GET`s left out. */
   writes(): RequestLogEntry[];
-  /** Under the real CLI: another `pulumi` command on this stack (`import …`), as a user types it;
-   * absent under the test engine. */
-  cli?: (args: string[]) => Promise<CliOutput>;
   clearRequests(): void;
   close(): Promise<void>;
 }
@@ -149,10 +146,6 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
     world: () => emu.control.state(),
     writes: () => emu.control.requests().filter((r) => r.method !== "GET"),
     clearRequests: () => emu.control.clearRequests(),
-    cli: (args) => {
-      cli.flushConfig();
-      return cli.cli([...args, "--stack", o.stack]);
-    },
     async close() {
       cli.close();
       if (o.removeProject) rmSync(o.projectDir, { recursive: true, force: true });

@@ -366,6 +366,12 @@ export class CliStack {
     return runCli([...args, "--non-interactive", "--color", "never"], this.projectDir, this.env, signal, onStart);
   }
 
+  /** Another `pulumi` command on this stack as a user types it (`import …`, `cancel`), the queued config written first. */
+  command(args: string[], signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
+    this.flushConfig();
+    return this.cli([...args, "--stack", this.stack], signal, onStart);
+  }
+
   /** A short command (config, export, import), synchronously as the harness's state() is; throws when it fails. */
   private must(args: string[]): CliOutput {
     const r = spawnSync(CLI, [...args, "--non-interactive", "--color", "never"], { cwd: this.projectDir, env: this.env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
