@@ -10,10 +10,11 @@
  * `kill -9` of the CLI it lives on, and so would the provider's waits and API calls. The provider
  * entry (index.ts) starts this watch when it runs inside that host; the language-host stand-in
  * (tools/pulumi-cli/pulumi-language-nodejs.js) uses it too. Checks run every half second, not every
- * five minutes: a create whose result no engine will record must not go on calling the API.
+ * five minutes, and at once when the connection to the engine drops: a create whose result no engine
+ * will record must not go on calling the API.
  */
 
-/** How often the engine is asked whether it lives: a gone engine is seen within about this long. */
+/** How often the engine is asked whether it lives (besides when the connection to it drops): a gone engine is seen within about this long. */
 export const ENGINE_CHECK_INTERVAL_MS = 500;
 
 /** The part of @grpc/grpc-js the watch uses: the host's own copy is handed in, this package adds no dependency. */
@@ -26,10 +27,15 @@ export interface GrpcLike {
       argument: unknown,
       callback: (err: { code: number; details?: string; message: string } | null) => void,
     ): unknown;
+    getChannel(): {
+      getConnectivityState(tryToConnect: boolean): number;
+      watchConnectivityState(currentState: number, deadline: number, callback: (err?: Error) => void): void;
+    };
     close(): void;
   };
   credentials: { createInsecure(): unknown };
   status: { UNIMPLEMENTED: number };
+  connectivityState: { READY: number };
 }
 
 export interface EngineWatch {
@@ -37,36 +43,52 @@ export interface EngineWatch {
 }
 
 /**
- * Polls `grpc.health.v1.Health/Check` at `address` every `intervalMs` (one check at a time, no
- * deadline: a slow engine is alive) and calls `onGone` once, with the reason, when a check fails
- * with any status but UNIMPLEMENTED, as `Healthcheck` does. The timer never keeps the process alive.
+ * Asks `grpc.health.v1.Health/Check` at `address` every `intervalMs`, and at once when the
+ * connection to it drops (a killed engine's socket closes before the next tick), one check at a time
+ * and with no deadline (a slow engine is alive); calls `onGone` once, with the reason, when a check
+ * fails with any status but UNIMPLEMENTED, as `Healthcheck` does. Nothing of it keeps the process alive.
  */
 export function watchEngine(grpc: GrpcLike, address: string, onGone: (reason: string) => void, intervalMs = ENGINE_CHECK_INTERVAL_MS): EngineWatch {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const channel = client.getChannel();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let checking = false;
+  let watchingConnection = false;
   const stop = () => {
     stopped = true;
     clearTimeout(timer);
     client.close();
   };
   const check = () => {
+    clearTimeout(timer);
+    if (stopped || checking) return;
+    checking = true;
     // An empty HealthCheckRequest (service "": the server as a whole) is zero bytes on the wire.
     client.makeUnaryRequest("/grpc.health.v1.Health/Check", () => Buffer.alloc(0), (bytes) => bytes, {}, (err) => {
+      checking = false;
       if (stopped) return;
       if (err && err.code !== grpc.status.UNIMPLEMENTED) {
         stop();
         onGone(err.details || err.message);
         return;
       }
-      schedule();
+      watchConnection();
+      timer = setTimeout(check, intervalMs);
+      timer.unref();
     });
   };
-  const schedule = () => {
-    timer = setTimeout(check, intervalMs);
-    timer.unref();
+  const watchConnection = () => {
+    const state = channel.getConnectivityState(false);
+    if (watchingConnection || state !== grpc.connectivityState.READY) return;
+    watchingConnection = true;
+    channel.watchConnectivityState(state, Infinity, () => {
+      watchingConnection = false;
+      check();
+    });
   };
-  schedule();
+  timer = setTimeout(check, intervalMs);
+  timer.unref();
   return { stop };
 }
 
