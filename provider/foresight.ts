@@ -79,7 +79,7 @@ export class Foresight {
    */
   refusal(notDone: string): string {
     const made = this.createsSoFar();
-    if (made.length === 0) return `refused before any create: nothing was ${notDone}`;
+    if (made.length === 0) return `nothing was ${notDone}`;
     const named = made.slice(0, NAMED_CREATES).join(", ") + (made.length > NAMED_CREATES ? ` and ${made.length - NAMED_CREATES} more` : "");
     return `refused during \`pulumi up\`, after ${made.length} create${made.length === 1 ? "" : "s"} of this run that stay in the stack (the next \`pulumi up\` keeps them): ${named}; this resource was not ${notDone}`;
   }
@@ -130,7 +130,7 @@ export class Foresight {
         property,
         reason:
           `the wallet of ${this.account} cannot pay for this run: ${step.what} costs ${money(step.amount, c)}, which brings the run's paid steps to ${money(total, c)} in total${steps}, ` +
-          `and the wallet holds ${money(wallet.balance, c)}. Top up at least ${money(total - wallet.balance, c)}, then run again (${this.refusal("made or charged")})`,
+          `and the wallet holds ${money(wallet.balance, c)}. Top up at least ${money(total - wallet.balance, c)}, then run again: ${this.refusal("made or charged")}`,
       };
     }
     const others = this.charges.length > 1 ? `; this run's ${this.charges.length} paid steps come to ${money(total, c)}` : "";

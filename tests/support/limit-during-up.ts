@@ -20,7 +20,7 @@ export async function mailboxLimitRefusedDuringUp(s: EngineStack, program: (code
   );
   s.clearRequests();
   const preview = await s.run("preview", false);
-  expect(preview.errors.join("\n")).toContain("(refused before any create: nothing was made)");
+  expect(preview.errors.join("\n")).toContain("(nothing was made)");
   expect(s.writes()).toEqual([]);
 
   const up = await s.run("up", false, { skipPreview: true });
