@@ -39,6 +39,8 @@ export interface RouteDef {
   readonly withoutPlan?: boolean;
   /** An email send endpoint: a missing key answers `NO_API_KEY` instead of `UNAUTHORIZED`. */
   readonly sendEndpoint?: boolean;
+  /** The route takes `?dryRun=true` (its query is `dryRunQuery`): nothing is created, changed or charged. */
+  readonly dryRun?: true;
 }
 
 /**
@@ -75,7 +77,22 @@ const sendMessage = z.looseObject({
 const pageQuery = z.object({ limit: z.string().regex(/^\d+$/).optional(), cursor: z.string().optional() });
 const openObject = z.looseObject({});
 
-const dryRunQuery = z.object({ dryRun: z.enum(["true", "false"]).optional() });
+/**
+ * The query of a route that takes `?dryRun=true` (platform-api.md, Limits: "nothing is created,
+ * changed or charged"). The flag is `true` or `false`, once; anything else meant as the flag is
+ * refused (422) before the call does anything: a flag the API did not read would make the dry run a
+ * real, paid call. So `dryRun=TRUE`, `dryRun=1`, `dryRun=` and a repeated `dryRun` are refused, and
+ * so is a parameter spelled as the flag in another way (`dryRun[]=true`, `dryrun=true`, `dry_run=true`).
+ */
+export const dryRunQuery = z.looseObject({ dryRun: z.enum(["true", "false"]).optional() }).superRefine((query, ctx) => {
+  for (const name of Object.keys(query)) {
+    if (name !== "dryRun" && name.replace(/[^A-Za-z]/g, "").toLowerCase().startsWith("dryrun")) {
+      ctx.addIssue({ code: "custom", path: [name], message: "not a parameter: the dry-run flag is dryRun=true (or dryRun=false), once" });
+    }
+  }
+});
+/** A route that takes `?dryRun=true`: its query, and the mark the route table's tests read (`acceptsDryRun`). */
+const dryRunnable = { query: dryRunQuery, dryRun: true } as const;
 const firewallRuleInput = z.looseObject({
   protocol: z.string(),
   action: z.string(),
@@ -164,17 +181,17 @@ export const routes = {
   "email.plan.buy": def({
     service: "email", method: "POST", path: "/plan", safety: "idempotent", status: 200,
     response: z.union([s.emailPlanDryRun, s.emailPlanCharged]),
-    body: z.object({ planCode: z.string(), months: z.number() }), query: dryRunQuery, idempotencyKey: "required", withoutPlan: true,
+    body: z.object({ planCode: z.string(), months: z.number() }), ...dryRunnable, idempotencyKey: "required", withoutPlan: true,
   }),
   "email.plan.renew": def({
     service: "email", method: "POST", path: "/plan/renew", safety: "idempotent", status: 200,
     response: z.union([s.emailPlanDryRun, s.emailPlanCharged]),
-    body: z.object({ months: z.number() }), query: dryRunQuery, idempotencyKey: "required", withoutPlan: true,
+    body: z.object({ months: z.number() }), ...dryRunnable, idempotencyKey: "required", withoutPlan: true,
   }),
   "email.plan.setAddon": def({
     service: "email", method: "PUT", path: "/plan/addons/{code}", safety: "idempotent", status: 200,
     response: z.union([s.emailPlanDryRun, s.emailPlanCharged]),
-    body: z.object({ quantity: z.number() }), query: dryRunQuery, idempotencyKey: "required", withoutPlan: true,
+    body: z.object({ quantity: z.number() }), ...dryRunnable, idempotencyKey: "required", withoutPlan: true,
   }),
   "email.plan.cancel": def({ service: "email", method: "DELETE", path: "/plan", safety: "idempotent", status: 200, response: s.emailSubscription, withoutPlan: true }),
 
@@ -337,14 +354,16 @@ export const routes = {
     service: "platform", method: "POST", path: "/domains", safety: "paid", status: 201,
     response: z.union([s.domainDryRun, s.domainPaid]),
     body: z.object({ name: z.string(), period: z.number(), whoisProtection: z.boolean().optional() }),
-    query: dryRunQuery,
+    ...dryRunnable,
   }),
   "domains.renew": def({
-    service: "platform", method: "POST", path: "/domains/{domainId}/renew", safety: "paid", status: 200, response: s.domainPaid,
-    body: z.object({ period: z.number() }),
+    service: "platform", method: "POST", path: "/domains/{domainId}/renew", safety: "paid", status: 200,
+    response: z.union([s.domainDryRun, s.domainPaid]),
+    body: z.object({ period: z.number() }), ...dryRunnable,
   }),
   "domains.whoisProtection": def({
-    service: "platform", method: "POST", path: "/domains/{domainId}/whois-protection", safety: "paid", status: 200, response: s.domainPaid,
+    service: "platform", method: "POST", path: "/domains/{domainId}/whois-protection", safety: "paid", status: 200,
+    response: z.union([s.domainDryRun, s.domainPaid]), ...dryRunnable,
   }),
   "domains.autoRenew": def({
     service: "platform", method: "PATCH", path: "/domains/{domainId}/auto-renew", safety: "idempotent", status: 200, response: s.registeredDomain,

@@ -114,11 +114,13 @@ export const emailMessage = z.looseObject({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
-export const emailSent = z.looseObject({ id: z.string() });
-/** One message of a batch: its id when accepted, its code and message when refused. */
+/** A send's answer (202): the email id and the job that sends it (email-service.md: sending runs as a background job, "202 with a `jobId`"). */
+export const emailSent = z.looseObject({ id: z.string(), jobId: z.string() });
+/** One message of a batch: its id and send job when accepted, its code and message when refused. */
 export const batchResult = z.looseObject({
   index: z.number().int(),
   id: z.string().nullable(),
+  jobId: z.string().nullable(),
   code: z.string().nullable(),
   error: z.string().nullable(),
 });

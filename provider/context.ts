@@ -15,7 +15,7 @@ import type { Deadline } from "./client/deadline";
 import type { RouteId } from "../contract/routes";
 import type { BackupAddon, EmailDomain, EmailJob, EmailSegment, EmailTemplate, EmailTopic, FirewallRule, InboundAddress, PortForward, ReceivingStatus, RegisteredDomain, Snapshot, SshKey, Vps, Webhook } from "../contract/schemas";
 import { aiClient, emailClient, platformClient, type Settings } from "./config";
-import { Foresight } from "./foresight";
+import { Foresight, type CreatesSoFar } from "./foresight";
 import { debugLogger, type DebugLog } from "./log";
 
 /** A kind's list route, its get route with the name of the id parameter, and an item's id. */
@@ -80,17 +80,19 @@ export class ApiContext {
 
   /** `profile`: the profile these settings are (undefined: the top-level settings). `rateLimits`: the
    * per-key buckets of the process (ApiContexts). `log`: the process's debug log, which the clients,
-   * the pollers and the creates (create-once.ts) of this context write to. */
+   * the pollers and the creates (create-once.ts) of this context write to. `createsSoFar`: the
+   * creates the process finished, whatever their profile (runtime.ts). */
   constructor(
     readonly settings: Settings,
     readonly profile: string | undefined,
     private readonly rateLimits: RateLimits,
     readonly log: DebugLog,
+    private readonly createsSoFar: CreatesSoFar = () => [],
   ) {}
 
   /** What this process's checks plan for the profile's account: its paid steps and added objects (foresight.ts). */
   get foresight(): Foresight {
-    return this.keep("foresight", () => new Foresight(this.profile === undefined ? "the account (svc:apiKey)" : `the account of profile "${this.profile}"`));
+    return this.keep("foresight", () => new Foresight(this.profile === undefined ? "the account (svc:apiKey)" : `the account of profile "${this.profile}"`, this.createsSoFar));
   }
 
   get platform(): ApiClient {
@@ -256,14 +258,18 @@ export class ApiContexts {
   private readonly byKey = new Map<string, ApiContext>();
   private readonly rateLimits = new RateLimits();
 
-  /** `log`: the debug log of the process's contexts; by default `SVC_LOG` decides (log.ts). */
-  constructor(private readonly log: DebugLog = debugLogger(undefined)) {}
+  /** `log`: the debug log of the process's contexts; by default `SVC_LOG` decides (log.ts).
+   * `createsSoFar`: the creates the process finished (a provider process's; a program makes none). */
+  constructor(
+    private readonly log: DebugLog = debugLogger(undefined),
+    private readonly createsSoFar: CreatesSoFar = () => [],
+  ) {}
 
   /** The context kept under `key`, built on its first use from the settings `settingsOf` answers. */
   of(key: string, settingsOf: () => Settings, profile?: string): ApiContext {
     let context = this.byKey.get(key);
     if (!context) {
-      context = new ApiContext(settingsOf(), profile, this.rateLimits, this.log);
+      context = new ApiContext(settingsOf(), profile, this.rateLimits, this.log, this.createsSoFar);
       this.byKey.set(key, context);
     }
     return context;

@@ -21,9 +21,11 @@
  * ALREADY_SUBSCRIBED; a sending domain: DOMAIN_EXISTS), step 2 waits for that refusal instead of
  * looking first: the create is sent at once, and only a refusal is followed by the look. The answer
  * carries what the look would: one call less per create, nothing made or charged twice.
+ *
+ * An adoption is said out loud (`adoptionLine`): the CLI shows a create either way.
  */
 import { OperationError, OutcomeUnknownError } from "./client/errors";
-import { isUnknown, operationError, type Props } from "./resource";
+import { isUnknown, operationError, PROVIDER_KEY, type Props } from "./resource";
 import type { DebugLog } from "./log";
 
 export const ADOPT_KEY = "adoptId";
@@ -58,6 +60,9 @@ export interface CreateOnceSpec<T> {
   take?(object: T): Promise<T>;
   /** What to do instead when the object is not this stack's (ends the conflict error). */
   otherwise: string;
+  /** The object is there whatever was sent before (one per account or project: the email plan, the
+   * owner details): taking it over is this type's create, not an adoption to announce. */
+  alwaysThere?: boolean;
 }
 
 export interface CreateOnceResult<T> {
@@ -70,6 +75,35 @@ export interface CreateOnceResult<T> {
 export function adoptIdOf(inputs: Props): string | undefined {
   const value = inputs[ADOPT_KEY];
   return typeof value === "string" && value !== "" && !isUnknown(value) ? value : undefined;
+}
+
+/**
+ * The one line an adoption prints, naming the object and that nothing was created or charged (the
+ * preview and the `up` both show the resource as a create). A dynamic provider cannot attach a
+ * message to its resource: the Node host gives it no URN and no engine connection (`pulumi.log` in
+ * the host falls back to the console). It writes to stderr, which the CLI shows as a message of the
+ * run (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go, newPlugin), as the test engine does.
+ */
+function sayAdopted(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/**
+ * At check (dispatch.ts), for a resource not in the state yet whose `adoptId` is known — given, or
+ * the `import` resource option the class turns into it: the preview's check says so, and the `up`'s
+ * own check before its create (the create does not say it again). Unknown in a preview (another
+ * resource's output), it is said by the `up`'s check. `remakes`: the schema's `adoptionRemakes`.
+ */
+export function sayAdoptionAtCheck(type: string, olds: Props, news: Props, remakes?: string): void {
+  const adoptId = adoptIdOf(news);
+  if (adoptId === undefined || Object.keys(olds).some((k) => k !== PROVIDER_KEY)) return;
+  sayAdopted(adoptionLine(type, adoptId, remakes));
+}
+
+/** The line of an adoption by `adoptId` (the reference pages quote it). */
+export function adoptionLine(type: string, adoptId: string, remakes?: string): string {
+  const what = remakes ? `${remakes}: nothing is charged` : "the existing object is taken over as it is: nothing is created or charged";
+  return `${type} ${adoptId}: adopted by adoptId (or the import resource option): ${what}`;
 }
 
 /** `log`: the debug log its decisions are written to (the call's, `ctx.api.log`). */
@@ -88,7 +122,14 @@ export async function createOnce<T>(log: DebugLog, inputs: Props, spec: CreateOn
     const existing = await spec.find(joinInFlight);
     if (existing.objects.length === 1 && existing.provablyMine) {
       decided(`found ${found(existing.objects)}, provably this stack's (an earlier attempt's): adopting it`);
-      return { object: await take(existing.objects[0]), adopted: true };
+      const object = await take(existing.objects[0]);
+      if (!spec.alwaysThere) {
+        const [made] = existing.objects;
+        sayAdopted(
+          `${spec.noun} ${spec.idOf(made)} ${spec.describe(made).replace(/,$/, "")}: the existing object is this stack's (an interrupted \`pulumi up\` made it, or the resource moved without aliases): adopted, nothing is created or charged`,
+        );
+      }
+      return { object, adopted: true };
     }
     if (existing.objects.length > 0) {
       decided(`found ${found(existing.objects)}, not provably this stack's: refusing (adoptId needed)`);

@@ -1,11 +1,13 @@
 /**
  * The one dispatch of a provider method (`run` in index.ts looks the method up here): each method's
  * handling around the resource's own — the common inputs (common-inputs.ts), the email plan's
- * foresight (email/plan-limits.ts), the ids creates answered (runtime.ts), and the preview's refusal
- * of an update to an object deleted outside Pulumi.
+ * foresight (email/plan-limits.ts), the line an adoption by `adoptId` prints (create-once.ts), the
+ * ids creates answered (runtime.ts), and the preview's refusal of an update to an object deleted
+ * outside Pulumi.
  */
 import { apiErrorOf } from "./client/errors";
 import { callContext, common, parentOf, profileFailures, profileOf, timeoutFailures, withTimeoutHint, without, write } from "./common-inputs";
+import { sayAdoptionAtCheck } from "./create-once";
 import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
 import { appendToError, isUnknown, PartialFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import type { ProviderRuntime } from "./runtime";
@@ -28,6 +30,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
     const result = await impl.check(without(olds ?? {}), without(news), ctx);
     // Before any email object is made: the plan it needs, and the room its limits leave (email/plan-limits.ts).
     if (result.failures.length === 0 && impl.schema.service === "email") result.failures.push(...(await emailPlanForesight(type, without(olds ?? {}), result.inputs, ctx)));
+    if (result.failures.length === 0 && impl.schema.adoption) sayAdoptionAtCheck(type, without(olds ?? {}), result.inputs, impl.schema.adoptionRemakes);
     return { ...result, inputs: { ...result.inputs, ...common(news) } };
   },
 

@@ -48,6 +48,12 @@ interface Wallet {
   currency: string;
 }
 
+/** The creates this provider process finished, in order ("Vps 3f2a…"); none in a preview. */
+export type CreatesSoFar = () => readonly string[];
+
+/** At most this many creates are named in a refusal; the rest are counted. */
+const NAMED_CREATES = 5;
+
 export class Foresight {
   /** An EmailPlan of the program was checked in this process: email objects may count on it. */
   emailPlanDeclared = false;
@@ -58,8 +64,25 @@ export class Foresight {
   private readonly charges: PlannedCharge[] = [];
   private readonly added = new Map<string, Set<string>>();
 
-  /** `account`: how the messages name the account (`the default account`, `profile "staging"`). */
-  constructor(readonly account: string) {}
+  /** `account`: how the messages name the account (`the default account`, `profile "staging"`).
+   * `createsSoFar`: what this process made before a check (runtime.ts), for `refusal`. */
+  constructor(
+    readonly account: string,
+    private readonly createsSoFar: CreatesSoFar = () => [],
+  ) {}
+
+  /**
+   * What a check's refusal leaves, for its reason: the preview makes nothing, but in the `up` (under
+   * `--skip-preview`, or when the world changed since the preview) a check runs as the program
+   * registers its resource, after the creates of resources registered before it; the engine saved
+   * those, and stops before this one. `notDone`: "made", or "made or charged".
+   */
+  refusal(notDone: string): string {
+    const made = this.createsSoFar();
+    if (made.length === 0) return `refused before any create: nothing was ${notDone}`;
+    const named = made.slice(0, NAMED_CREATES).join(", ") + (made.length > NAMED_CREATES ? ` and ${made.length - NAMED_CREATES} more` : "");
+    return `refused during \`pulumi up\`, after ${made.length} create${made.length === 1 ? "" : "s"} of this run that stay in the stack (the next \`pulumi up\` keeps them): ${named}; this resource was not ${notDone}`;
+  }
 
   /** The wallet as first read in this process (the platform's `GET /account/wallet`, or a dry run's answer). */
   private walletOf(platform: (() => ApiClient) | undefined, knownBalance?: Wallet): Promise<Wallet> {
@@ -107,7 +130,7 @@ export class Foresight {
         property,
         reason:
           `the wallet of ${this.account} cannot pay for this run: ${step.what} costs ${money(step.amount, c)}, which brings the run's paid steps to ${money(total, c)} in total${steps}, ` +
-          `and the wallet holds ${money(wallet.balance, c)}. Top up at least ${money(total - wallet.balance, c)}, then run again: nothing was made or charged`,
+          `and the wallet holds ${money(wallet.balance, c)}. Top up at least ${money(total - wallet.balance, c)}, then run again (${this.refusal("made or charged")})`,
       };
     }
     const others = this.charges.length > 1 ? `; this run's ${this.charges.length} paid steps come to ${money(total, c)}` : "";

@@ -3,8 +3,10 @@
  * `require` this module by package name at call time, so the provider host always runs the
  * installed version and no closure captures code or credentials.
  */
+import { writeSync } from "node:fs";
 import type { ConfigSource } from "./config";
 import { isMethod, methods } from "./dispatch";
+import { dynamicProviderHostEngine, watchEngine, type GrpcLike } from "./engine-watch";
 import { resources } from "./generated/resources";
 import { ProviderRuntime } from "./runtime";
 
@@ -17,6 +19,25 @@ export { resources };
  * the ids its creates answered. Every call gets it from here, as a parameter.
  */
 const providerProcess = new ProviderRuntime();
+
+/**
+ * Inside the dynamic-provider host an engine started (not in a test that loads this module), the
+ * process ends once that engine is unreachable (engine-watch.ts): its waits stop with it, and no API
+ * call is made for a run whose result nobody will record. The host's own @grpc/grpc-js does the checks.
+ */
+function endWithEngine(host: NodeJS.Module | undefined): void {
+  const address = dynamicProviderHostEngine(host?.filename, process.argv);
+  if (!host || !address) return;
+  watchEngine(host.require("@grpc/grpc-js") as GrpcLike, address, (reason) => {
+    try {
+      writeSync(2, `svc: the engine that started this provider (${address}) is unreachable (${reason}): its run is over, so the provider stops its waits and exits without another API call (README, "After an interrupted \`up\`")\n`);
+    } catch {
+      // Its stderr was the CLI's pipe, gone with it.
+    }
+    process.exit(1);
+  });
+}
+endWithEngine(require.main);
 
 /** The stack's config, as the host hands it to each serialized provider's `configure`. */
 export function configure(config: ConfigSource | undefined): void {

@@ -18,7 +18,10 @@ export class ProviderRuntime {
   private logLevel: string | undefined;
   /** By profile name ("" for the top-level settings): built once per configuration. Their logger
    * reads the level at each line, as `configure` set it last. */
-  private readonly contexts = new ApiContexts((text, secrets) => debugLogger(this.logLevel)(text, secrets));
+  private readonly contexts = new ApiContexts(
+    (text, secrets) => debugLogger(this.logLevel)(text, secrets),
+    () => this.creates,
+  );
   /**
    * The ids this process's creates answered, per type. The real CLI runs one dynamic-provider process
    * per deployment and gives it no URN: a resource moved to a new URN without `aliases` is a create of
@@ -27,6 +30,9 @@ export class ProviderRuntime {
    * create's) must not remove the object the stack now holds under the new URN.
    */
   private readonly createdIds = new Map<string, string>();
+  /** The creates this process finished ("Vps 3f2a…"), in order: in an `up`, a check that refuses
+   * after them says they were made (foresight.ts); a preview makes none. */
+  private readonly creates: string[] = [];
 
   /**
    * Called through each serialized shim's `configure` with the stack's whole namespaced config: the
@@ -54,7 +60,9 @@ export class ProviderRuntime {
 
   /** `parentUrn`: the parent of the resource the create was for (one of a type and name differs only by it). */
   rememberCreated(type: string, id: string, parentUrn: string): void {
-    if (id) this.createdIds.set(`${type}\u0000${id}`, parentUrn);
+    if (!id) return;
+    this.createdIds.set(`${type}\u0000${id}`, parentUrn);
+    this.creates.push(`${type} ${id}`);
   }
 
   /** The parent of the resource a create in this process answered `id` for, or undefined. */

@@ -97,6 +97,9 @@ export interface ResourceSchema {
   readonly waits?: readonly WaitSpec[];
   /** How `adoptId` finds the object and what adoption does for this type; absent: no adoptId. */
   readonly adoption?: string;
+  /** Why an adopted object is made anew, for a type that does so (a webhook, for its secret): the
+   * line an adoption prints says so instead of "no create call" (create-once.ts, `adoptionLine`). */
+  readonly adoptionRemakes?: string;
   /** What an `up` run again after an interrupted one does for this type. */
   readonly interrupted: string;
   /** The API errors a user may meet from this type, each with what to do. */

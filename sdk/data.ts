@@ -65,9 +65,16 @@ async function lookup<K extends RouteId>(name: string, api: Api, id: K, options?
  * Node runtime prints such an error by its message alone — one line, no stack, no `<ref *1>` of its
  * cause — and once (pulumi/pulumi sdk/nodejs/cmd/run/run.ts, uncaughtHandler). It stays an
  * OperationError, with its code, for a program that catches it.
+ *
+ * Its message stays as written, naming the function and what to do: an `...Output` form's error
+ * reaches the runtime through the resource inputs that wait on it, and the SDK's serialization
+ * prefixes the same error's message at each input it passes (`error serializing property "vpsId":
+ * error serializing property "planId": …`, sdk/nodejs/runtime/rpc.ts serializeFilteredProperties).
  */
 function shownOnce<E extends Error>(err: E): E {
   Object.defineProperty(err, "__pulumiRunError", { value: true, enumerable: false });
+  const message = err.message;
+  Object.defineProperty(err, "message", { get: () => message, set: () => undefined, enumerable: false, configurable: true });
   return err;
 }
 
@@ -316,44 +323,72 @@ function plain<T>(value: Promise<T>): pulumi.Output<T> {
   return pulumi.output(value) as unknown as pulumi.Output<T>;
 }
 
+const UNKNOWN_PROFILE = Symbol("profile not known yet");
+
+/**
+ * An `...Output` form of the function `name`. Settings that cannot reach its API (a key or URL not
+ * configured, a profile that does not exist) fail here, at the program's line, as `config.require`
+ * does: the run stops with that one error. Later, they would fail every resource whose input waits
+ * on the answer, and the runtime would warn (`PromiseRejectionHandledWarning`) about each such
+ * resource's outputs that the stack's exports read. `profile`: undefined for the top-level
+ * settings; `unknown` when the program passes it inside an Output (checked by the call itself).
+ */
+function outputForm<T>(name: string, api: Api, profile: string | undefined | typeof UNKNOWN_PROFILE, answer: () => pulumi.Output<T>): pulumi.Output<T> {
+  if (profile !== UNKNOWN_PROFILE) {
+    try {
+      client(api, profile);
+    } catch (err) {
+      throw shownOnce(operationError(name, err));
+    }
+  }
+  return answer();
+}
+
+/** The `profile` of an Output form's `args`, when the program passed them as a plain object. */
+function profileArg(args: unknown): string | undefined | typeof UNKNOWN_PROFILE {
+  if (args === null || typeof args !== "object" || pulumi.Output.isInstance(args) || args instanceof Promise) return UNKNOWN_PROFILE;
+  const profile = (args as { profile?: unknown }).profile;
+  return profile === undefined || typeof profile === "string" ? profile : UNKNOWN_PROFILE;
+}
+
 export function getVpsPlansOutput(opts: ProfileOption = {}): pulumi.Output<VpsPlan[]> {
-  return plain(getVpsPlans(opts));
+  return outputForm("getVpsPlans", "platform", opts.profile, () => plain(getVpsPlans(opts)));
 }
 export function getBackupPlansOutput(opts: ProfileOption = {}): pulumi.Output<BackupPlan[]> {
-  return plain(getBackupPlans(opts));
+  return outputForm("getBackupPlans", "platform", opts.profile, () => plain(getBackupPlans(opts)));
 }
 export function getVpsRenewalOptionsOutput(vpsId: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<RenewalOption[]> {
-  return pulumi.output(vpsId).apply((id) => plain(getVpsRenewalOptions(id, opts)));
+  return outputForm("getVpsRenewalOptions", "platform", opts.profile, () => pulumi.output(vpsId).apply((id) => plain(getVpsRenewalOptions(id, opts))));
 }
 export function getEmailStatusOutput(opts: ProfileOption = {}): pulumi.Output<EmailStatus> {
-  return plain(getEmailStatus(opts));
+  return outputForm("getEmailStatus", "email", opts.profile, () => plain(getEmailStatus(opts)));
 }
 export function getEmailAnalyticsOutput(opts: ProfileOption = {}): pulumi.Output<EmailAnalytics> {
-  return plain(getEmailAnalytics(opts));
+  return outputForm("getEmailAnalytics", "email", opts.profile, () => plain(getEmailAnalytics(opts)));
 }
 export function getNotificationsOutput(args: pulumi.Input<{ unreadOnly?: pulumi.Input<boolean>; profile?: string }> = {}): pulumi.Output<Notification[]> {
-  return pulumi.output(args).apply((a) => plain(getNotifications(a)));
+  return outputForm("getNotifications", "platform", profileArg(args), () => pulumi.output(args).apply((a) => plain(getNotifications(a))));
 }
 export function getProjectActivityOutput(projectId?: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<ActivityEntry[]> {
-  return pulumi.output(projectId).apply((id) => plain(getProjectActivity(id, opts)));
+  return outputForm("getProjectActivity", "platform", opts.profile, () => pulumi.output(projectId).apply((id) => plain(getProjectActivity(id, opts))));
 }
 export function getVpsSshKeysOutput(vpsId: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<VpsSshKeyInfo[]> {
-  return pulumi.output(vpsId).apply((id) => plain(getVpsSshKeys(id, opts)));
+  return outputForm("getVpsSshKeys", "platform", opts.profile, () => pulumi.output(vpsId).apply((id) => plain(getVpsSshKeys(id, opts))));
 }
 export function getVpsSnapshotsOutput(vpsId: pulumi.Input<string>, opts: ProfileOption = {}): pulumi.Output<VpsSnapshotInfo[]> {
-  return pulumi.output(vpsId).apply((id) => plain(getVpsSnapshots(id, opts)));
+  return outputForm("getVpsSnapshots", "platform", opts.profile, () => pulumi.output(vpsId).apply((id) => plain(getVpsSnapshots(id, opts))));
 }
 export function getAiModelsOutput(opts: ProfileOption = {}): pulumi.Output<AiModel[]> {
-  return plain(getAiModels(opts));
+  return outputForm("getAiModels", "ai", opts.profile, () => plain(getAiModels(opts)));
 }
 export function getInboundStatsOutput(opts: ProfileOption = {}): pulumi.Output<InboundStats> {
-  return plain(getInboundStats(opts));
+  return outputForm("getInboundStats", "email", opts.profile, () => plain(getInboundStats(opts)));
 }
 export function getEmailSuppressionsOutput(args: pulumi.Input<{ limit?: pulumi.Input<number>; cursor?: pulumi.Input<string>; profile?: string }> = {}): pulumi.Output<EmailSuppressionsPage> {
-  return pulumi.output(args).apply((a) => plain(getEmailSuppressions(a)));
+  return outputForm("getEmailSuppressions", "email", profileArg(args), () => pulumi.output(args).apply((a) => plain(getEmailSuppressions(a))));
 }
 export function getInboundMessagesOutput(args: pulumi.Input<{ folder?: pulumi.Input<string>; limit?: pulumi.Input<number>; cursor?: pulumi.Input<string>; profile?: string }> = {}): pulumi.Output<InboundMessagesPage> {
-  return pulumi.output(args).apply((a) => plain(getInboundMessages(a)));
+  return outputForm("getInboundMessages", "email", profileArg(args), () => pulumi.output(args).apply((a) => plain(getInboundMessages(a))));
 }
 
 // ---- email plan ----
@@ -391,8 +426,8 @@ export function getEmailPlan(opts: ProfileOption = {}): Promise<EmailSubscriptio
 }
 
 export function getEmailPlansOutput(opts: ProfileOption = {}): pulumi.Output<EmailPlanOffer[]> {
-  return plain(getEmailPlans(opts));
+  return outputForm("getEmailPlans", "email", opts.profile, () => plain(getEmailPlans(opts)));
 }
 export function getEmailPlanOutput(opts: ProfileOption = {}): pulumi.Output<EmailSubscription> {
-  return plain(getEmailPlan(opts));
+  return outputForm("getEmailPlan", "email", opts.profile, () => plain(getEmailPlan(opts)));
 }

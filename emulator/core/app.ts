@@ -186,26 +186,33 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotenc
     // rest (reads and refusals, which seldom change anything; the AI gateway's answers) is written behind.
     if (request.svc && request.method !== "GET" && reply.statusCode < 300) await emu.committed();
     else emu.save(reply.statusCode >= 300 || request.method === "GET");
+    const fault = request.svc?.fault;
+    const dropNow = Boolean(fault?.afterCommit && fault.drop);
+    // An after-commit fault with a status replaces the handler's answer: what the client gets.
+    const faultAnswer =
+      fault?.afterCommit && !fault.drop && fault.status
+        ? { status: fault.status, body: JSON.stringify({ success: false, error: "Injected fault after commit", code: fault.code ?? defaultFaultCode(fault.status) }) }
+        : undefined;
+    const sent = faultAnswer?.body ?? payload;
+    const status = dropNow ? 0 : (faultAnswer?.status ?? reply.statusCode);
     let code: string | null = null;
-    if (typeof payload === "string" && reply.statusCode >= 400) {
+    if (typeof sent === "string" && status >= 400) {
       try {
-        code = (JSON.parse(payload) as { code?: string }).code ?? null;
+        code = (JSON.parse(sent) as { code?: string }).code ?? null;
       } catch {
         /* not JSON */
       }
     }
-    const fault = request.svc?.fault;
-    const dropNow = fault?.afterCommit && fault.drop;
     log.add({
       time: emu.nowIso(),
       keyPrefix: request.svc?.key ? request.svc.key.slice(0, 12) : null,
       method: request.method,
       path: request.url.split("?")[0],
       route: request.svc?.routeId ?? null,
-      status: dropNow ? 0 : reply.statusCode,
+      status,
       code,
       fault: fault?.id ?? null,
-      dropped: Boolean(dropNow),
+      dropped: dropNow,
       ...idempotencyLogFields(request),
     });
     // The first request of an Idempotency-Key runs until its answer leaves (REQUEST_IN_PROGRESS meanwhile).
@@ -217,9 +224,9 @@ function logRequests(app: FastifyInstance, emu: Emu, log: RequestLog, idempotenc
         request.raw.socket.destroy();
         return payload;
       }
-      if (fault.status) {
-        reply.code(fault.status);
-        return JSON.stringify({ success: false, error: "Injected fault after commit", code: fault.code ?? defaultFaultCode(fault.status) });
+      if (faultAnswer) {
+        reply.code(faultAnswer.status);
+        return faultAnswer.body;
       }
     }
     finishIdempotency();

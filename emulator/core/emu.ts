@@ -2,7 +2,8 @@
  * The emulator's runtime: the world plus its clock, id generator, background transitions, wallet,
  * activity feed and notifications. Service handlers receive it as `ctx.emu`.
  */
-import { closeSync, fchmodSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { EmuError } from "./errors";
 import { Rng } from "./rng";
@@ -25,8 +26,34 @@ export const STATE_WRITE_DELAY_MS = 1_000;
 const STATE_TIMER_SLACK_MS = 100;
 export type DnsMode = "auto" | "manual";
 
-/** `world.json.<pid>.tmp`: the temp file a save writes before renaming it over the state file. */
-const tempFileOf = (stateFile: string, pid: number) => `${stateFile}.${pid}.tmp`;
+/**
+ * `world.json.<pid>.<32 hex>.tmp`: the temp file a save writes before renaming it over the state
+ * file, in the state file's own directory (a rename stays on one file system). The random part makes
+ * the name unpredictable; the pid tells a dead emulator's leftovers from a live one's.
+ */
+const tempFileOf = (stateFile: string, pid: number, token: string) => `${stateFile}.${pid}.${token}.tmp`;
+/** The names temp files had before they carried a random part (`world.json.<pid>.tmp`), and have now. */
+const TEMP_SUFFIX = /^(\d+)(?:\.[0-9a-f]{32})?\.tmp$/;
+/** Names tried before a save gives up: each is new and random, so a second collision is already a planted file. */
+const TEMP_ATTEMPTS = 8;
+
+/**
+ * Creates the temp file for a save and answers it, open for writing. Created exclusively, never
+ * through a link (`O_CREAT | O_EXCL | O_NOFOLLOW`), mode 0600 (it holds every key in clear): a file
+ * or symlink already at the name, planted or left over, is never opened or written; another random
+ * name is tried instead. `token` draws the random part (tests give their own).
+ */
+export function createStateTemp(stateFile: string, token: () => string = () => randomBytes(16).toString("hex")): { path: string; fd: number } {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  for (let attempt = 1; ; attempt++) {
+    const path = tempFileOf(stateFile, process.pid, token());
+    try {
+      return { path, fd: openSync(path, flags, 0o600) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= TEMP_ATTEMPTS) throw err;
+    }
+  }
+}
 
 /**
  * Removes the temp files a killed emulator left beside `stateFile` (they hold every key in clear).
@@ -44,7 +71,7 @@ export function removeStaleStateTemps(stateFile: string): string[] {
   }
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    const match = /^(\d+)\.tmp$/.exec(name.slice(prefix.length));
+    const match = TEMP_SUFFIX.exec(name.slice(prefix.length));
     if (!match) continue;
     const pid = Number(match[1]);
     if (pid !== process.pid && processAlive(pid)) continue;
@@ -322,8 +349,9 @@ export class Emu {
   }
 
   /**
-   * Writes the world to the state file now, when it changed: a temp file created readable by the
-   * user only (it holds every key in clear), then renamed over the state file (never half a file).
+   * Writes the world to the state file now, when it changed: a new temp file (createStateTemp:
+   * exclusive, unpredictable name, the user's only), then renamed over the state file (never half a
+   * file; a link at the state file's name is replaced, not followed).
    */
   saveNow(): void {
     const dueAt = this.saveTimer ? this.saveDueAt : Date.now();
@@ -333,15 +361,22 @@ export class Emu {
     if (!stateFile || this.closed) return;
     const text = JSON.stringify(this.world);
     if (text === this.lastSaved) return;
-    const tmp = tempFileOf(stateFile, process.pid);
-    const fd = openSync(tmp, "w", 0o600);
+    const { path: tmp, fd } = createStateTemp(stateFile);
     try {
-      fchmodSync(fd, 0o600); // the mode applies only to a new file; one left by an earlier run keeps its own
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
+      try {
+        writeSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, stateFile);
+    } catch (err) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* renamed already, or gone */
+      }
+      throw err;
     }
-    renameSync(tmp, stateFile);
     this.lastSaved = text;
     this.noteSaveCost(Date.now() - dueAt);
   }

@@ -2,8 +2,8 @@
  * Domain names against the seeded catalogue (`world.catalog`): name syntax, extension lookup,
  * prices and the billing object of paid calls.
  */
-import { EmuError } from "../core/errors";
-import type { TldRec, World } from "../core/world";
+import { EmuError, Reply } from "../core/errors";
+import type { Account, TldRec, World } from "../core/world";
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const MAX_NAME_LENGTH = 253;
@@ -57,6 +57,19 @@ export interface DomainBilling {
 export function billing(registration: number, whoisProtection: number): DomainBilling {
   const total = registration + whoisProtection;
   return { registration, whoisProtection, total, depositCharged: total };
+}
+
+/**
+ * The answer of a paid call made with `?dryRun=true` (platform-api.md: "nothing is created, changed
+ * or charged"; dry runs "return the wallet balance after the charge and a boolean `enoughBalance`"):
+ * its price, after every refusal the real call makes but the wallet's (200, never 402).
+ */
+export function dryRunReply(account: Account, bill: DomainBilling, what: string): Reply {
+  const balanceAfter = account.wallet - bill.total;
+  return new Reply(
+    { dryRun: true as const, currency: account.currency, billing: bill, balanceAfter, enoughBalance: balanceAfter >= 0, note: `Dry run: ${what}` },
+    { status: 200 },
+  );
 }
 
 /** Only period 1 is sold (spec: PERIOD_NOT_SUPPORTED). */

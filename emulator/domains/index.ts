@@ -3,7 +3,7 @@
  * product only (checked by the core). See register.ts, records.ts, registrant.ts, registry.ts.
  */
 import type { ServiceModule } from "../core/module";
-import { recordHandlers, recordTransitions } from "./records";
+import { recordHandlers, recordTransitions, settleRenewals } from "./records";
 import { registerDomain, registerTransitions } from "./register";
 import { registrantHandlers } from "./registrant";
 
@@ -16,4 +16,5 @@ export const domainsModule: ServiceModule = {
     "domains.register": registerDomain,
   },
   transitions: { ...registerTransitions, ...recordTransitions },
+  beforeRequest: settleRenewals,
 };

@@ -5,7 +5,7 @@
 import type { Ctx } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError, Reply } from "../core/errors";
-import { billing, checkedName, pricedTld, requireOneYear } from "./catalog";
+import { billing, checkedName, dryRunReply, pricedTld, requireOneYear } from "./catalog";
 import { missingRegistrantFields } from "./registrant";
 import { savePendingMessage, sendToRegistry } from "./registry";
 import { addYears, domainsState, domainView, nameAndStatus, ownerOf, recordDomainActivity, type DomainRec, type DomainStatus } from "./state";
@@ -40,13 +40,7 @@ export function registerDomain(ctx: Ctx<"domains.register">) {
 
   const whoisProtection = body.whoisProtection === true;
   const bill = billing(prices.registration, whoisProtection ? prices.whoisProtection : 0);
-  if (ctx.query.dryRun === "true") {
-    const balanceAfter = account.wallet - bill.total;
-    return new Reply(
-      { dryRun: true as const, currency: account.currency, billing: bill, balanceAfter, enoughBalance: balanceAfter >= 0, note: "Dry run: nothing was registered or charged" },
-      { status: 200 },
-    );
-  }
+  if (ctx.query.dryRun === "true") return dryRunReply(account, bill, "nothing was registered or charged");
 
   emu.charge(account, bill.total, `registration of ${name}`);
   const outcome = sendToRegistry(emu, account, "register", name, bill.total);

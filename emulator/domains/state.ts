@@ -6,7 +6,8 @@ import type { Emu } from "../core/emu";
 import { accountById, projectsOfAccount, type Account, type World } from "../core/world";
 
 /** `active`: live at the registry. `pending`: registered, waiting for the registry to activate it.
- * `expired`: past its expiry with auto-renew off (still the account's, until renewed). */
+ * `expired`: past its expiry, with auto-renew off or an auto-renewal that failed (still the
+ * account's, until renewed: records.ts, settleRenewals). */
 export type DomainStatus = "active" | "pending" | "expired";
 
 /** The numeric `status` and its `status_label`: the spec names the pair, not the values. */
@@ -15,18 +16,6 @@ export const STATUS_CODES: Record<DomainStatus, { status: number; status_label: 
   pending: { status: 2, status_label: "pending" },
   expired: { status: 3, status_label: "expired" },
 };
-
-/**
- * Expiry, on the emulator clock, applied lazily when domains are read or renewed: a domain whose
- * auto-renew is off lapses to `expired` once `expiresAt` has passed (one with auto-renew on is
- * renewed by the platform; the emulator does not model that renewal's charge).
- */
-export function expireDue(emu: Emu): void {
-  const now = emu.nowMs();
-  for (const d of domainsState(emu.world).records) {
-    if (d.status === "active" && !d.autoRenew && Date.parse(d.expiresAt) <= now) d.status = "expired";
-  }
-}
 
 export interface DomainRec {
   id: number;
@@ -112,7 +101,7 @@ export function domainEntityId(id: number): string {
  * Domains are account-level but an activity entry needs a project: their entries go to the
  * owning account's first project, where the dashboard shows account-wide work.
  */
-export function recordDomainActivity(emu: Emu, action: string, domain: { id: number; name: string; accountId?: string }): void {
+export function recordDomainActivity(emu: Emu, action: string, domain: { id: number; name: string; accountId?: string }, actor: "user" | "system" = "user"): void {
   const project = projectsOfAccount(emu.world, ownerOf(emu.world, domain))[0];
   if (!project) return;
   emu.recordActivity({
@@ -121,7 +110,8 @@ export function recordDomainActivity(emu: Emu, action: string, domain: { id: num
     entityType: "domain",
     entityId: domainEntityId(domain.id),
     entityName: domain.name,
-    actor: "user",
-    byKeyOwner: true,
+    actor,
+    // platform-api.md, Activity entry: `system` is "the platform itself, for example a nightly renewal".
+    byKeyOwner: actor === "user",
   });
 }

@@ -9,7 +9,7 @@ import type { Ctx, Handlers } from "../core/module";
 import { EmuError } from "../core/errors";
 import { pageOf } from "./messages";
 import { planLimit } from "./plans";
-import { callerPlan, callerProject, emailState, ownRow, recordUserActivity } from "./state";
+import { callerPlan, callerProject, domainOfAddress, emailState, isUnder, ownRow, recordUserActivity, suppressedAddresses, undeliverableAddresses } from "./state";
 
 const MAX_NAME = 100;
 const MAX_DESCRIPTION = 500;
@@ -54,6 +54,42 @@ const own = <T extends { projectId: string }>(ctx: Ctx, rows: T[]) => rows.filte
 
 const topicOf = (ctx: Ctx): TopicRec => ownRow(ctx, audience(ctx).topics, ctx.params.topicId, "TOPIC_NOT_FOUND", "Topic not found");
 const segmentOf = (ctx: Ctx): SegmentRec => ownRow(ctx, audience(ctx).segments, ctx.params.segmentId, "SEGMENT_NOT_FOUND", "Segment not found");
+
+/**
+ * Disposable inbox providers (DISPOSABLE_EMAIL, "Disposable inbox provider"): a few well-known ones,
+ * their subdomains too. The spec names no list.
+ */
+export const DISPOSABLE_DOMAINS = ["mailinator.com", "guerrillamail.com", "10minutemail.com", "yopmail.com", "temp-mail.org", "trashmail.com"];
+/** How many refused addresses a message names before it counts the rest. */
+const NAMED_ADDRESSES = 10;
+
+function named(addresses: string[]): string {
+  const shown = addresses.slice(0, NAMED_ADDRESSES).join(", ");
+  return addresses.length > NAMED_ADDRESSES ? `${shown} and ${addresses.length - NAMED_ADDRESSES} more` : shown;
+}
+
+/**
+ * The checks of POST /contacts that look past the address's syntax, in this order (email-service.md):
+ * DISPOSABLE_EMAIL (400, "Disposable inbox provider"), RECIPIENT_DOMAIN_UNDELIVERABLE (400,
+ * "Recipient domain missing or cannot receive mail (also for contacts)"), RECIPIENT_SUPPRESSED (403,
+ * "also a contact address on the suppression list").
+ */
+function refuseUnsendable(ctx: Ctx, addresses: string[]): void {
+  const disposable = addresses.filter((a) => isUnder(domainOfAddress(a), DISPOSABLE_DOMAINS));
+  if (disposable.length) throw new EmuError(400, "DISPOSABLE_EMAIL", `Disposable inbox provider: ${named(disposable)}; leave these out, nothing was added`);
+  const undeliverable = undeliverableAddresses(ctx.world, addresses);
+  if (undeliverable.length) {
+    throw new EmuError(400, "RECIPIENT_DOMAIN_UNDELIVERABLE", `Contact domain cannot receive mail (no MX record): ${named(undeliverable)}; leave these out, nothing was added`);
+  }
+  const suppressed = suppressedAddresses(ctx.world, callerProject(ctx).id, addresses);
+  if (suppressed.length) {
+    throw new EmuError(
+      403,
+      "RECIPIENT_SUPPRESSED",
+      `On the project's suppression list (an earlier bounce or complaint, or added to it): ${named(suppressed)}; leave these out, or remove them from the list first (DELETE /suppressions/{email}). Nothing was added`,
+    );
+  }
+}
 
 type AudienceRoute =
   | "email.topics.list" | "email.topics.create" | "email.topics.get" | "email.topics.update" | "email.topics.delete"
@@ -125,18 +161,24 @@ export const audienceHandlers: Handlers<AudienceRoute> = {
   },
 
   "email.contacts.list": (ctx) => pageOf(ctx, callerProject(ctx).id, own(ctx, audience(ctx).contacts), contactView),
-  /** Adds new addresses (an address already a contact is kept as it is). */
+  /**
+   * Adds new addresses (an address already a contact is kept as it is). All or nothing: the first
+   * failing check answers, naming the addresses it refuses, and adds none: consent, empty, too many,
+   * INVALID_EMAIL, then refuseUnsendable's, then the plan's contact limit.
+   */
   "email.contacts.add": (ctx) => {
     const { contacts, consentConfirmed } = ctx.body;
     if (consentConfirmed !== true) throw new EmuError(400, "CONSENT_REQUIRED", "Adding contacts needs consentConfirmed: true");
     if (!contacts || contacts.length === 0) throw new EmuError(400, "EMPTY_REQUEST", "No contacts in the request");
     if (contacts.length > MAX_CONTACTS_PER_CALL) throw new EmuError(400, "TOO_MANY", `At most ${MAX_CONTACTS_PER_CALL} contacts per request`);
-    const bad = contacts.find((c) => !EMAIL.test(c.email));
-    if (bad) throw new EmuError(400, "INVALID_EMAIL", `Invalid contact address: ${bad.email}`);
+    const invalid = contacts.map((c) => c.email).filter((e) => !EMAIL.test(e));
+    if (invalid.length) throw new EmuError(400, "INVALID_EMAIL", `Invalid contact address: ${named(invalid)}`);
+    const addresses = contacts.map((c) => c.email.toLowerCase());
+    refuseUnsendable(ctx, addresses);
     const state = audience(ctx);
     const existing = own(ctx, state.contacts);
     const known = new Set(existing.map((c) => c.email));
-    const fresh = [...new Set(contacts.map((c) => c.email.toLowerCase()))].filter((e) => !known.has(e));
+    const fresh = [...new Set(addresses)].filter((e) => !known.has(e));
     const limit = planLimit(callerPlan(ctx), "contacts");
     if (existing.length + fresh.length > limit) throw new EmuError(402, "CONTACT_LIMIT_REACHED", `Your plan allows ${limit} contacts (${existing.length} now, ${fresh.length} new)`);
     const added = fresh.map((email) => ({ id: ctx.emu.uuid(), projectId: callerProject(ctx).id, seq: ++state.contactSeq, email, topicIds: [], createdAt: ctx.emu.nowIso() }));

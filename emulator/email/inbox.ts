@@ -16,7 +16,7 @@ import { EmuError } from "../core/errors";
 import type { EmailPlanLimits } from "../core/world";
 import { emitEvent } from "./delivery";
 import { pageOf } from "./messages";
-import { FREE_PLAN, planLimit } from "./plans";
+import { FREE_PLAN, planHasReceiving, planLimit } from "./plans";
 import { isPublicFqdn } from "../../contract/hosts";
 import { addressOf } from "./send";
 import { callerPlan, callerProject, emailState, ownDomain, ownRow, recordUserActivity, type AddressRec, type EmailState, type InboundMessageRec, type ReceivingRec } from "./state";
@@ -44,7 +44,7 @@ export interface InboxPlan {
 /** A plan's inbox values; a plan record without them (seeded before they existed) has the free plan's (plans.ts). */
 export function inboxPlanOf(plan: EmailPlanLimits): InboxPlan {
   return {
-    receiving: plan.receiving ?? FREE_PLAN.receiving,
+    receiving: planHasReceiving(plan),
     forwarding: plan.forwarding ?? FREE_PLAN.forwarding,
     mailboxes: planLimit(plan, "mailboxes"),
     aliases: planLimit(plan, "aliases"),

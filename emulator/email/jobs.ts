@@ -6,7 +6,7 @@
 import type { Ctx, Handlers } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
-import { callerProject, emailState, type JobRec, type JobType } from "./state";
+import { callerProject, emailState, type JobRec, type JobType, type WorkerJobType } from "./state";
 
 /** Realistic time a job waits in the queue before a worker picks it up. */
 export const QUEUE_SECONDS = 0.5;
@@ -44,12 +44,11 @@ export function jobView(job: JobRec) {
   };
 }
 
-/** Queues a job of the caller's project; it starts after a short wait. */
-/** `at`: the request's own time, when it also stamps what it made (one request, one instant). */
-export function enqueueJob(ctx: Ctx, type: JobType, targetId: string, at: string = ctx.emu.nowIso()): JobRec {
+/** A new `queued` job of a project, recorded; what moves it on is the caller's. */
+export function recordJob(emu: Emu, projectId: string, type: JobType, targetId: string, at: string): JobRec {
   const job: JobRec = {
-    jobId: `job_${ctx.emu.hex(24)}`,
-    projectId: callerProject(ctx).id,
+    jobId: `job_${emu.hex(24)}`,
+    projectId,
     type,
     status: "queued",
     result: {},
@@ -60,9 +59,35 @@ export function enqueueJob(ctx: Ctx, type: JobType, targetId: string, at: string
     completedAt: null,
     targetId,
   };
-  emailState(ctx.world).jobs.push(job);
+  emailState(emu.world).jobs.push(job);
+  return job;
+}
+
+/** Queues a job of the caller's project; a worker starts it after a short wait. */
+/** `at`: the request's own time, when it also stamps what it made (one request, one instant). */
+export function enqueueJob(ctx: Ctx, type: WorkerJobType, targetId: string, at: string = ctx.emu.nowIso()): JobRec {
+  const job = recordJob(ctx.emu, callerProject(ctx).id, type, targetId, at);
   ctx.emu.schedule(START, { jobId: job.jobId }, QUEUE_SECONDS);
   return job;
+}
+
+/** A job's attempt starts: `running`. */
+export function startJob(emu: Emu, job: JobRec): void {
+  job.status = "running";
+  job.startedAt = emu.nowIso();
+  job.attempts += 1;
+}
+
+/** A job ends: `completed` with its result, or `failed` with the reason. */
+export function endJob(emu: Emu, job: JobRec, outcome: { result: Record<string, unknown> } | { error: string }): void {
+  if ("error" in outcome) {
+    job.status = "failed";
+    job.errorMessage = outcome.error;
+  } else {
+    job.status = "completed";
+    job.result = outcome.result;
+  }
+  job.completedAt = emu.nowIso();
 }
 
 function isOpen(job: JobRec): boolean {
@@ -88,33 +113,33 @@ function findJob(emu: Emu, payload: Record<string, unknown>): JobRec | undefined
   return emailState(emu.world).jobs.find((j) => j.jobId === payload.jobId);
 }
 
-export function jobTransitions(workers: Record<JobType, JobWorker>): Record<string, TransitionFn> {
+export function jobTransitions(workers: Record<WorkerJobType, JobWorker>): Record<string, TransitionFn> {
+  /** The job of a START or RUN payload in the status given, and its worker. */
+  const workerJob = (emu: Emu, payload: Record<string, unknown>, status: JobRec["status"]) => {
+    const job = findJob(emu, payload);
+    if (!job || job.status !== status || job.type === "send_email") return undefined; // cancelled meanwhile
+    return { job, worker: workers[job.type] };
+  };
   return {
     [START]: (emu, payload) => {
-      const job = findJob(emu, payload);
-      if (!job || job.status !== "queued") return; // cancelled meanwhile
-      job.status = "running";
-      job.startedAt = emu.nowIso();
-      job.attempts += 1;
-      emu.schedule(RUN, { jobId: job.jobId }, workers[job.type].workSeconds);
+      const found = workerJob(emu, payload, "queued");
+      if (!found) return;
+      startJob(emu, found.job);
+      emu.schedule(RUN, { jobId: found.job.jobId }, found.worker.workSeconds);
     },
     [RUN]: (emu, payload) => {
-      const job = findJob(emu, payload);
-      if (!job || job.status !== "running") return;
-      const worker = workers[job.type];
+      const found = workerJob(emu, payload, "running");
+      if (!found) return;
+      const { job, worker } = found;
       const injected = emu.takeJobFailure(`email.${job.type}`);
       try {
         if (injected !== undefined) throw new JobFailed(injected);
-        job.result = worker.run(emu, job);
-        job.status = "completed";
-        job.completedAt = emu.nowIso();
+        endJob(emu, job, { result: worker.run(emu, job) });
       } catch (err) {
         if (!(err instanceof JobFailed)) throw err;
         const name = worker.targetName(emu, job);
         // Failed first, so the worker's own cancelJobs only ends the target's other jobs.
-        job.status = "failed";
-        job.errorMessage = err.message;
-        job.completedAt = emu.nowIso();
+        endJob(emu, job, { error: err.message });
         worker.onFailure(emu, job, err.message);
         emu.notify({
           type: "email.job_failed",

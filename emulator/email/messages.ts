@@ -11,6 +11,11 @@
  * its status is the worst outcome (failed, then rejected, then bounced). Bounced and complaining
  * recipients join the project's suppression list. Opens and clicks are events, not statuses.
  *
+ * Each accepted message has its `send_email` job (GET /jobs/{jobId}; the send answers its `jobId`):
+ * `queued` when accepted, `running` once handed over (sent), then `completed` when every recipient's
+ * server answered (delivered, bounced or rejected: the sending itself is done) or `failed` when sending
+ * gave up for a recipient — the `jobId` the `email.failed` event carries.
+ *
  * Simulator recipients (domain `simulator.svc.dev`, public-looking, accepted by the validator):
  * `bounce@`, `complaint@`, `reject@`, `fail@`, `open@`, `click@` (each also as `<role>+<label>@`), and
  * anything else there (e.g. `delivered@`) is delivered. Labels give distinct addresses, so a test can
@@ -21,7 +26,8 @@ import type { Ctx, Handlers } from "../core/module";
 import type { Emu, TransitionFn } from "../core/emu";
 import { EmuError } from "../core/errors";
 import { emitEvent } from "./delivery";
-import { callerProject, emailState, listSuppression, ownRow, type EmailRec, type SuppressionRec } from "./state";
+import { endJob, recordJob, startJob } from "./jobs";
+import { callerProject, emailState, listSuppression, ownRow, type EmailRec, type JobRec, type SuppressionRec } from "./state";
 
 export const SIMULATOR_DOMAIN = "simulator.svc.dev";
 const SEND = "email.message.send";
@@ -80,6 +86,18 @@ function suppress(emu: Emu, e: EmailRec, addresses: string[], reason: Suppressio
   for (const email of addresses) listSuppression(emu, e.projectId, email, reason);
 }
 
+/**
+ * The message's `send_email` job. A message accepted before sends had jobs (a world saved then) gets
+ * one now, dated from the message, so the id an answer or an event names is always a job that exists.
+ */
+export function sendJobOf(emu: Emu, e: EmailRec): JobRec {
+  const job = e.jobId === undefined ? undefined : emailState(emu.world).jobs.find((j) => j.jobId === e.jobId);
+  if (job) return job;
+  const made = recordJob(emu, e.projectId, "send_email", e.id, e.createdAt);
+  e.jobId = made.jobId;
+  return made;
+}
+
 function findEmail(emu: Emu, payload: Record<string, unknown>): EmailRec | undefined {
   return emailState(emu.world).emails.find((e) => e.id === payload.emailId);
 }
@@ -90,6 +108,7 @@ export const messageTransitions: Record<string, TransitionFn> = {
     if (!e || e.status !== "queued") return;
     e.status = "sent";
     e.sentAt = e.updatedAt = emu.nowIso();
+    startJob(emu, sendJobOf(emu, e));
     emitEvent(emu, e.projectId, "email.sent", { messageId: e.id, recipients: [...e.recipients], notification: { type: "Send", mail: mailSummary(e) } });
     emu.schedule(DELIVER, { emailId: e.id }, DELIVER_SECONDS, { wake: true });
   },
@@ -147,14 +166,14 @@ export const messageTransitions: Record<string, TransitionFn> = {
         notification: { type: "Reject", mail: mailSummary(e), reject: { reason: "Content rejected at delivery time (simulator reject recipient)" } },
       });
     }
+    const job = sendJobOf(emu, e);
     if (failed.length > 0) {
-      // A single send's `email.failed` carries only `{ error, jobId }` (the spec's shape); the send has
-      // no job of its own in the API, so the id names the emulator's delivery attempt.
-      emitEvent(emu, e.projectId, "email.failed", {
-        messageId: e.id,
-        recipients: failed,
-        notification: { error: "Sending gave up after retries: the recipient's server did not answer (simulator fail recipient)", jobId: `job_${emu.hex(24)}` },
-      });
+      const error = "Sending gave up after retries: the recipient's server did not answer (simulator fail recipient)";
+      endJob(emu, job, { error: `${error}: ${failed.join(", ")}` });
+      // A single send's `email.failed` carries `{ error, jobId }` (the spec's shape): the message's send job.
+      emitEvent(emu, e.projectId, "email.failed", { messageId: e.id, recipients: failed, notification: { error, jobId: job.jobId } });
+    } else {
+      endJob(emu, job, { result: { emailId: e.id, status: e.status } });
     }
     if (delivered.some((r) => simulatorRole(r) === "complaint")) emu.schedule(COMPLAIN, { emailId: e.id }, COMPLAIN_SECONDS, { wake: true });
     if (delivered.some((r) => simulatorRole(r) === "open" || simulatorRole(r) === "click")) emu.schedule(ENGAGE, { emailId: e.id }, ENGAGE_SECONDS, { wake: true });

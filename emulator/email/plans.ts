@@ -20,7 +20,9 @@
  *   units for one period of the plan, as its renewal would charge them) with receiving (402
  *   PLAN_REQUIRED); more units are charged pro rata for the time left; fewer apply at once with no
  *   refund;
- * - the free plan never expires and has no add-ons.
+ * - the free plan never expires and has no add-ons: on it every add-on code is one the plan does
+ *   not sell, 422 VALIDATION naming `code` (assumed-routes.md: an unknown add-on is 422 VALIDATION),
+ *   for the seeded free plan and a bought one alike, dry run or not (docs/decisions.md).
  */
 import type { Emu } from "../core/emu";
 import type { Ctx, Handlers } from "../core/module";
@@ -105,6 +107,11 @@ export function offerOf(code: string): PlanOffer | undefined {
 /** The limit a plan sets; a plan record without the field (seeded before it existed) has the free plan's value. */
 export function planLimit(plan: EmailPlanLimits, field: "topics" | "segments" | "contacts" | "mailboxes" | "aliases"): number {
   return plan[field] ?? FREE_PLAN.limits[field];
+}
+
+/** Whether a plan includes receiving; a plan record without the field has the free plan's value. */
+export function planHasReceiving(plan: EmailPlanLimits): boolean {
+  return plan.receiving ?? FREE_PLAN.receiving;
 }
 
 function limitsOf(offer: PlanOffer, addons: Record<string, number>): EmailPlanLimits {
@@ -352,7 +359,13 @@ export const planHandlers: Handlers<"email.plans.list" | "email.plan.get" | "ema
       throw new EmuError(402, "NO_PLAN", `No active email plan: buy or renew one (POST /plan, POST /plan/renew) before changing add-ons${current.status === "ended" ? "; ?dryRun=true prices the add-on" : ""}`);
     }
     const offer = current.planCode ? offerOf(current.planCode) : undefined;
-    if (!sub || !offer?.receiving) throw new EmuError(402, "PLAN_REQUIRED", "Inbox add-ons need a plan with receiving: buy one with POST /plan");
+    if (!sub || !offer || offer.code === FREE_PLAN.code) {
+      const paid = PLAN_CATALOGUE.filter((p) => p.code !== FREE_PLAN.code).map((p) => p.code);
+      throw validation(`code: the ${FREE_PLAN.name} plan has no add-ons: "${code}" is sold with a paid plan (${paid.join(", ")}); buy one with POST /plan first`);
+    }
+    // The plan in force (its values may differ from the catalogue's); an ended plan's is the catalogue's.
+    const receives = project.email.plan ? planHasReceiving(project.email.plan) : offer.receiving;
+    if (!receives) throw new EmuError(402, "PLAN_REQUIRED", "Inbox add-ons need a plan with receiving: buy one with POST /plan");
     const more = quantity - (sub.addons[code] ?? 0);
     if (sub.ended) {
       // A dry run after the plan ended: what the units cost for a period of the plan, charged with its renewal.

@@ -25,18 +25,19 @@
  *              INSUFFICIENT_BALANCE (quota.ts); then the wallet is charged and the message accepted
  *   batch only UNKNOWN for a message the control switch `failNextBatchMessages` picks (nothing reserved)
  *
- * A batch answers 202 with one result per message (`index`, `id`, `code`, `error`, `status`); when
+ * A single send answers 202 `{ id, jobId }`: the email id and its `send_email` job (messages.ts).
+ * A batch answers 202 with one result per message (`index`, `id`, `jobId`, `code`, `error`, `status`); when
  * every message failed it answers 400 BATCH_FAILED with those results in `data`.
  */
 import type { Ctx, Handlers, RequestBody } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
 import type { ApiErrorCode } from "../../contract/error-codes";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
-import { startLifecycle } from "./messages";
+import { sendJobOf, startLifecycle } from "./messages";
 import { isPublicFqdn } from "../../contract/hosts";
 import { quotaCharge } from "./quota";
 import { reputationOf } from "./reputation";
-import { callerProject, emailState, type EmailRec, type TemplateRec } from "./state";
+import { callerProject, domainOfAddress, emailState, isUnder, suppressedAddresses, undeliverableAddresses, type EmailRec, type TemplateRec } from "./state";
 
 const MAX_ADDRESS_CHARS = 320;
 const MAX_SUBJECT_CHARS = 500;
@@ -76,6 +77,8 @@ interface Checked {
 export interface BatchResult {
   index: number;
   id: string | null;
+  /** The accepted message's send job (messages.ts); null when refused. */
+  jobId: string | null;
   code: string | null;
   error: string | null;
   status: number;
@@ -95,20 +98,12 @@ export function addressOf(text: string): string | null {
   return `${local}@${domain}`;
 }
 
-function domainOf(address: string): string {
-  return address.slice(address.lastIndexOf("@") + 1);
-}
-
-function under(domain: string, parents: readonly string[]): boolean {
-  return parents.some((p) => domain === p || domain.endsWith(`.${p}`));
-}
-
 /** Why a recipient is refused (INVALID_RECIPIENT), or null. */
 function recipientProblem(text: string): string | null {
   const address = addressOf(text);
   if (!address) return "malformed address";
-  const domain = domainOf(address);
-  if (!isPublicFqdn(domain) || under(domain, RESERVED_RECIPIENT_DOMAINS)) return "reserved domain";
+  const domain = domainOfAddress(address);
+  if (!isPublicFqdn(domain) || isUnder(domain, RESERVED_RECIPIENT_DOMAINS)) return "reserved domain";
   return null;
 }
 
@@ -173,7 +168,7 @@ function checkMessage(m: SendMessage, field: (name: string) => string): Checked 
   if (!present(m.html) && !present(m.text) && m.templateId === undefined) throw bad(400, "EMPTY_BODY", `${field("html")}: one of html, text or templateId is required`);
   if (m.templateId === undefined && !present(m.subject)) throw bad(400, "SUBJECT_REQUIRED", `${field("subject")}: required when no template is used`);
 
-  return { from: m.from.trim(), fromDomain: domainOf(from), to, cc, bcc, recipients };
+  return { from: m.from.trim(), fromDomain: domainOfAddress(from), to, cc, bcc, recipients };
 }
 
 /** The project gates: state of the plan, the platform and the project. */
@@ -227,11 +222,11 @@ function checkState(ctx: Ctx, project: Project, m: SendMessage, c: Checked, fiel
   if (!domain) throw bad(403, "DOMAIN_NOT_FOUND", `${field("from")}: domain ${c.fromDomain} is not added to this project`);
   if (domain.status !== "verified") throw bad(403, "DOMAIN_NOT_VERIFIED", `${field("from")}: domain ${c.fromDomain} is not verified (status ${domain.status})`);
 
-  const undeliverable = c.recipients.filter((r) => under(domainOf(r), state.undeliverableDomains));
+  const undeliverable = undeliverableAddresses(ctx.world, c.recipients);
   if (undeliverable.length > 0) {
     throw bad(400, "RECIPIENT_DOMAIN_UNDELIVERABLE", `Recipient domain cannot receive mail (no MX record): ${undeliverable.join(", ")}`);
   }
-  const suppressed = c.recipients.filter((r) => state.suppressions.some((s) => s.projectId === project.id && s.email === r.toLowerCase()));
+  const suppressed = suppressedAddresses(ctx.world, project.id, c.recipients);
   if (suppressed.length > 0) throw bad(403, "RECIPIENT_SUPPRESSED", `Recipient is suppressed (earlier bounce or complaint, or on the suppression list): ${suppressed.join(", ")}`);
   return values ? render(subject, values) : subject;
 }
@@ -280,8 +275,14 @@ function accept(ctx: Ctx, project: Project, plan: EmailPlanLimits, m: SendMessag
     deliveredAt: null,
   };
   state.emails.push(rec);
+  sendJobOf(ctx.emu, rec);
   startLifecycle(ctx.emu, rec);
   return rec;
+}
+
+/** A send's answer (202): the email id, and the job that sends it (email-service.md: "202 with a `jobId`"). */
+function sentView(ctx: Ctx, e: EmailRec): { id: string; jobId: string } {
+  return { id: e.id, jobId: sendJobOf(ctx.emu, e).jobId };
 }
 
 /** Thrown instead of accepting: the batch switch picked this message. */
@@ -294,10 +295,10 @@ export const sendHandlers: Handlers<"email.send" | "email.sendBatch"> = {
     const field = (name: string) => name;
     checkKey(m, field);
     const repeat = repeatOf(ctx, project, m.idempotencyKey);
-    if (repeat) return new Reply({ id: repeat.id });
+    if (repeat) return new Reply(sentView(ctx, repeat));
     const checked = checkMessage(m, field);
     const plan = checkGates(ctx, project);
-    return { id: accept(ctx, project, plan, m, checked, field).id };
+    return sentView(ctx, accept(ctx, project, plan, m, checked, field));
   },
 
   "email.sendBatch": (ctx) => {
@@ -315,7 +316,7 @@ export const sendHandlers: Handlers<"email.send" | "email.sendBatch"> = {
       try {
         checkKey(m, field);
         const repeat = repeatOf(ctx, project, m.idempotencyKey);
-        if (repeat) return { index, id: repeat.id, code: null, error: null, status: 202 };
+        if (repeat) return { index, ...sentView(ctx, repeat), code: null, error: null, status: 202 };
         const checked = checkMessage(m, field);
         const rec = accept(ctx, project, plan, m, checked, field, () => {
           if (switches.failNextBatchMessages > 0) {
@@ -323,10 +324,10 @@ export const sendHandlers: Handlers<"email.send" | "email.sendBatch"> = {
             throw new InjectedUnknown();
           }
         });
-        return { index, id: rec.id, code: null, error: null, status: 202 };
+        return { index, ...sentView(ctx, rec), code: null, error: null, status: 202 };
       } catch (err) {
-        if (err instanceof EmuError) return { index, id: null, code: err.code, error: err.message, status: err.status };
-        if (err instanceof InjectedUnknown) return { index, id: null, code: "UNKNOWN", error: "Unexpected error while accepting this message; send it again (with its idempotencyKey)", status: 500 };
+        if (err instanceof EmuError) return { index, id: null, jobId: null, code: err.code, error: err.message, status: err.status };
+        if (err instanceof InjectedUnknown) return { index, id: null, jobId: null, code: "UNKNOWN", error: "Unexpected error while accepting this message; send it again (with its idempotencyKey)", status: 500 };
         throw err;
       }
     });

@@ -10,7 +10,10 @@ import { EmuError } from "../core/errors";
 import type { Ctx } from "../core/module";
 import type { EmailPlanLimits, Project, World } from "../core/world";
 
-export type JobType = "add_domain" | "verify_domain" | "create_template";
+/** `send_email`: the job that sends one accepted message (moved by the message's lifecycle, messages.ts); the others run on workers (jobs.ts). */
+export type JobType = "add_domain" | "verify_domain" | "create_template" | "send_email";
+/** The job types a worker runs. */
+export type WorkerJobType = Exclude<JobType, "send_email">;
 export type JobStatus = "queued" | "running" | "completed" | "failed";
 
 export interface JobRec {
@@ -102,6 +105,8 @@ export interface EmailRec {
   idempotencyKey: string | null;
   sentAt: string | null;
   deliveredAt: string | null;
+  /** The `send_email` job of the message; absent in worlds saved before sends had jobs (messages.ts, sendJobOf). */
+  jobId?: string;
 }
 
 /** An address the project may not send to (earlier bounce or complaint, or added by hand). */
@@ -240,6 +245,34 @@ export function listSuppression(emu: { world: World; nowIso(): string }, project
   const entry: SuppressionRec = { projectId, email: address, reason, createdAt: emu.nowIso(), seq: ++state.suppressionSeq };
   state.suppressions.push(entry);
   return { entry, added: true };
+}
+
+/** Whether `domain` is `parent` or under it. */
+export function isUnder(domain: string, parents: readonly string[]): boolean {
+  return parents.some((p) => domain === p || domain.endsWith(`.${p}`));
+}
+
+/** The domain part of an address, lower-cased. */
+export function domainOfAddress(address: string): string {
+  return address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+}
+
+/**
+ * The addresses whose domain cannot receive mail (no MX: RECIPIENT_DOMAIN_UNDELIVERABLE, for a
+ * send's recipients and for contacts alike).
+ */
+export function undeliverableAddresses(world: World, addresses: readonly string[]): string[] {
+  const domains = emailState(world).undeliverableDomains;
+  return addresses.filter((a) => isUnder(domainOfAddress(a), domains));
+}
+
+/**
+ * The addresses on the project's suppression list, matched case-insensitively (RECIPIENT_SUPPRESSED:
+ * a send's recipients, and "a contact address on the suppression list").
+ */
+export function suppressedAddresses(world: World, projectId: string, addresses: readonly string[]): string[] {
+  const listed = new Set(emailState(world).suppressions.filter((s) => s.projectId === projectId).map((s) => s.email));
+  return addresses.filter((a) => listed.has(a.toLowerCase()));
 }
 
 /** The one project an email call acts on (authentication always decides one). */

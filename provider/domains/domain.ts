@@ -103,7 +103,7 @@ export const domainSchema: ResourceSchema = {
     },
     autoRenew: {
       schema: z.boolean().default(true),
-      description: "Renew the registration from the wallet before it expires. Turn it off to let the domain lapse.",
+      description: "Renew the registration from the wallet when it expires, a year at a time at the renewal price; when the wallet cannot pay, the domain expires. Turn it off to let the domain lapse.",
       change: "update",
       changeText: "toggles in place",
     },
@@ -125,8 +125,12 @@ export const domainSchema: ResourceSchema = {
       description: "The API's numeric id of the registration; undefined while `savePending` (the next refresh or `up` fills it). The Pulumi id is the name.",
     },
     status: { schema: z.number(), description: "The registration's status as the API's number; `statusLabel` says it in words." },
-    statusLabel: { schema: z.string(), description: "The registration's status in words, for example `active` or `pending`." },
-    expiresAt: { schema: z.string().optional(), tsType: "string | undefined", description: "When the registration expires (ISO 8601); undefined until the record is saved." },
+    statusLabel: { schema: z.string(), description: "The registration's status in words: `active`, `pending` (not yet active at the registry) or `expired`." },
+    expiresAt: {
+      schema: z.string().optional(),
+      tsType: "string | undefined",
+      description: "When the registration expires (ISO 8601), a year later after each renewal, automatic ones included (a refresh reads it); undefined until the record is saved.",
+    },
     billing: {
       schema: z.object({ registration: z.number(), whoisProtection: z.number(), total: z.number(), depositCharged: z.number() }).optional(),
       tsType: "{ registration: number; whoisProtection: number; total: number; depositCharged: number } | undefined",
@@ -172,6 +176,8 @@ export const domainSchema: ResourceSchema = {
 **\`up\` pays once.** \`POST /domains\` is sent once. A lost answer is settled by \`GET /domains\`: the name is adopted if it is in the account. If it is not, the error says so and that it was not sent again: a registration whose record is not saved yet (\`DOMAIN_SAVE_PENDING\`) is not listed either, so look at the domains and wallet a minute later and adopt it (\`adoptId\`) if it appears. \`DOMAIN_SAVE_PENDING\` is a success (\`savePending: true\`, no \`domainId\` yet; the next refresh or \`up\` fills it, and a refresh keeps the resource meanwhile). 422, 500 and 502 answers are refunded by the API; the error says so, and the next \`up\` may try again. With \`autoRenew: false\` the new registration's auto-renew is turned off right after it (or by the next \`up\`, if the record was not saved yet). WHOIS protection bought later is paid too and sent once: a lost answer is settled by reading the domain.
 
 **Refresh** reads the account's list of domains once for every Domain of the refresh (by \`domainId\`, or by name while it is unknown). An expired or lapsed domain stays in the state with its status; one absent from the account is gone.
+
+**Auto-renewal, and what \`pulumi refresh\` shows after it.** With \`autoRenew\` on, the platform renews the registration itself when it expires, charging the wallet the renewal price (and WHOIS protection's, when on). After such a renewal, \`pulumi refresh\` lists the Domain unchanged (the renewal changes outputs only, and the diff compares inputs) while the state takes the new \`expiresAt\`, a year later, with \`status\` 1 (\`active\`). When the wallet cannot pay, the renewal fails with \`INSUFFICIENT_BALANCE\` (told in the account's notifications, \`getNotifications\`: type \`domain.auto_renew_failed\`), nothing is charged and the domain expires: \`pulumi refresh\` again lists it unchanged, and the state takes \`status\` 3, \`statusLabel: "expired"\` and the old \`expiresAt\`. The expired domain stays in the account and in the stack; \`pulumi up\` neither renews nor registers it again: top up the wallet, then renew it in the dashboard (or \`POST /domains/{id}/renew\`), and the next refresh shows it \`active\`. With \`autoRenew: false\` it expires the same way, without a charge or a notification.
 
 **Destroy leaves the registration.** A registration cannot be undone (the DNSimple provider behaves the same), so deleting the resource (or renaming it) only removes it from the stack; the domain stays in the account, with its auto-renew and WHOIS protection settings, and the provider prints a message saying so. Turn \`autoRenew\` off first to let it lapse.
 

@@ -133,6 +133,7 @@ export const domainRegistrant = defineResource<Registrant>(domainRegistrantSchem
       find: async () => ({ objects: [await read()], provablyMine: true }),
       send: () => read(),
       otherwise: "",
+      alwaysThere: true,
     });
     if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) return { id: REGISTRANT_ID, outs: outputs(inputs, live) };
     return { id: REGISTRANT_ID, outs: outputs(inputs, await converge(api, inputs, live)) };

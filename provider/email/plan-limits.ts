@@ -143,7 +143,7 @@ export async function emailPlanForesight(type: string, olds: Props, inputs: Prop
             foresight.unplan(kind, identity);
             failures.push({
               property: rule.property,
-              reason: `${overLimit(`too many ${rule.what} for the email plan ${current.plan.name}`, limit, { existing: live.size, planned: adds }, rule.fix)} (refused at preview: nothing was made)`,
+              reason: `${overLimit(`too many ${rule.what} for the email plan ${current.plan.name}`, limit, { existing: live.size, planned: adds }, rule.fix)} (${foresight.refusal("made")})`,
             });
           }
         }

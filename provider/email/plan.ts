@@ -109,7 +109,7 @@ export const emailPlanSchema: ResourceSchema = {
     "The project's plan is the one object this resource can be: the repeated create takes it over and sends only what still differs from the program. A purchase the interrupted run made already shows in the live plan, so nothing is sent for it; one whose answer was lost is sent again with the same Idempotency-Key, and the API answers the first answer again instead of charging twice (replay window: 24 hours).",
   errors: {
     INSUFFICIENT_BALANCE: "Nothing was charged (and the key is released): top up the wallet, then run `pulumi up` again. Preview refuses it already, with the price and the balance.",
-    VALIDATION: "An unknown plan code or add-on, or months other than 1 or 12: use a plan code from `getEmailPlans()`; add-ons are `extra-mailboxes` and `extra-storage`. Preview refuses it already, on `planCode`.",
+    VALIDATION: "An unknown plan code or add-on, an add-on on the free plan (it has none), or months other than 1 or 12: use a plan code from `getEmailPlans()`; add-ons are `extra-mailboxes` and `extra-storage`, on a paid plan. Preview refuses it already, on `planCode` or `addons`.",
     PLAN_REQUIRED: "Inbox add-ons need a plan with receiving: choose such a plan (`getEmailPlans()`: `receiving: true`).",
     REQUEST_IN_PROGRESS: "The same purchase (same Idempotency-Key) is still running at the API: run `pulumi up` again in a moment; it is answered, not charged twice.",
     KEY_NOT_ALLOWED: "Cancelling a plan is dashboard-only: the resource's delete never calls it (see Notes).",
@@ -182,7 +182,7 @@ function hintFor(err: unknown): string | undefined {
     case "INSUFFICIENT_BALANCE":
       return "Nothing was charged: top up the wallet, then run `pulumi up` again";
     case "VALIDATION":
-      return "Use a plan code from getEmailPlans() and months 1 or 12; add-ons are extra-mailboxes and extra-storage";
+      return "Use a plan code from getEmailPlans() and months 1 or 12; add-ons are extra-mailboxes and extra-storage, on a paid plan (the free plan has none)";
     case "PLAN_REQUIRED":
       return "Inbox add-ons need a plan with receiving: choose such a plan (getEmailPlans(): receiving true)";
     case "REQUEST_IN_PROGRESS":
@@ -342,6 +342,7 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
       send: async () => converge(api, inputs, await readLive(api), 0, undefined),
       take: async (found) => (found.start ? converge(api, inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
       otherwise: "remove the second EmailPlan: a project has one plan",
+      alwaysThere: true,
     });
     return { id: object.projectId as string, outs: object };
   },

@@ -69,6 +69,7 @@ export const webhookSchema: ResourceSchema = {
   },
   adoption:
     "`adoptId` is the webhook's id (from `GET /webhooks`). The API answers a webhook's secret only when it creates it, so an adopted webhook is made anew: the provider deletes it and creates one with the program's `url` and `events` (webhooks are free), and the stack holds the new secret. Events sent in between are not delivered. An unknown id fails the create.",
+  adoptionRemakes: "deleted and made anew with the program's url and events, since the API answers a webhook's secret only to its create (webhooks are free)",
   interrupted:
     "A webhook with the same url and events may be anyone's (nothing tells whose it is): the create stops with its id and the `adoptId` line to add; adopting it makes it anew, for its secret. A webhook whose create answer was lost in the same run is made anew the same way (deleted, created once more), so the stack always holds a working secret.",
   errors: {

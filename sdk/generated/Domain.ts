@@ -23,7 +23,7 @@ export interface DomainArgs extends AdoptableArgs {
    */
   whoisProtection?: pulumi.Input<boolean>;
   /**
-   * Renew the registration from the wallet before it expires. Turn it off to let the domain lapse.
+   * Renew the registration from the wallet when it expires, a year at a time at the renewal price; when the wallet cannot pay, the domain expires. Turn it off to let the domain lapse.
    * - Default: `true`.
    * - A change: toggles in place.
    */
@@ -44,7 +44,7 @@ export interface DomainOutputs {
   readonly period: pulumi.Output<1>;
   /** Buy WHOIS protection, which hides the owner's details in the public WHOIS. Paid; once bought it cannot be removed. */
   readonly whoisProtection: pulumi.Output<boolean>;
-  /** Renew the registration from the wallet before it expires. Turn it off to let the domain lapse. */
+  /** Renew the registration from the wallet when it expires, a year at a time at the renewal price; when the wallet cannot pay, the domain expires. Turn it off to let the domain lapse. */
   readonly autoRenew: pulumi.Output<boolean>;
   /** The account's `DomainRegistrant` of the same program (`owner.id`): the registration waits until the owner details are written, and a preview before they are does not fail for them being incomplete. */
   readonly registrant: pulumi.Output<string | undefined>;
@@ -52,9 +52,9 @@ export interface DomainOutputs {
   readonly domainId: pulumi.Output<number | undefined>;
   /** The registration's status as the API's number; `statusLabel` says it in words. */
   readonly status: pulumi.Output<number>;
-  /** The registration's status in words, for example `active` or `pending`. */
+  /** The registration's status in words: `active`, `pending` (not yet active at the registry) or `expired`. */
   readonly statusLabel: pulumi.Output<string>;
-  /** When the registration expires (ISO 8601); undefined until the record is saved. */
+  /** When the registration expires (ISO 8601), a year later after each renewal, automatic ones included (a refresh reads it); undefined until the record is saved. */
   readonly expiresAt: pulumi.Output<string | undefined>;
   /** What the registration cost, in the wallet's currency (Rupiah): `registration`, `whoisProtection`, their `total` and the part paid from the deposit (`depositCharged`). Undefined when the resource adopted an existing registration or the registration's answer was lost. */
   readonly billing: pulumi.Output<{ registration: number; whoisProtection: number; total: number; depositCharged: number } | undefined>;

@@ -29,11 +29,11 @@ const SPEC: ClassSpec = {
  *
  * const admin = new svc.VpsSshKey("admin-key", {
  *   vpsId: server.id,
- *   publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBd8Cr8K1wM1bGv1N0rZ1L3vC9u2mJ8xkq2W1rGm3Pq admin@laptop",
+ *   publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIARAYXRkBYQqpgWOjkFqlBr7mojh5fWsUmU5Fe87Qdjp admin@laptop",
  *   label: "admin",
  * });
  *
- * export const adminFingerprint = admin.fingerprint; // "SHA256:…"
+ * export const adminFingerprint = admin.fingerprint; // "SHA256:oXYUQ3xFW2EM3o8Rme/MlTZmOd92e6JJNWXqYr4wNPg", as `ssh-keygen -lf` prints it
  * ```
  *
  * Reference: docs/VpsSshKey.md (inputs, outputs, waits, adoption, errors).

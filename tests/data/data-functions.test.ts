@@ -184,6 +184,25 @@ describe("Output forms", () => {
     expect(await valueOf(svc.getAiModelsOutput())).toEqual(await svc.getAiModels());
   });
 
+  test("settings that cannot reach the API fail at the call, as config.require does, naming the function and the setting; no call", () => {
+    useSettings({ SVC_API_KEY: undefined });
+    emu.control.clearRequests();
+    expect(() => svc.getVpsPlansOutput()).toThrow(/^getVpsPlans failed: the platform API key .* svc:apiKey .* SVC_API_KEY$/);
+    expect(() => svc.getVpsSshKeysOutput(pulumi.output("a-server"), { profile: "nowhere" })).toThrow(/^getVpsSshKeys failed: profile: /);
+    expect(() => svc.getNotificationsOutput({ unreadOnly: true })).toThrow(/^getNotifications failed: .*svc:apiKey/);
+    expect(emu.control.requests()).toEqual([]);
+  });
+
+  test("an API error keeps its message when the SDK's serialization of a resource input (an Output form's answer) prefixes it", async () => {
+    useSettings({ SVC_API_KEY: emu.keys.revoked });
+    const err = await rejection(svc.getVpsPlans());
+    const written = err.message;
+    expect(written).toMatch(/^getVpsPlans failed: GET \/vps\/plans 401 /);
+    // What sdk/nodejs/runtime/rpc.ts serializeFilteredProperties does to the same error, at each input it passes.
+    err.message = `error serializing property "planId": ${err.message}`;
+    expect(err.message).toBe(written);
+  });
+
   test("an unknown input (a server not created yet, in a preview) gives an unknown result and no call", async () => {
     emu.control.clearRequests();
     const unknownId = pulumi.output(pulumi.unknown as unknown as string);

@@ -156,6 +156,29 @@ describe("Domain read", () => {
     expect(calls(h)).toEqual([]);
   });
 
+  // docs/Domain.md, "Auto-renewal, and what `pulumi refresh` shows after it": the platform renews at
+  // expiry from the wallet, or, short of money, the renewal fails and the domain expires; either way
+  // the refresh lists the Domain unchanged (outputs only) and the state takes the live record.
+  test.each([
+    ["the wallet pays: expiresAt a year later, active, the renewal charged", 10_000_000, { status: 1, statusLabel: "active" }, 1],
+    ["the wallet is short: expired (status 3), the old expiresAt, nothing charged", 1_000, { status: 3, statusLabel: "expired" }, 0],
+  ])("refresh after an auto-renewal at expiry — %s; no diff, nothing sent", async (_what, balance, expected, years) => {
+    const { inputs, state } = await registered({ whoisProtection: true });
+    await h.emu.ctl("PATCH", "/wallet", { balance });
+    const days = Math.ceil((Date.parse(state.expiresAt) - h.emu.control.emu.nowMs()) / 86_400_000) + 1;
+    await h.emu.ctl("POST", "/clock/advance", { seconds: days * 86_400 });
+
+    const read = await h.host.read(T, NAME, state);
+
+    const renewedUntil = new Date(state.expiresAt);
+    renewedUntil.setUTCFullYear(renewedUntil.getUTCFullYear() + years);
+    expect(outputsOf(read.properties)).toEqual({ ...outputsOf(state), ...expected, expiresAt: renewedUntil.toISOString() });
+    expect(wallet(h)).toBe(balance - years * (175_000 + COM.whoisProtection));
+    // The refresh's display: the diff of the state's inputs against the refreshed ones.
+    expect(await h.host.diff(T, NAME, read.properties, inputs)).toMatchObject({ changes: "none", replaces: [] });
+    expect(calls(h)).toEqual(["GET /api/domains 200"]);
+  });
+
   test("a domain absent from the account is gone: by name (import) and by domainId (refresh)", async () => {
     const notThere = await h.host.read(T, "absent.com", await h.inputs(T, { name: "absent.com" }));
     expect(notThere.id).toBe("");

@@ -185,9 +185,14 @@ describe("changing the plan", () => {
     expect(wallet()).toBe(SEEDED_WALLET - 150_000 - dry.total);
   });
 
-  test("inbox add-ons: PLAN_REQUIRED without receiving; prorated on a plan with it; fewer units charge nothing", async () => {
-    refused(await api("PUT", "/plan/addons/extra-mailboxes", { body: { quantity: 1 }, idem: "key-addon-1" }), 402, "PLAN_REQUIRED");
+  test("inbox add-ons: none on the free plan (422 VALIDATION); PLAN_REQUIRED without receiving; prorated on a plan with it; fewer units charge nothing", async () => {
+    refused(await api("PUT", "/plan/addons/extra-mailboxes", { body: { quantity: 1 }, idem: "key-addon-1" }), 422, "VALIDATION");
     ok(await buy("starter", "key-addon-2"));
+    // A plan in force without receiving (its values set through the control API).
+    await emu.ctl("PATCH", "/email/plan-limits", { receiving: false });
+    refused(await api("PUT", "/plan/addons/extra-mailboxes", { body: { quantity: 2 }, idem: "key-addon-5" }), 402, "PLAN_REQUIRED");
+    await emu.ctl("PATCH", "/email/plan-limits", { receiving: true });
+    expect(wallet()).toBe(SEEDED_WALLET - 150_000);
     const added = ok(await api("PUT", "/plan/addons/extra-mailboxes", { body: { quantity: 2 }, idem: "key-addon-3" }));
     expect(added.billing.total).toBe(20_000);
     expect(emu.control.emu.world.projects[0].email.plan).toEqual(expect.objectContaining({ code: "starter", mailboxes: 15, receiving: true }));

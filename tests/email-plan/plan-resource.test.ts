@@ -86,8 +86,8 @@ describe("EmailPlan create: one purchase, one charge, one Idempotency-Key", () =
 
   test.each([
     ["the answer dropped after the purchase committed", { afterCommit: true, drop: true, times: 1 }, [[0, false], [200, true]]],
-    // The log keeps the status the API answered; the injected 500 replaced it on the way out.
-    ["a 500 after the purchase committed", { afterCommit: true, status: 500, times: 1 }, [[200, false], [200, true]]],
+    // The log says what the client got: the injected 500 that replaced the purchase's answer.
+    ["a 500 after the purchase committed", { afterCommit: true, status: 500, times: 1 }, [[500, false], [200, true]]],
     ["two 500s before it (nothing done)", { status: 500, times: 2 }, [[500, false], [500, false], [200, false]]],
     ["a storm of 429s", { status: 429, code: "RATE_LIMITED", times: 3 }, [[429, false], [429, false], [429, false], [200, false]]],
   ])("%s: the client sends it again with the same key; one purchase, one charge", async (_name, fault, attempts) => {

@@ -136,7 +136,7 @@ test.each(cases.map((c) => [`${c.code}: ${c.name}`, c] as const))("%s", async (_
   if (c.name.startsWith("a batch message")) {
     // One failed message: BATCH_FAILED carrying the message's own VALIDATION result.
     refused(res, 400, "BATCH_FAILED");
-    expect(res.body.data).toEqual([{ index: 0, id: null, code: "VALIDATION", status: 422, error: expect.stringContaining("messages[0].subject") }]);
+    expect(res.body.data).toEqual([{ index: 0, id: null, jobId: null, code: "VALIDATION", status: 422, error: expect.stringContaining("messages[0].subject") }]);
     return;
   }
   refused(res, c.status, c.code);
@@ -147,13 +147,13 @@ test("BATCH_FAILED carries per-message results in data; a partly failed batch an
   const failed = await api("POST", "/send/batch", { body: { messages: [{ ...base, from: "bad" }, { ...base, to: [] }] } });
   refused(failed, 400, "BATCH_FAILED");
   expect(failed.body.data).toEqual([
-    { index: 0, id: null, code: "INVALID_FROM", status: 400, error: expect.stringContaining("messages[0].from") },
-    { index: 1, id: null, code: "NO_RECIPIENTS", status: 400, error: expect.stringContaining("messages[1].to") },
+    { index: 0, id: null, jobId: null, code: "INVALID_FROM", status: 400, error: expect.stringContaining("messages[0].from") },
+    { index: 1, id: null, jobId: null, code: "NO_RECIPIENTS", status: 400, error: expect.stringContaining("messages[1].to") },
   ]);
   const partly = ok(await api("POST", "/send/batch", { body: { messages: [base, { ...base, templateId: "00000000-0000-4000-8000-000000000000" }] } }), 202);
   expect(partly.data).toEqual([
-    { index: 0, id: expect.any(String), code: null, error: null, status: 202 },
-    { index: 1, id: null, code: "TEMPLATE_NOT_FOUND", status: 404, error: expect.any(String) },
+    { index: 0, id: expect.any(String), jobId: expect.stringMatching(/^job_/), code: null, error: null, status: 202 },
+    { index: 1, id: null, jobId: null, code: "TEMPLATE_NOT_FOUND", status: 404, error: expect.any(String) },
   ]);
 });
 
@@ -161,8 +161,8 @@ test("UNKNOWN: a batch message picked by the control switch fails with UNKNOWN, 
   await switches({ failNextBatchMessages: 1 });
   const res = ok(await api("POST", "/send/batch", { body: { messages: [base, { ...base, to: ["bo@acme-customer.dev"] }] } }), 202);
   expect(res.data).toEqual([
-    { index: 0, id: null, code: "UNKNOWN", status: 500, error: expect.any(String) },
-    { index: 1, id: expect.any(String), code: null, error: null, status: 202 },
+    { index: 0, id: null, jobId: null, code: "UNKNOWN", status: 500, error: expect.any(String) },
+    { index: 1, id: expect.any(String), jobId: expect.stringMatching(/^job_/), code: null, error: null, status: 202 },
   ]);
   expect(ok(await api("GET", "/status"), 200).usage.daily.used).toBe(1);
   // Used up: the next batch is whole.

@@ -137,6 +137,33 @@ describe("signed events", () => {
     expect(ok(await api("GET", `/emails/${engaged}`), 200).status).toBe("delivered");
   });
 
+  // email-service.md, What the service does: "Several operations (adding a domain, creating a
+  // template, sending) run as background jobs and answer 202 with a `jobId`"; Endpoints: "| POST |
+  // /send | JSON send message fields | 202 with the email id |"; Events: "email.failed for a single
+  // send: `{ error: string, jobId: string }`"; Endpoints: "| GET | /jobs/{jobId} | none | 200 job; 404
+  // `JOB_NOT_FOUND` |". One reading of all four (docs/decisions.md): a send answers the email id and
+  // its job's id, and the job is the one email.failed names.
+  test("a send answers 202 { id, jobId }; GET /jobs/{jobId} follows it; email.failed carries the id of that job, failed", async () => {
+    const r = await receiver();
+    const hook = await createWebhook(api, r.url, ["email.failed"]);
+    const body = (to: string) => ({ body: { from: "Acme <news@mail.acme-shop.dev>", to: [to], subject: "Hello", text: "Hi" } });
+    const delivered = ok(await api("POST", "/send", body("ana@acme-customer.dev")), 202);
+    const failed = ok(await api("POST", "/send", body(`fail@${SIM}`)), 202);
+    for (const answer of [delivered, failed]) expect(answer).toEqual({ id: expect.any(String), jobId: expect.stringMatching(/^job_[0-9a-f]+$/) });
+    await waitFor(() => r.received.length >= 1, "email.failed");
+    const [event] = verified(r, hook.secret);
+    expect(event.data).toEqual({ messageId: failed.id, recipients: [`fail@${SIM}`], notification: { error: expect.any(String), jobId: failed.jobId } });
+
+    const job = async (id: string) => ok(await api("GET", `/jobs/${id}`), 200);
+    expect(await job(failed.jobId)).toEqual({
+      jobId: failed.jobId, type: "send_email", status: "failed", result: {}, errorMessage: expect.stringContaining(`fail@${SIM}`), attempts: 1,
+      createdAt: expect.stringMatching(ISO_MS), startedAt: expect.stringMatching(ISO_MS), completedAt: expect.stringMatching(ISO_MS),
+    });
+    expect(await job(delivered.jobId)).toMatchObject({ jobId: delivered.jobId, type: "send_email", status: "completed", result: { emailId: delivered.id, status: "delivered" }, errorMessage: null });
+    // The jobs list holds them, newest first.
+    expect(ok(await api("GET", "/jobs"), 200).slice(0, 2).map((j: { jobId: string }) => j.jobId)).toEqual([failed.jobId, delivered.jobId]);
+  });
+
   test("only webhooks of the message's project subscribed to the event receive it", async () => {
     const subscribed = await receiver();
     const other = await receiver();

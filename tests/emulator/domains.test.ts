@@ -436,6 +436,82 @@ describe("WHOIS protection and auto-renew", () => {
   });
 });
 
+describe("auto-renew at expiry, on the emulator clock", () => {
+  // platform-api.md, Domain API codes: "| 409 | RENEW_IN_PROGRESS | Already being renewed (by another
+  // call or auto-renew) |" — the platform renews a domain itself, paid like a renewal: "Paid actions
+  // are charged to the key owner's wallet ... With insufficient balance the call answers 402
+  // `INSUFFICIENT_BALANCE` and nothing is created or changed". Activity entry: "`actor` | `user` or
+  // `system` (the platform itself, for example a nightly renewal)".
+  const pastExpiry = async (id: number, years = 1) => {
+    const { expiresAt } = (await api("GET", `/domains/${id}`)).body.data;
+    const seconds = Math.ceil((Date.parse(expiresAt) - emu.control.emu.nowMs()) / 1000) + (years - 1) * 366 * 86_400 + 60;
+    await emu.ctl("POST", "/clock/advance", { seconds });
+    return expiresAt as string;
+  };
+  const plusYears = (iso: string, years: number) => {
+    const d = new Date(iso);
+    d.setUTCFullYear(d.getUTCFullYear() + years);
+    return d.toISOString();
+  };
+  const notifications = async () => (await api("GET", "/account/notifications")).body.data as { type: string; message: string }[];
+
+  test("at expiry the wallet pays the renewal (WHOIS protection with it) and the expiry moves a year; the platform's renewal is in the feed; a renewal call meanwhile is RENEW_IN_PROGRESS", async () => {
+    const id = await registered("auto-paid.com", { whoisProtection: true });
+    await manualTransitions();
+    const before = wallet();
+    const expiresAt = await pastExpiry(id);
+
+    const after = (await api("GET", `/domains/${id}`)).body.data;
+    expect(after).toMatchObject({ id, status: 1, status_label: "active", autoRenew: true, expiresAt: plusYears(expiresAt, 1) });
+    expect(wallet()).toBe(before - PRICES.com.renewal - PRICES.com.whoisProtection);
+    expectFailure(await api("POST", `/domains/${id}/renew`, { period: 1 }), 409, "RENEW_IN_PROGRESS");
+    expect(wallet()).toBe(before - PRICES.com.renewal - PRICES.com.whoisProtection);
+    const [entry] = (await api("GET", `/account/projects/${emu.projects[0]}/activity`)).body.data;
+    expect(entry).toMatchObject({ action: "domain.renewed", entityName: "auto-paid.com", actor: "system", byKeyOwner: false });
+    // Read again: charged once, not on every request.
+    expect((await api("GET", "/domains")).status).toBe(200);
+    expect(wallet()).toBe(before - PRICES.com.renewal - PRICES.com.whoisProtection);
+  });
+
+  test("years passed unseen: each is renewed and charged once", async () => {
+    const id = await registered("auto-years.com");
+    const before = wallet();
+    const expiresAt = await pastExpiry(id, 2);
+    expect((await api("GET", `/domains/${id}`)).body.data).toMatchObject({ status: 1, expiresAt: plusYears(expiresAt, 2) });
+    expect(wallet()).toBe(before - 2 * PRICES.com.renewal);
+  });
+
+  test("a wallet short of the renewal: it fails with INSUFFICIENT_BALANCE, told in a notification; nothing is charged; the domain expires (status 3) until a renewal call after a top-up", async () => {
+    const id = await registered("auto-poor.com");
+    await emu.ctl("PATCH", "/wallet", { balance: PRICES.com.renewal - 1 });
+    const expiresAt = await pastExpiry(id);
+
+    expect((await api("GET", `/domains/${id}`)).body.data).toMatchObject({ status: 3, status_label: "expired", autoRenew: true, expiresAt });
+    expect(wallet()).toBe(PRICES.com.renewal - 1);
+    const [note] = await notifications();
+    expect(note).toMatchObject({ type: "domain.auto_renew_failed", message: expect.stringMatching(/^INSUFFICIENT_BALANCE: .*required IDR 175,000, available IDR 174,999.*auto-poor\.com expired/) });
+    // Not tried again on every request: one notification, still nothing charged.
+    await api("GET", "/domains");
+    expect(await notifications()).toHaveLength(1);
+
+    await emu.ctl("PATCH", "/wallet", { balance: 1_000_000 });
+    const renewed = await api("POST", `/domains/${id}/renew`, { period: 1 });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.data).toMatchObject({ status: 1, status_label: "active", expiresAt: plusYears(expiresAt, 1) });
+    expect(wallet()).toBe(1_000_000 - PRICES.com.renewal);
+  });
+
+  test("with auto-renew off the domain expires at its expiry, nothing charged, nothing notified", async () => {
+    const id = await registered("auto-off.com");
+    await api("PATCH", `/domains/${id}/auto-renew`, { enabled: false });
+    const before = wallet();
+    await pastExpiry(id);
+    expect((await api("GET", `/domains/${id}`)).body.data).toMatchObject({ status: 3, status_label: "expired" });
+    expect(wallet()).toBe(before);
+    expect(await notifications()).toEqual([]);
+  });
+});
+
 describe("owner details (registrant)", () => {
   test("GET answers the seeded owner details", async () => {
     const res = await api("GET", "/domains/registrant");

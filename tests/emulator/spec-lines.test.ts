@@ -127,8 +127,92 @@ describe("inbox add-ons without an active plan", () => {
     expect((await email("GET", "/plan")).body.data.addons).toEqual([]);
   });
 
-  test("on an active plan without receiving it stays 402 PLAN_REQUIRED (the Inbox table: \"Plan has no receiving\")", async () => {
-    expect(refused(await addon("", "addon-free-1"))).toEqual({ status: 402, code: "PLAN_REQUIRED" });
+});
+
+describe("inbox add-ons on the free plan", () => {
+  // emulator/email/plans.ts, its own rule: "the free plan never expires and has no add-ons".
+  // email-service.md, Inbox: "| PLAN_REQUIRED | 402 | Plan has no receiving |" (the free plan has
+  // receiving: not its code); assumed-routes.md, Email plan: "Unknown `planCode` or add-on: 422
+  // `VALIDATION`": the free plan sells no add-on, so every add-on code is one it does not know.
+  const addon = (key: string, query: string, idem?: string) =>
+    email("PUT", `/plan/addons/extra-mailboxes${query}`, { key, body: { quantity: 3 }, headers: idem ? { "idempotency-key": idem } : undefined });
+  const world = () => emu.control.emu.world;
+
+  test.each([
+    ["the seeded free plan", () => emu.keys.email, () => world().projects[0].id, async () => undefined],
+    [
+      "a free plan bought through POST /plan",
+      () => emu.keys.emailNoPlan,
+      () => world().projects[1].id,
+      async () => {
+        const bought = await email("POST", "/plan", { key: emu.keys.emailNoPlan, body: { planCode: "free", months: 1 }, headers: { "idempotency-key": "buy-free-1" } });
+        expect(bought.status).toBe(200);
+        expect(bought.body.data.plan).toMatchObject({ planCode: "free", status: "active", expiresAt: null });
+      },
+    ],
+  ])("%s: an add-on, real or dry run, is 422 VALIDATION naming `code`; nothing is charged or added", async (_name, key, projectId, setup) => {
+    await setup();
+    const wallet = world().account.wallet;
+    const plan = () => world().projects.find((p) => p.id === projectId())!.email.plan;
+    const mailboxes = plan()?.mailboxes;
+    for (const [query, idem] of [["", "addon-free-2"], ["?dryRun=true", undefined]] as const) {
+      const res = await addon(key(), query, idem);
+      expect(refused(res)).toEqual({ status: 422, code: "VALIDATION" });
+      expect(res.body.error).toMatch(/^code: the Free plan has no add-ons/);
+    }
+    expect(world().account.wallet).toBe(wallet);
+    expect(plan()?.mailboxes).toBe(mailboxes);
+    expect((await email("GET", "/plan", { key: key() })).body.data.addons).toEqual([]);
+  });
+});
+
+describe("POST /contacts refuses what a send would refuse", () => {
+  // email-service.md, Errors, Sending: "| RECIPIENT_DOMAIN_UNDELIVERABLE | 400 | Recipient domain
+  // missing or cannot receive mail (also for contacts) |"; "| RECIPIENT_SUPPRESSED | 403 | Recipient
+  // is suppressed or earlier bounced or complained (also a contact address on the suppression list) |";
+  // Contacts, segments, topics: "| DISPOSABLE_EMAIL | 400 | Disposable inbox provider |".
+  const add = (...emails: string[]) => email("POST", "/contacts", { body: { consentConfirmed: true, contacts: emails.map((e) => ({ email: e })) } });
+  const listed = async () => (await email("GET", "/contacts")).body.data.data.map((c: { email: string }) => c.email);
+
+  test("an address just put on the suppression list: 403 RECIPIENT_SUPPRESSED (any case), nothing of the request added", async () => {
+    expect((await email("POST", "/suppressions", { body: { email: "gone@acme-customer.dev" } })).status).toBe(201);
+    const res = await add("ok@acme-customer.dev", "Gone@Acme-Customer.dev");
+    expect(refused(res)).toEqual({ status: 403, code: "RECIPIENT_SUPPRESSED" });
+    expect(res.body.error).toContain("gone@acme-customer.dev");
+    expect(await listed()).toEqual([]);
+    // Off the list, it is added.
+    expect((await email("DELETE", "/suppressions/gone%40acme-customer.dev")).status).toBe(200);
+    expect((await add("Gone@Acme-Customer.dev")).body.data.added).toBe(1);
+  });
+
+  test("an address at a domain without MX (or under one): 400 RECIPIENT_DOMAIN_UNDELIVERABLE, nothing added", async () => {
+    for (const address of ["a@no-mx.svc.dev", "b@mail.parked.svc.dev"]) {
+      const res = await add("ok@acme-customer.dev", address);
+      expect(refused(res)).toEqual({ status: 400, code: "RECIPIENT_DOMAIN_UNDELIVERABLE" });
+      expect(res.body.error).toContain(address);
+    }
+    expect(await listed()).toEqual([]);
+  });
+
+  test("a disposable inbox provider: 400 DISPOSABLE_EMAIL, nothing added", async () => {
+    const res = await add("ok@acme-customer.dev", "x@mailinator.com");
+    expect(refused(res)).toEqual({ status: 400, code: "DISPOSABLE_EMAIL" });
+    expect(await listed()).toEqual([]);
+  });
+});
+
+describe("the request log says what the client got", () => {
+  // Control API (docs/emulator.md): "with `afterCommit: true` the operation is carried out first and
+  // then the answer fails"; the request log lists each request's "status, code".
+  test("an after-commit fault with a status: the log holds the injected status and code, not the handler's 201", async () => {
+    await emu.ctl("POST", "/faults", { method: "POST", path: "/email/topics", afterCommit: true, status: 500, times: 1 });
+    await emu.ctl("DELETE", "/requests");
+    const res = await email("POST", "/topics", { body: { name: "News" } });
+    expect(refused(res)).toEqual({ status: 500, code: "INTERNAL_ERROR" });
+    const logged = (await emu.ctl("GET", "/requests")).body.data.filter((e: { path: string }) => e.path === "/email/topics");
+    expect(logged).toEqual([expect.objectContaining({ method: "POST", status: 500, code: "INTERNAL_ERROR", fault: expect.any(Number), dropped: false })]);
+    // Carried out all the same: the topic exists.
+    expect((await email("GET", "/topics")).body.data.map((t: { name: string }) => t.name)).toEqual(["News"]);
   });
 });
 
@@ -142,6 +226,17 @@ describe("codes the emulator produces, asserted", () => {
   ])("POST /contacts → 400 %s, and no contact is added", async (code, body) => {
     expect(refused(await email("POST", "/contacts", { body }))).toEqual({ status: 400, code });
     expect((await email("GET", "/contacts")).body.data.data).toEqual([]);
+  });
+
+  // platform-api.md, Endpoints: "| GET | /account/projects/{projectId}/activity | none | Array of activity
+  // entries, newest first; 404 `PROJECT_NOT_FOUND` when the key cannot reach the project |".
+  test("GET /account/projects/{projectId}/activity → 404 PROJECT_NOT_FOUND for an unknown project, another account's, and another project with a project-limited key", async () => {
+    const activity = (projectId: string, key: string) => emu.call("GET", `/api/account/projects/${projectId}/activity`, { key });
+    expect(refused(await activity("00000000-0000-4000-8000-000000000000", emu.keys.account))).toEqual({ status: 404, code: "PROJECT_NOT_FOUND" });
+    expect(refused(await activity(emu.secondAccountProject, emu.keys.account))).toEqual({ status: 404, code: "PROJECT_NOT_FOUND" });
+    expect(refused(await activity(emu.projects[1], emu.keys.project))).toEqual({ status: 404, code: "PROJECT_NOT_FOUND" });
+    // The key's own project answers.
+    expect((await activity(emu.projects[0], emu.keys.project)).status).toBe(200);
   });
 
   // platform-api.md, Endpoints: "| POST | /account/notifications/{notificationId}/read | none |

@@ -6,6 +6,7 @@
 import { calls, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
 import { emailRecords } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
+import { mailboxLimitRefusedDuringUp } from "../support/limit-during-up";
 
 jest.setTimeout(120_000);
 
@@ -117,4 +118,9 @@ test("an object deleted outside Pulumi, then a change: the preview says so and p
   const r = await s.run("preview", false);
   expect(r.errors.join("\n")).toContain(`the Template ${template.id} that the state holds was deleted outside Pulumi: run \`pulumi refresh\``);
   expect(calls(s.writes())).toEqual([]);
+});
+
+test("two Mailboxes over the limit under `up --skip-preview`: the refusal comes after the creates before it, names them, and does not say nothing was made", async () => {
+  await mailboxLimitRefusedDuringUp(s, project.program);
+  s.resetState();
 });

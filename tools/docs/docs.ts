@@ -19,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { resources } from "../../provider/generated/resources";
+import { adoptionLine } from "../../provider/create-once";
 import { adviceWords, type ErrorAdvice, type InputSpec, type OutputSpec, type ResourceSchema, type SchemaResource } from "../../provider/schema";
 import { dataFunctionPages, type DataFunctionDoc } from "./data-functions";
 import { defaultOf, isOptional, ruleOf, tsTypeOf, tsTypeOfAnswer } from "./schema-text";
@@ -37,6 +38,22 @@ function findRoot(from: string): string {
 const ROOT = findRoot(__dirname);
 
 const GENERATED_NOTE = "Written by `npm run docs` from the schema in";
+
+/**
+ * What `pulumi import '<token>' <name> <id>` prints under the real CLI (v3.274.1), quoted by the
+ * README and each page's Adoption (tests/cli/adoption.test.ts runs the command and checks it): the
+ * engine's import reads by id alone, and the Node dynamic-provider host, given no serialized
+ * provider, fails before any code of this package runs.
+ */
+export const CLI_IMPORT_ERROR = "error: Preview failed: code must be a string, not undefined";
+
+/** The Adoption section's paragraph on what the CLI shows and on `pulumi import`. */
+function adoptionInTheCli(schema: ResourceSchema): string {
+  return [
+    `The preview and the \`up\` show an adopted resource as \`+ create\`, and print one line for it (under the stack, in the CLI's Diagnostics: a dynamic provider cannot attach a message to its resource): \`${adoptionLine(schema.type, "<id>", schema.adoptionRemakes)}\`.`,
+    `\`pulumi import 'pulumi-nodejs:dynamic/svc:${schema.type}' <name> <id>\` fails, writing nothing: \`${CLI_IMPORT_ERROR}\`. Write the resource in the program with the id instead — \`{ import: "<id>" }\` in its resource options, or \`adoptId: "<id>"\` in its arguments — and run \`pulumi up\`.`,
+  ].join(" ");
+}
 
 /** Where each type's files are: its provider file and its sdk class file. */
 type TypeFiles = DiscoveredType;
@@ -240,16 +257,31 @@ function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
     out.push("", "The resource option `customTimeouts` (create / update / delete) bounds these waits instead; see the README, [Timeouts](../README.md#timeouts).", "");
   } else out.push("Nothing to wait for: each operation is done when its call answers.", "");
   out.push("## Adoption", "");
-  out.push(schema.adoption ? `${schema.adoption}\n\nSee the README, [Adopting existing objects](../README.md#adopting-existing-objects-adoptid).` : "This type makes no object of its own: it has no `adoptId`.", "");
+  out.push(
+    schema.adoption
+      ? `${schema.adoption}\n\n${adoptionInTheCli(schema)}\n\nSee the README, [Adopting existing objects](../README.md#adopting-existing-objects-adoptid).`
+      : "This type makes no object of its own: it has no `adoptId`.",
+    "",
+  );
   const foreseen = previewText(schema);
   if (foreseen) out.push("## What the preview foresees", "", foreseen, "");
-  out.push("## After an interrupted `up`", "", schema.interrupted, "");
+  out.push("## After an interrupted `up`", "", schema.interrupted, "", INTERRUPTED_STEPS, "");
   out.push("## API errors", "", "Besides the errors every call may meet (see the README, [Errors](../README.md#errors-and-the-debug-log)):", "", "| code | what to do |", "|---|---|");
   for (const [code, advice] of Object.entries(schema.errors)) out.push(`| \`${code}\` | ${cell(adviceText(advice!))} |`);
   out.push("");
   if (schema.notes) out.push("## Notes", "", schema.notes.trim(), "");
   return out.join("\n");
 }
+
+/**
+ * The steps every page's "After an interrupted `up`" section ends with: the README's (one place for
+ * their detail), with the CLI's own words for the lock a killed `pulumi up` leaves (pulumi v3.274.1,
+ * pkg/backend/diy/lock.go `checkForLock`; cmd/pulumi/cancel/cancel.go).
+ */
+const INTERRUPTED_STEPS = [
+  "The steps (the README, [After an interrupted `up`](../README.md#after-an-interrupted-up)): run `pulumi up` again. After a killed CLI a self-managed backend still holds the stack's lock and the CLI stops with `` error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`. ``, naming the lock's pid: once that process has ended, run `pulumi cancel` (`The currently running update for '<stack>' has been canceled!`), then `pulumi up`, where the create runs again as above.",
+  "Once `pulumi up` has succeeded and every resource the CLI listed as `interrupted while creating` is in the stack with an id, `pulumi refresh --clear-pending-creates` drops the CLI's pending-create records; not before, while such a record is the only trace of an object.",
+].join(" ");
 
 /**
  * The page's preview section: the type's own text, the email plan's presence for every email type,

@@ -240,25 +240,86 @@ export interface HostOptions {
   /** With `asEngine`: the stack config of the `pulumi-nodejs` namespace, keys without it (the real
    * engine's PULUMI_CONFIG for a provider plugin: pkg/host/host.go `Provider`, `k.Namespace() != pkg`). */
   packageConfig?: Record<string, string>;
+  /** The engine address the host is started with (default: a server of this process that lives while
+   * any host does); the provider exits once it is unreachable (provider/engine-watch.ts). */
+  engineAddress?: string;
 }
 
 export async function startProviderHost(options: HostOptions = {}): Promise<ProviderHost> {
   const cwd = options.cwd ?? FIXTURE_DIR;
   if (!options.cwd) ensureFixture();
-  const child = spawnHost(cwd, options);
+  const engine = options.engineAddress ? undefined : await engineStandIn();
+  const child = spawnHost(cwd, options, options.engineAddress ?? engine!.address);
+  if (engine) {
+    child.once("exit", engine.release);
+    child.once("error", engine.release);
+  }
   const output = captureStderr(child);
   const port = await listeningPort(child, output);
   return new HostClient(child, port, output, options.stack ?? FIXTURE_STACK, options.project ?? FIXTURE_PROJECT);
 }
 
-function spawnHost(cwd: string, options: HostOptions): ChildProcess {
+/**
+ * A gRPC server answering the health service as the engine's does (pulumi/pulumi
+ * sdk/go/common/util/rpcutil/serve.go `ServeWithOptions`: `healthgrpc.RegisterHealthServer`, every
+ * service SERVING): the address a plugin is started with and checks (provider/engine-watch.ts).
+ */
+export async function startEngineHealthServer(): Promise<{ address: string; close(): void }> {
+  const server = new grpc.Server();
+  // HealthCheckResponse{status: SERVING}: field 1, varint 1.
+  const serving = Buffer.from([0x08, 0x01]);
+  server.addService(
+    {
+      check: {
+        path: "/grpc.health.v1.Health/Check",
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (b: Buffer) => b,
+        requestDeserialize: (b: Buffer) => b,
+        responseSerialize: (b: Buffer) => b,
+        responseDeserialize: (b: Buffer) => b,
+      },
+    },
+    { check: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => cb(null, serving) },
+  );
+  const port = await new Promise<number>((resolvePort, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolvePort(p))));
+  return { address: `127.0.0.1:${port}`, close: () => server.forceShutdown() };
+}
+
+/**
+ * The engine address each host is started with. The provider ends its process once its engine is
+ * unreachable (provider/engine-watch.ts), so a host gets the address of a health server of this
+ * process that lives while any host does.
+ */
+let engineServer: { server: Promise<{ address: string; close(): void }>; users: number } | undefined;
+
+async function engineStandIn(): Promise<{ address: string; release: () => void }> {
+  engineServer ??= { server: startEngineHealthServer(), users: 0 };
+  const current = engineServer;
+  current.users++;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    if (--current.users > 0) return;
+    if (engineServer === current) engineServer = undefined;
+    current.server.then((s) => s.close(), () => undefined);
+  };
+  try {
+    return { address: (await current.server).address, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+function spawnHost(cwd: string, options: HostOptions, engineAddress: string): ChildProcess {
   const project = options.project ?? FIXTURE_PROJECT;
   const env = options.asEngine
     ? fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: JSON.stringify(options.packageConfig ?? {}) })
     : fixtureEnv({ ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: options.stack ?? FIXTURE_STACK });
   if (options.asEngine) delete env.PULUMI_NODEJS_STACK;
-  // The host only needs an engine address argument; it never dials it for these calls.
-  return ownChild(spawn(process.execPath, [`--import=${PARENT_WATCH}`, pulumiScript(cwd, "cmd/dynamic-provider"), "127.0.0.1:1"], { cwd, env, stdio: [...CHILD_STDIO] }));
+  return ownChild(spawn(process.execPath, [`--import=${PARENT_WATCH}`, pulumiScript(cwd, "cmd/dynamic-provider"), engineAddress], { cwd, env, stdio: [...CHILD_STDIO] }));
 }
 
 function captureStderr(child: ChildProcess): { text: string } {

@@ -27,6 +27,8 @@ export interface EngineStack {
   emu: TestEmulator;
   /** Which engine runs this stack's operations: the test engine, or the real `pulumi` CLI (SVC_ENGINE=pulumi). */
   engine: "test-engine" | "pulumi";
+  /** Under the real CLI: the stack's driver, for any `pulumi` command (`cancel`) and the pid of a run. */
+  cli?: CliStack;
   options: Required<Pick<EngineOptions, "projectDir" | "stack" | "passphrase" | "stateFile">>;
   /** One operation; throws with the printed output when `ok` is not what `expectOk` says. */
   run(op: Operation, expectOk?: boolean, extra?: RunOptions): Promise<EngineRun>;

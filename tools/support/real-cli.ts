@@ -81,7 +81,16 @@ export function descendants(pid: number): number[] {
   return out;
 }
 
-const cmdline = (pid: number): string => {
+/** Whether process `pid` runs: exists and is not a zombie (a dead child of a killed CLI waits for a reaper that may never come). */
+export function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+export const cmdline = (pid: number): string => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
   } catch {
@@ -438,6 +447,12 @@ export class CliStack {
 
   async cli(args: string[], signal?: AbortSignal, onStart?: (pid: number) => void, onStdout?: (printed: string) => void): Promise<CliOutput> {
     return runCli([...args, "--non-interactive", "--color", "never"], this.projectDir, this.env, signal, onStart, onStdout);
+  }
+
+  /** Another `pulumi` command on this stack as a user types it (`import …`, `cancel`), the queued config written first. */
+  command(args: string[], signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
+    this.flushConfig();
+    return this.cli([...args, "--stack", this.stack], signal, onStart);
   }
 
   /** A short command (config, export, import), synchronously as the harness's state() is; throws when it fails. */
