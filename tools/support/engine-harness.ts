@@ -27,15 +27,13 @@ export interface EngineStack {
   emu: TestEmulator;
   /** Which engine runs this stack's operations: the test engine, or the real `pulumi` CLI (SVC_ENGINE=pulumi). */
   engine: "test-engine" | "pulumi";
-  /** Under the real CLI: the stack's driver, for any `pulumi` command (`cancel`) and the pid of a run. */
+  /** Under the real CLI: the stack's driver, for any `pulumi` command (`cancel`, `state move`) and the pid of a run. */
   cli?: CliStack;
   options: Required<Pick<EngineOptions, "projectDir" | "stack" | "passphrase" | "stateFile">>;
   /** One operation; throws with the printed output when `ok` is not what `expectOk` says. */
   run(op: Operation, expectOk?: boolean, extra?: RunOptions): Promise<EngineRun>;
   /** One operation, whatever its outcome, with the options both engines take (and, under the real CLI, its own flags). */
   execute(op: Operation, extra?: RunOptions): Promise<EngineRun>;
-  /** The stack under the real CLI, for the commands only the CLI has (`state move`); absent under the test engine. */
-  cli?: CliStack;
   config(key: string, value: string, secret?: boolean): void;
   /** The stored state, secrets decrypted with the stack's passphrase. */
   state(): StackState;

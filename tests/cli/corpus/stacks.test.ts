@@ -121,7 +121,7 @@ program("pulumi state move: a server, its rule and a template moved to a new sta
           expect(refused.stderr).toContain(`error: provider urn:pulumi:prod::${billing.project.project}::pulumi:providers:pulumi-nodejs::default already exists in destination stack`);
           expect(texts()).toEqual(untouched);
           // What to do there instead: drop it from the source's state (the object stays), adopt it in the destination.
-          const dropped = await from.stack.cli!.cli(["state", "delete", urnOf(from.stack, "invoice"), "--stack", from.stack.options.stack, "--yes"]);
+          const dropped = await from.stack.cli!.command(["state", "delete", urnOf(from.stack, "invoice"), "--yes"]);
           expect({ code: dropped.code, output: dropped.code ? dropped.stdout + dropped.stderr : "" }).toEqual({ code: 0, output: "" });
           billing.config("invoiceId", invoice);
 
