@@ -3,7 +3,7 @@
  * (engine events as JSON lines, pulumi/pulumi sdk/go/common/apitype/events.go) and
  * `stack export --show-secrets`. Runs without the CLI: the inputs are the CLI's formats.
  */
-import { stateOfExport, stepsOfEventLog } from "../../tools/support/real-cli";
+import { previewPlanOf, stateOfExport, stepsOfEventLog } from "../../tools/support/real-cli";
 import { SECRET_SIG, SIG_KEY } from "../../tools/engine/state";
 
 const T = "pulumi-nodejs:dynamic/svc:Webhook";
@@ -73,4 +73,31 @@ test("stack export: secrets revealed and listed, pending deletes and pending cre
     ["hook", "wh_0", {}, [], false, true],
   ]);
   expect(state.pendingOperations?.map((p) => [p.op, p.name, p.inputs])).toEqual([["create", "tpl", { name: "x" }]]);
+});
+
+test("the plan `up --json` prints before it acts: its steps as the event log's, the stack and providers left out; none when it printed no plan", () => {
+  const stack = "urn:pulumi:s::p::pulumi:pulumi:Stack::p-s";
+  const plan = {
+    steps: [
+      { op: "same", urn: stack },
+      { op: "create", urn: urn("default", "pulumi:providers:pulumi-nodejs") },
+      { op: "create-replacement", urn: urn("hook"), replaceReasons: ["url"] },
+      { op: "replace", urn: urn("hook"), replaceReasons: ["url"] },
+      { op: "delete-replaced", urn: urn("hook") },
+      { op: "update", urn: urn("srv", "acme:web:Tier$pulumi-nodejs:dynamic/svc:Vps"), diffReasons: ["planId"] },
+      { op: "create", urn: urn("tier", "acme:web:Tier") },
+    ],
+    duration: 2_500_000_000,
+    changeSummary: { create: 1, replace: 1, update: 1, same: 1 },
+  };
+  const stdout = `${JSON.stringify(plan, null, 4)}\n${JSON.stringify({ sequence: 0, preludeEvent: { config: {} } })}\n`;
+  const r = previewPlanOf(stdout)!;
+  expect(r.steps.map((s) => `${s.op} ${s.name} ${s.type} ${s.diffs.join(",")}`)).toEqual([
+    `replace hook ${T} url`,
+    "update srv pulumi-nodejs:dynamic/svc:Vps planId",
+    "create tier acme:web:Tier ",
+  ]);
+  expect(r.durationMs).toBe(2500);
+  expect(previewPlanOf(`${JSON.stringify({ sequence: 0, preludeEvent: { config: {} } })}\n`)).toBeUndefined();
+  expect(previewPlanOf("error: could not load plugin\n")).toBeUndefined();
 });

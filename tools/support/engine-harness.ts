@@ -11,7 +11,7 @@ import { readStackState, runEngine, type EngineOptions, type Operation, type Run
 import { readProject, setConfig, type StackState } from "../engine/state";
 import { startTestEmulator, type TestEmulator } from "./emulator";
 import { packageRoot } from "../engine/provider-host";
-import { CliStack, realCliPresent, useRealCli } from "./real-cli";
+import { CliStack, realCliPresent, useRealCli, type CliOnlyRunOptions, type CliRun } from "./real-cli";
 
 export const ROOT = packageRoot(__dirname);
 const PASSPHRASE = "engine-test-passphrase";
@@ -19,19 +19,21 @@ const PASSPHRASE = "engine-test-passphrase";
 export interface EngineRun extends RunResult {
   /** What the engine printed. */
   output: string[];
+  /** Under the real CLI: the preview pass an operation ran before acting (tools/support/real-cli.ts `CliRun`). */
+  previewPass?: CliRun["previewPass"];
 }
 
 export interface EngineStack {
   emu: TestEmulator;
   /** Which engine runs this stack's operations: the test engine, or the real `pulumi` CLI (SVC_ENGINE=pulumi). */
   engine: "test-engine" | "pulumi";
-  /** Under the real CLI: the stack's driver, for any `pulumi` command (`cancel`) and the pid of a run. */
+  /** Under the real CLI: the stack's driver, for any `pulumi` command (`cancel`, `state move`) and the pid of a run. */
   cli?: CliStack;
   options: Required<Pick<EngineOptions, "projectDir" | "stack" | "passphrase" | "stateFile">>;
   /** One operation; throws with the printed output when `ok` is not what `expectOk` says. */
-  run(op: Operation, expectOk?: boolean, extra?: SharedRunOptions): Promise<EngineRun>;
-  /** One operation, whatever its outcome, with the options both engines take. */
-  execute(op: Operation, extra?: SharedRunOptions): Promise<EngineRun>;
+  run(op: Operation, expectOk?: boolean, extra?: RunOptions): Promise<EngineRun>;
+  /** One operation, whatever its outcome, with the options both engines take (and, under the real CLI, its own flags). */
+  execute(op: Operation, extra?: RunOptions): Promise<EngineRun>;
   config(key: string, value: string, secret?: boolean): void;
   /** The stored state, secrets decrypted with the stack's passphrase. */
   state(): StackState;
@@ -55,6 +57,9 @@ export type SharedRunOptions = Pick<EngineOptions, "clearPendingCreates" | "refr
   onProviderHost?: (host: { kill(): void }) => void;
 };
 
+/** A run's options: those both engines take, and the real CLI's own flags (`--target`, `--replace`, `--exclude`, `--json`), refused by the test engine. */
+export type RunOptions = SharedRunOptions & CliOnlyRunOptions;
+
 export interface StackOptions {
   projectDir: string;
   stack: string;
@@ -63,6 +68,11 @@ export interface StackOptions {
   removeProject?: boolean;
   /** Another stack's emulator, shared (a second stack of the same account); not closed by this stack. */
   sharedEmulator?: TestEmulator;
+  /**
+   * Real CLI only: a file backend shared with other stacks (a `StackReference` reads another stack's
+   * outputs from it; `state move` moves between them), kept at close. Default: the stack's own, removed at close.
+   */
+  backendDir?: string;
 }
 
 /** A stack's `run`, whichever engine `execute` runs. */
@@ -86,6 +96,7 @@ function configureFor(emu: TestEmulator, config: EngineStack["config"]): void {
 /** Starts an emulator and configures `stack` of the project with its URLs, keys and project id. */
 export async function engineStack(o: StackOptions): Promise<EngineStack> {
   if (useRealCli()) return cliEngineStack(o);
+  if (o.backendDir) throw new Error(`stack ${o.stack}: a shared backend (backendDir) needs the real CLI (SVC_ENGINE=pulumi)`);
   const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
   const tmp = mkdtempSync(join(tmpdir(), "svc-engine-"));
   const stackFile = join(o.projectDir, `Pulumi.${o.stack}.yaml`);
@@ -93,9 +104,11 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
   const options = { projectDir: o.projectDir, stack: o.stack, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
   const config = (key: string, value: string, secret = false) => setConfig(o.projectDir, o.stack, PASSPHRASE, key, value, secret);
   configureFor(emu, config);
-  const execute = async (op: Operation, extra: SharedRunOptions = {}): Promise<EngineRun> => {
+  const execute = async (op: Operation, extra: RunOptions = {}): Promise<EngineRun> => {
+    const { onProviderHost, target, replace, exclude, previewPlan, ...rest } = extra;
+    const cliOnly = Object.entries({ target, replace, exclude, previewPlan }).filter(([, v]) => v !== undefined);
+    if (cliOnly.length) throw new Error(`${op} --${cliOnly.map(([k]) => k).join(", --")}: a flag of the real CLI only (SVC_ENGINE=pulumi); the test engine has none`);
     const output: string[] = [];
-    const { onProviderHost, ...rest } = extra;
     const result = await runEngine(op, { ...options, ...rest, print: (line) => output.push(line), onProviderHost: onProviderHost && ((h) => onProviderHost(h)) });
     return { ...result, output };
   };
@@ -127,11 +140,11 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
   const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
   const tmp = mkdtempSync(join(tmpdir(), "svc-cli-"));
   rmSync(join(o.projectDir, `Pulumi.${o.stack}.yaml`), { force: true });
-  const cli = new CliStack(o.projectDir, readProject(o.projectDir).name, o.stack, PASSPHRASE, tmp);
+  const cli = new CliStack(o.projectDir, readProject(o.projectDir).name, o.stack, PASSPHRASE, tmp, o.backendDir);
   cli.init();
   const config = (key: string, value: string, secret = false) => cli.config(key, value, secret);
   configureFor(emu, config);
-  const execute = (op: Operation, extra: SharedRunOptions = {}): Promise<EngineRun> => cli.run(op, extra);
+  const execute = (op: Operation, extra: RunOptions = {}): Promise<EngineRun> => cli.run(op, extra);
   return {
     emu,
     engine: "pulumi",
@@ -156,28 +169,54 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
 }
 
 /**
- * A JavaScript project's Pulumi.yaml and package.json, as `pulumi new` makes them. The package.json
- * matters: the language host takes the program's entry from the nearest one upward, which for a
- * directory in this repo without its own is the repo's (the package, dist/sdk), not the program.
+ * A project's Pulumi.yaml and package.json, as `pulumi new javascript` (or `typescript`, with its
+ * tsconfig.json) makes them. The package.json matters: the language host takes the program's entry
+ * from the nearest one upward, which for a directory in this repo without its own is the repo's (the
+ * package, dist/sdk), not the program.
  */
-export function writeProjectFiles(dir: string, project: string): void {
+export function writeProjectFiles(dir: string, project: string, language: "javascript" | "typescript" = "javascript"): void {
   writeFileSync(join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\n`);
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: project, private: true, main: "index.js" }, null, 2)}\n`);
+  if (language === "javascript") {
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: project, private: true, main: "index.js" }, null, 2)}\n`);
+    return;
+  }
+  // The template's files (pulumi/templates typescript/, as tests/consumer/run.sh quotes them); the
+  // dependencies are this repo's node_modules, found upward, and pulumi-svc linked (ensurePackageLink).
+  const pkg = { name: project, main: "index.ts", devDependencies: { "@types/node": "^18", typescript: "^5.0.0" }, dependencies: { "@pulumi/pulumi": "^3.113.0", "pulumi-svc": "file:../../.." } };
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, 4)}\n`);
+  const compilerOptions = {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  };
+  writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify({ compilerOptions, files: ["index.ts"] }, null, 4)}\n`);
 }
 
-/** A JavaScript Pulumi project generated under tests/fixtures/engine-<name>/ (gitignored); `program`
- * (re)writes its index.js, with `pulumi`, `svc` and `config` in scope. */
-export function fixtureProject(name: string): { dir: string; project: string; program(code: string): void } {
+const PROGRAM_HEADER = {
+  javascript: 'const pulumi = require("@pulumi/pulumi");\nconst svc = require("pulumi-svc");\nconst config = new pulumi.Config();\n',
+  typescript: 'import * as pulumi from "@pulumi/pulumi";\nimport * as svc from "pulumi-svc";\n\nconst config = new pulumi.Config();\n',
+};
+
+/** A Pulumi project generated under tests/fixtures/engine-<name>/ (gitignored), JavaScript unless
+ * told; `program` (re)writes its index.js (index.ts), with `pulumi`, `svc` and `config` in scope. */
+export function fixtureProject(name: string, language: "javascript" | "typescript" = "javascript"): { dir: string; project: string; program(code: string): void } {
   const dir = join(ROOT, "tests/fixtures", `engine-${name}`);
   const project = `svc-engine-${name}`;
   mkdirSync(dir, { recursive: true });
-  writeProjectFiles(dir, project);
+  writeProjectFiles(dir, project, language);
   return {
     dir,
     project,
     program(code) {
-      const header = 'const pulumi = require("@pulumi/pulumi");\nconst svc = require("pulumi-svc");\nconst config = new pulumi.Config();\n';
-      writeFileSync(join(dir, "index.js"), header + code);
+      writeFileSync(join(dir, language === "javascript" ? "index.js" : "index.ts"), PROGRAM_HEADER[language] + code);
     },
   };
 }

@@ -111,14 +111,25 @@ export function killProviderHost(pid: number): number {
   return hosts.length;
 }
 
-/** Runs `pulumi args…` in `cwd`; never throws for a non-zero exit. `signal` kills it as `kill -9` would. */
-export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
+/** Runs `pulumi args…` in `cwd`; never throws for a non-zero exit. `signal` kills it as `kill -9` would;
+ * `onStdout` sees what the CLI has printed so far, as it prints it. */
+export function runCli(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+  onStart?: (pid: number) => void,
+  onStdout?: (printed: string) => void,
+): Promise<CliOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(CLI, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], signal, killSignal: "SIGKILL" });
     if (child.pid) onStart?.(child.pid);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout);
+    });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", (err) => (err.name === "AbortError" ? undefined : reject(err)));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
@@ -175,7 +186,11 @@ const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, "").replace(
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Props).sort(([a], [b]) => a.localeCompare(b))) : x));
 
-/** The steps and diagnostics of one run's event log (`--event-log`): the last engine pass only (`up` runs a preview pass first). */
+/**
+ * The steps and diagnostics of one run's event log (`--event-log`): the engine pass that acted. An
+ * `up` runs a preview pass first, whose events the log does not hold (v3.274.1): `previewPlanOf`
+ * reads that pass's plan from the CLI's `--json` output.
+ */
 export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]; messages: string[] } {
   const events = text
     .split("\n")
@@ -244,6 +259,39 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
     }
   }
   return { steps: [...steps.values()], errors, messages };
+}
+
+/** The end of the plan `up --json` prints before it acts: the document is indented, its closing brace alone on a line. */
+const PLAN_END = /^\}$/m;
+
+/**
+ * The plan of the preview pass an `up --json` (`destroy`, `refresh`) prints before it acts: one
+ * indented JSON document `{steps: [{op, urn, diffReasons, replaceReasons…}], duration (ns),
+ * changeSummary}`, then the update's events, one a line. The steps as the event log's are read (a
+ * replacement's steps one `replace`; the stack and providers left out). Undefined when the CLI
+ * printed no plan (the preview pass failed).
+ */
+export function previewPlanOf(stdout: string): { steps: Step[]; durationMs: number } | undefined {
+  const end = PLAN_END.exec(stdout);
+  if (!end || !stdout.startsWith("{")) return undefined;
+  let plan: { steps?: { op: string; urn: string; diffReasons?: string[]; replaceReasons?: string[] }[]; duration?: number };
+  try {
+    plan = JSON.parse(stdout.slice(0, end.index + 1)) as typeof plan;
+  } catch {
+    return undefined;
+  }
+  if (!plan.steps) return undefined;
+  const steps = new Map<string, Step>();
+  for (const p of plan.steps) {
+    const type = p.urn.split("::")[2]?.split("$").pop() ?? "";
+    if (!isStepResource(type)) continue;
+    const op = OP[p.op] ?? "same";
+    const s = steps.get(p.urn) ?? { op, urn: p.urn, type, name: nameOf(p.urn), diffs: [] };
+    if (RANK.indexOf(op) > RANK.indexOf(s.op)) s.op = op;
+    for (const d of [...(p.diffReasons ?? []), ...(p.replaceReasons ?? [])]) if (!s.diffs.includes(d)) s.diffs.push(d);
+    steps.set(p.urn, s);
+  }
+  return { steps: [...steps.values()], durationMs: Math.round((plan.duration ?? 0) / 1e6) };
 }
 
 /** A property value of `stack export --show-secrets`: secrets arrive as `{sig: secret, plaintext: json}`. */
@@ -322,7 +370,23 @@ export function stateOfExport(text: string): StackState {
   return { salt: "", resources, outputs, secretOutputs: [...stackSecrets], ...(pending.length ? { pendingOperations: pending } : {}) };
 }
 
-export interface CliRunOptions {
+/** Flags only the real CLI takes (the test engine has none of them): each a list of URNs. */
+export interface CliOnlyRunOptions {
+  /** `--target URN` each: only these resources (and, for a delete, nothing else). */
+  target?: string[];
+  /** `--replace URN` each: these resources replaced though nothing of theirs changed. */
+  replace?: string[];
+  /** `--exclude URN` each: every resource but these. */
+  exclude?: string[];
+  /**
+   * `--json`: an `up` (`destroy`, `refresh`) prints the plan of its preview pass before it acts,
+   * answered as `previewPass` (the event log holds the update's events only). The CLI's output is
+   * then JSON.
+   */
+  previewPlan?: boolean;
+}
+
+export interface CliRunOptions extends CliOnlyRunOptions {
   clearPendingCreates?: boolean;
   refresh?: boolean;
   parallel?: number;
@@ -333,8 +397,21 @@ export interface CliRunOptions {
   onProviderHost?: (host: { kill(): void }) => void;
 }
 
+/** What one CLI operation answers: the engines' common result, what the CLI printed, and the preview pass. */
+export interface CliRun extends RunResult {
+  output: string[];
+  /**
+   * With `previewPlan`: the preview pass an `up`, `destroy` or `refresh` ran before acting (not with
+   * `skipPreview`; for `preview`, its one pass is `steps`): its steps; `ms`, the time from the start
+   * until the CLI printed the plan (its start, the program's run, the plan); `engineMs`, the pass's
+   * own time as the CLI reports it.
+   */
+  previewPass?: { steps: Step[]; ms: number; engineMs: number };
+}
+
 /**
- * One stack of a project under the real CLI, in a backend and PULUMI_HOME of its own (a temp dir):
+ * One stack of a project under the real CLI, in a PULUMI_HOME of its own and a file backend of its
+ * own or shared with other stacks (`StackReference`, `state move` between them), in a temp dir:
  * `stack init` at the start; config queued and written with one `config set-all` before the next
  * run; each operation with `--yes --non-interactive --event-log`.
  */
@@ -350,11 +427,17 @@ export class CliStack {
     readonly stack: string,
     readonly passphrase: string,
     readonly tmp: string,
+    backendDir = join(tmp, "backend"),
   ) {
-    this.backendDir = join(tmp, "backend");
+    this.backendDir = backendDir;
     mkdirSync(this.backendDir, { recursive: true });
     mkdirSync(join(tmp, "home"), { recursive: true });
     this.env = cliEnv(join(tmp, "home"), this.backendDir, passphrase);
+  }
+
+  /** The stack's name as `StackReference`, `--stack` and `state move` take it in a file backend shared by projects. */
+  get qualifiedName(): string {
+    return `organization/${this.project}/${this.stack}`;
   }
 
   /** The checkpoint file the file backend keeps for the stack. */
@@ -362,8 +445,8 @@ export class CliStack {
     return join(this.backendDir, ".pulumi", "stacks", this.project, `${this.stack}.json`);
   }
 
-  async cli(args: string[], signal?: AbortSignal, onStart?: (pid: number) => void): Promise<CliOutput> {
-    return runCli([...args, "--non-interactive", "--color", "never"], this.projectDir, this.env, signal, onStart);
+  async cli(args: string[], signal?: AbortSignal, onStart?: (pid: number) => void, onStdout?: (printed: string) => void): Promise<CliOutput> {
+    return runCli([...args, "--non-interactive", "--color", "never"], this.projectDir, this.env, signal, onStart, onStdout);
   }
 
   /** Another `pulumi` command on this stack as a user types it (`import …`, `cancel`), the queued config written first. */
@@ -408,7 +491,24 @@ export class CliStack {
     this.must(["stack", "import", "--stack", this.stack, "--file", file, "--force"]);
   }
 
-  async run(op: Operation, o: CliRunOptions = {}): Promise<RunResult & { output: string[] }> {
+  /**
+   * `pulumi state move` of `urns` from this stack to `dest`, a stack of the same backend (`--yes`:
+   * no prompt). Answers what the CLI printed, whatever its exit code.
+   */
+  async stateMove(dest: CliStack, urns: string[]): Promise<CliOutput> {
+    if (dest.backendDir !== this.backendDir) throw new Error(`state move: ${dest.qualifiedName} is in another backend than ${this.qualifiedName}`);
+    const t0 = Date.now();
+    const r = await this.cli(["state", "move", "--source", this.qualifiedName, "--dest", dest.qualifiedName, "--yes", ...urns]);
+    this.logOperation("state move", r.code, Date.now() - t0);
+    return r;
+  }
+
+  /** SVC_REAL_CLI_LOG: one line per operation (its time and outcome), written as it ends. */
+  private logOperation(op: string, code: number, ms: number): void {
+    if (process.env.SVC_REAL_CLI_LOG) appendFileSync(process.env.SVC_REAL_CLI_LOG, `${new Date().toISOString()} ${this.project}/${this.stack} ${op} exit ${code} ${(ms / 1000).toFixed(1)} s\n`);
+  }
+
+  async run(op: Operation, o: CliRunOptions = {}): Promise<CliRun> {
     this.flushConfig();
     const log = join(this.tmp, `events-${Date.now()}.jsonl`);
     const args = [op, "--stack", this.stack, "--event-log", log];
@@ -417,14 +517,24 @@ export class CliStack {
     if (o.clearPendingCreates) args.push("--clear-pending-creates");
     if (o.parallel) args.push("--parallel", String(o.parallel));
     if (o.skipPreview && op !== "preview") args.push("--skip-preview");
+    for (const [flag, urns] of [["--target", o.target], ["--replace", o.replace], ["--exclude", o.exclude]] as const) for (const urn of urns ?? []) args.push(flag, urn);
+    const planned = o.previewPlan && op !== "preview" && !o.skipPreview;
+    if (planned) args.push("--json");
     const t0 = Date.now();
-    const r = await this.cli(args, o.signal, (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }));
+    let plannedAt: number | undefined;
+    const r = await this.cli(
+      args,
+      o.signal,
+      (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }),
+      planned ? (printed) => void (plannedAt ??= PLAN_END.test(printed) ? Date.now() : undefined) : undefined,
+    );
     const ms = Date.now() - t0;
-    // SVC_REAL_CLI_LOG: one line per operation (its time and outcome), written as it ends.
-    if (process.env.SVC_REAL_CLI_LOG) appendFileSync(process.env.SVC_REAL_CLI_LOG, `${new Date().toISOString()} ${this.project}/${this.stack} ${op} exit ${r.code} ${(ms / 1000).toFixed(1)} s\n`);
+    this.logOperation(op, r.code, ms);
     const events = existsSync(log) ? readFileSync(log, "utf8") : "";
     rmSync(log, { force: true });
     const { steps, errors, messages } = stepsOfEventLog(events);
+    const plan = planned ? previewPlanOf(r.stdout) : undefined;
+    const previewPass = plan && { steps: plan.steps, ms: (plannedAt ?? t0 + ms) - t0, engineMs: plan.durationMs };
     if (r.code !== 0 && !errors.length) errors.push(plain(`${r.stdout}\n${r.stderr}`).split("\n").filter(Boolean).slice(-5).join("\n"));
     const counts: RunResult["counts"] = {};
     for (const s of steps) counts[s.op] = (counts[s.op] ?? 0) + 1;
@@ -444,6 +554,7 @@ export class CliStack {
       messages,
       ms,
       output: `${r.stdout}\n${r.stderr}`.split("\n"),
+      ...(previewPass ? { previewPass } : {}),
     };
   }
 
