@@ -22,7 +22,7 @@ import { WaitTimeoutError } from "./client/poller";
 import { Deadline } from "./client/deadline";
 import { appendToError, isUnknown, type CheckFailure, type Props } from "./resource";
 import type { ResourceSchema } from "./schema";
-import type { CallContext } from "./context";
+import type { CallContext, Deployment } from "./context";
 import type { ProviderRuntime } from "./runtime";
 
 const COMMON = ["profile", "timeouts", "parentUrn"] as const;
@@ -46,9 +46,6 @@ export function without(props: Props): Props {
   for (const k of COMMON) delete out[k];
   return out;
 }
-
-/** The URN of the resource's parent as the class passed it ("" for the stack): with the type and name, which resource this is. */
-export const parentOf = (props: Props | undefined): string => (typeof props?.parentUrn === "string" ? props.parentUrn : "");
 
 export const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" && !isUnknown(props.profile) ? (props.profile as string) : undefined);
 
@@ -105,7 +102,7 @@ export interface Operation {
 }
 
 /** The context a resource method runs with: its profile's clients and pollers, its operation's wait limit. */
-export function callContext(runtime: ProviderRuntime, props: Props, name?: Operation["name"]): { ctx: CallContext; operation: Operation } {
+export function callContext(runtime: ProviderRuntime, props: Props, name?: Operation["name"], deployment?: Deployment): { ctx: CallContext; operation: Operation } {
   const text = name ? (props.timeouts as Record<string, string> | undefined)?.[name] : undefined;
   const customMs = durationMs(text);
   const profile = profileOf(props);
@@ -115,6 +112,7 @@ export function callContext(runtime: ProviderRuntime, props: Props, name?: Opera
       return runtime.apiContextOf(profile);
     },
     deadline: customMs === undefined ? Deadline.none : Deadline.after(customMs),
+    ...(deployment ? { deployment } : {}),
   };
   return { ctx, operation: { name, timeoutText: text || undefined } };
 }
@@ -133,8 +131,8 @@ export function withTimeoutHint(err: unknown, operation: Operation): unknown {
 }
 
 /** A create or an update: its outputs, and a partial failure's properties, keep the common inputs. */
-export async function write<R extends { outs?: Props }>(runtime: ProviderRuntime, name: "create" | "update", inputs: Props, run: (ctx: CallContext) => Promise<R>): Promise<R> {
-  const { ctx, operation } = callContext(runtime, inputs, name);
+export async function write<R extends { outs?: Props }>(runtime: ProviderRuntime, name: "create" | "update", inputs: Props, run: (ctx: CallContext) => Promise<R>, deployment?: Deployment): Promise<R> {
+  const { ctx, operation } = callContext(runtime, inputs, name, deployment);
   try {
     const r = await run(ctx);
     return { ...r, outs: { ...r.outs, ...common(inputs) } };

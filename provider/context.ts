@@ -286,4 +286,14 @@ export interface CallContext {
   /** When this operation's waits give up: its customTimeouts entry from the operation's start, or
    * none (`Deadline.none`: each wait applies its own default, `orAfter`). */
   readonly deadline: Deadline;
+  /** A create's view of the stack's objects (runtime.ts); absent outside a create. */
+  readonly deployment?: Deployment;
+}
+
+/** What a create must know of the objects the stack holds: create-once.ts never takes one of them over for another resource. */
+export interface Deployment {
+  /** The state holds the object with this id for a resource of this deployment (the engine diffed it). */
+  holds(id: string): boolean;
+  /** The create took the object with this id over: a delete of it in this deployment is another resource's. */
+  adopted(id: string): void;
 }

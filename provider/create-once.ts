@@ -25,8 +25,8 @@
  * An adoption is said out loud (`adoptionLine`): the CLI shows a create either way.
  */
 import { OperationError, OutcomeUnknownError } from "./client/errors";
-import { isUnknown, operationError, PROVIDER_KEY, type Props } from "./resource";
-import type { DebugLog } from "./log";
+import { inState, isUnknown, operationError, type Props } from "./resource";
+import type { CallContext } from "./context";
 
 export const ADOPT_KEY = "adoptId";
 
@@ -96,7 +96,7 @@ function sayAdopted(line: string): void {
  */
 export function sayAdoptionAtCheck(type: string, olds: Props, news: Props, remakes?: string): void {
   const adoptId = adoptIdOf(news);
-  if (adoptId === undefined || Object.keys(olds).some((k) => k !== PROVIDER_KEY)) return;
+  if (adoptId === undefined || inState(olds)) return;
   sayAdopted(adoptionLine(type, adoptId, remakes));
 }
 
@@ -106,10 +106,19 @@ export function adoptionLine(type: string, adoptId: string, remakes?: string): s
   return `${type} ${adoptId}: adopted by adoptId (or the import resource option): ${what}`;
 }
 
-/** `log`: the debug log its decisions are written to (the call's, `ctx.api.log`). */
-export async function createOnce<T>(log: DebugLog, inputs: Props, spec: CreateOnceSpec<T>): Promise<CreateOnceResult<T>> {
-  const take = (object: T) => (spec.take ? spec.take(object) : Promise.resolve(object));
-  const decided = (text: string) => log(`create-once ${spec.noun}: ${text}`);
+/**
+ * `ctx`: the call's; its debug log gets the decisions, and its `deployment` says which objects the
+ * stack holds already (runtime.ts). Those are never taken over: a replacement (create before delete)
+ * finds the object it replaces by the same identity, and that object goes with the replaced resource.
+ */
+export async function createOnce<T>(ctx: Pick<CallContext, "api" | "deployment">, inputs: Props, spec: CreateOnceSpec<T>): Promise<CreateOnceResult<T>> {
+  const take = async (object: T) => {
+    const taken = await (spec.take ? spec.take(object) : Promise.resolve(object));
+    // One per account or project: its delete is the type's own (it leaves the object), never spared here.
+    if (!spec.alwaysThere) ctx.deployment?.adopted(spec.idOf(taken));
+    return taken;
+  };
+  const decided = (text: string) => ctx.api.log(`create-once ${spec.noun}: ${text}`);
   const found = (objects: T[]) => objects.map((o) => `${spec.idOf(o)} (${spec.describe(o)})`).join(", ");
   const adoptId = adoptIdOf(inputs);
   if (adoptId !== undefined) {
@@ -117,9 +126,18 @@ export async function createOnce<T>(log: DebugLog, inputs: Props, spec: CreateOn
     return { object: await take(await spec.adopt(adoptId)), adopted: true };
   }
 
+  /** What a look found, without the objects the state holds (their resources were diffed): a replacement the diff asked for is made anew. */
+  const look = async (joinInFlight: boolean): Promise<Found<T>> => {
+    const existing = await spec.find(joinInFlight);
+    if (spec.alwaysThere) return existing;
+    const held = existing.objects.filter((o) => ctx.deployment?.holds(spec.idOf(o)));
+    if (held.length) decided(`found ${found(held)}: the state holds it for the resource this create replaces, left to its delete`);
+    return { ...existing, objects: existing.objects.filter((o) => !held.includes(o)) };
+  };
+
   // A failed look (the raw API error, for the resource to word) has created nothing.
   const adoptExisting = async (joinInFlight: boolean): Promise<CreateOnceResult<T> | undefined> => {
-    const existing = await spec.find(joinInFlight);
+    const existing = await look(joinInFlight);
     if (existing.objects.length === 1 && existing.provablyMine) {
       decided(`found ${found(existing.objects)}, provably this stack's (an earlier attempt's): adopting it`);
       const object = await take(existing.objects[0]);
@@ -161,7 +179,7 @@ export async function createOnce<T>(log: DebugLog, inputs: Props, spec: CreateOn
     decided(`the create's outcome is unknown (${err.status ?? "no answer"} ${err.code}): looking for what it made, not sending it again`);
     // The request may have been carried out: what appeared since is this create's (nothing was
     // there a moment ago). It is looked for, never sent again.
-    const after = await spec.find(false).catch((listErr) => {
+    const after = await look(false).catch((listErr) => {
       throw operationError(
         "create",
         err,

@@ -6,7 +6,7 @@
  * outside Pulumi.
  */
 import { apiErrorOf } from "./client/errors";
-import { callContext, common, parentOf, profileFailures, profileOf, timeoutFailures, withTimeoutHint, without, write } from "./common-inputs";
+import { callContext, common, profileFailures, profileOf, timeoutFailures, withTimeoutHint, without, write } from "./common-inputs";
 import { sayAdoptionAtCheck } from "./create-once";
 import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
 import { appendToError, isUnknown, PartialFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
@@ -36,6 +36,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
 
   async diff(runtime, type, impl, args) {
     const [id, olds, news] = args as [string, Props, Props];
+    runtime.rememberDiffed(type, id);
     const result: DiffResult = await impl.diff(id, without(olds), without(news), callContext(runtime, news).ctx);
     if (result.changes && result.replaces.length === 0 && profileOf(olds) === profileOf(news)) await refuseGone(runtime, type, impl, id, olds);
     if (isUnknown(news.profile) || profileOf(olds) !== profileOf(news)) return { ...result, changes: true, replaces: [...(result.replaces ?? []), "profile"] };
@@ -45,12 +46,12 @@ export const methods: Readonly<Record<Method, Handler>> = {
   async create(runtime, type, impl, args) {
     const [inputs] = args as [Props];
     try {
-      const created = await write(runtime, "create", inputs, (ctx) => impl.create(without(inputs), ctx));
-      runtime.rememberCreated(type, created.id, parentOf(inputs));
+      const created = await write(runtime, "create", inputs, (ctx) => impl.create(without(inputs), ctx), runtime.deploymentFor(type));
+      runtime.rememberCreated(type, created.id);
       return created;
     } catch (err) {
       // A partial failure answers the id too: the object is the new resource's all the same.
-      if (err instanceof PartialFailure) runtime.rememberCreated(type, err.id, parentOf(inputs));
+      if (err instanceof PartialFailure) runtime.rememberCreated(type, err.id);
       throw err;
     } finally {
       if (impl.schema.service === "email") emailObjectSettled(type, without(inputs), callContext(runtime, inputs).ctx);
@@ -73,11 +74,12 @@ export const methods: Readonly<Record<Method, Handler>> = {
 
   async delete(runtime, type, impl, args) {
     const [id, props] = args as [string, Props];
-    const creator = runtime.createdHere(type, id);
-    if (creator !== undefined && creator !== parentOf(props)) {
-      // Another resource of this deployment holds the object now (see runtime.ts, createdIds): the
-      // old one leaves the stack, the object stays.
-      process.stderr.write(`svc: ${type} ${id} is kept: a create of this deployment answered it for another resource (a resource moved without aliases), so deleting the old resource removes it from the stack only\n`);
+    if (runtime.adoptedHere(type, id)) {
+      // Another resource of this deployment holds the object now (runtime.ts, adoptedIds): the old
+      // one leaves the stack, the object stays.
+      process.stderr.write(
+        `svc: ${type} ${id} is kept: a create of this deployment took it over (a resource renamed or moved without aliases, or replaced by \`pulumi up --replace\`), so the delete removes the old resource from the stack only. For a new object on \`--replace\`, give the resource the option \`deleteBeforeReplace: true\`\n`,
+      );
       return undefined;
     }
     const { ctx, operation } = callContext(runtime, props, "delete");

@@ -49,6 +49,9 @@ export interface ResourceImpl {
 
 export const PROVIDER_KEY = "__provider";
 
+/** Old inputs beside the new: the resource is in the state (the engine sends only the provider reference otherwise). */
+export const inState = (olds: Props | undefined): boolean => Object.keys(olds ?? {}).some((k) => k !== PROVIDER_KEY);
+
 /**
  * A failure of a secret-bearing input (a password, a key): the CLI prints a failing property's value
  * beside its reason (pulumi/pulumi step_generator.go issueCheckFailures, diag code 2003), in clear

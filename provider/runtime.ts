@@ -8,6 +8,9 @@
 import { ApiContexts, type ApiContext } from "./context";
 import { resolveSettings, type ConfigSource } from "./config";
 import { debugLogger } from "./log";
+import type { Deployment } from "./context";
+
+const key = (type: string, value: string) => `${type}\u0000${value}`;
 
 export class ProviderRuntime {
   private configSource: ConfigSource | undefined;
@@ -23,13 +26,19 @@ export class ProviderRuntime {
     () => this.creates,
   );
   /**
-   * The ids this process's creates answered, per type. The real CLI runs one dynamic-provider process
-   * per deployment and gives it no URN: a resource moved to a new URN without `aliases` is a create of
-   * the new URN, which finds the object by its default name (the name ignores the parent) and answers
-   * its id, then a delete of the old URN with that same id. Such a delete (its parent differs from the
-   * create's) must not remove the object the stack now holds under the new URN.
+   * What this deployment tells the provider of the stack's objects, per type. The real CLI runs one
+   * dynamic-provider process per deployment and gives its methods no URN (docs/real-cli.md), so a
+   * create learns from the calls before it whether the object it finds is another resource's:
+   * - `diffedIds`: the ids the state holds for the resources this deployment diffed. The create of a
+   *   replacement the diff asked for (create before delete) finds the old object by the same
+   *   identity; it is never taken over.
+   * - `adoptedIds`: the ids a create took over instead of making. A delete of such an id in the same
+   *   deployment is another resource's — the old URN of a resource renamed or moved without
+   *   `aliases`, or a resource replaced by `--replace` (the CLI then checks with no old inputs and
+   *   diffs nothing: a create that cannot be told from a first one) — and the object stays.
    */
-  private readonly createdIds = new Map<string, string>();
+  private readonly diffedIds = new Set<string>();
+  private readonly adoptedIds = new Set<string>();
   /** The creates this process finished ("Vps 3f2a…"), in order: in an `up`, a check that refuses
    * after them says they were made (foresight.ts); a preview makes none. */
   private readonly creates: string[] = [];
@@ -45,7 +54,11 @@ export class ProviderRuntime {
     if (text === this.configText) return;
     this.configText = text;
     this.configSource = config;
+    // Another configuration is another deployment (under the CLI a process sees one): nothing of the last one is kept.
     this.contexts.clear();
+    this.diffedIds.clear();
+    this.adoptedIds.clear();
+    this.creates.length = 0;
     this.logLevel = resolveSettings(config).log;
   }
 
@@ -58,15 +71,31 @@ export class ProviderRuntime {
     return this.contexts.of(profile ?? "", () => resolveSettings(this.configSource, process.env, profile), profile);
   }
 
-  /** `parentUrn`: the parent of the resource the create was for (one of a type and name differs only by it). */
-  rememberCreated(type: string, id: string, parentUrn: string): void {
-    if (!id) return;
-    this.createdIds.set(`${type}\u0000${id}`, parentUrn);
-    this.creates.push(`${type} ${id}`);
+  /** A create answered `id`: a check that refuses later in an `up` names it (foresight.ts). */
+  rememberCreated(type: string, id: string): void {
+    if (id) this.creates.push(`${type} ${id}`);
   }
 
-  /** The parent of the resource a create in this process answered `id` for, or undefined. */
-  createdHere(type: string, id: string): string | undefined {
-    return this.createdIds.get(`${type}\u0000${id}`);
+  /** The engine diffed the resource whose object the state holds as `id`. */
+  rememberDiffed(type: string, id: string): void {
+    if (id) this.diffedIds.add(key(type, id));
+  }
+
+  /** A create took the object over (adoptId, or found as this stack's) instead of making it. */
+  rememberAdopted(type: string, id: string): void {
+    if (id) this.adoptedIds.add(key(type, id));
+  }
+
+  /** Whether a delete of `id` must leave the object: a create of this deployment took it over for another resource. */
+  adoptedHere(type: string, id: string): boolean {
+    return this.adoptedIds.has(key(type, id));
+  }
+
+  /** What a create of `type` must know of the stack's objects (create-once.ts). */
+  deploymentFor(type: string): Deployment {
+    return {
+      holds: (id) => this.diffedIds.has(key(type, id)),
+      adopted: (id) => this.rememberAdopted(type, id),
+    };
   }
 }

@@ -220,6 +220,17 @@ export function wrapRetry(
 export class WriteLog {
   private count = 0;
   private underWay = 0;
+  /** Deletes (DELETE routes) started: a list asked for before one may show what it removed. */
+  private removals = 0;
+
+  /** A mark of the deletes started so far (`removedNothingSince`). */
+  removalMark(): number {
+    return this.removals;
+  }
+
+  removedNothingSince(mark: number): boolean {
+    return this.removals === mark;
+  }
 
   /** A mark of the writes now; NaN while one is under way (no list answer can be known to show it). */
   mark(): number {
@@ -231,7 +242,8 @@ export class WriteLog {
     return this.underWay === 0 && this.count === mark;
   }
 
-  async during<T>(write: () => Promise<T>): Promise<T> {
+  async during<T>(write: () => Promise<T>, removes = false): Promise<T> {
+    if (removes) this.removals++;
     this.count++;
     this.underWay++;
     try {
@@ -245,7 +257,7 @@ export class WriteLog {
 
 /** Writes counted in `writes` from their first attempt to their outcome. */
 export function wrapWriteMark(next: Send, writes: WriteLog): Send {
-  return (exchange) => (exchange.route.method === "GET" ? next(exchange) : writes.during(() => next(exchange)));
+  return (exchange) => (exchange.route.method === "GET" ? next(exchange) : writes.during(() => next(exchange), exchange.route.method === "DELETE"));
 }
 
 function errorCode(err: unknown): string | undefined {

@@ -130,6 +130,15 @@ export class ApiClient {
     return this.writes.unchangedSince(mark);
   }
 
+  /** A mark of this client's deletes now: `removedNothingSince(mark)` is true while none has started since. */
+  removalMark(): number {
+    return this.writes.removalMark();
+  }
+
+  removedNothingSince(mark: number): boolean {
+    return this.writes.removedNothingSince(mark);
+  }
+
   /** Calls a route and answers the whole success envelope. */
   async request<K extends RouteId>(id: K, options: CallOptions<K> = {} as CallOptions<K>): Promise<ApiResult<RouteResponse<K>>> {
     const route: RouteDef = routes[id];

@@ -254,9 +254,10 @@ function reuseMs(): number {
 }
 
 interface ListAnswer<T> {
-  /** When it was asked for, and the client's write mark then (ApiClient.writeMark). */
+  /** When it was asked for, and the client's write and delete marks then (ApiClient.writeMark, removalMark). */
   at: number;
   mark: number;
+  removals: number;
   items: T[];
 }
 
@@ -280,8 +281,8 @@ export class Listing<T> {
   private recent?: ListAnswer<T>;
   /** The call under way that a snapshot read may join (none was written when it was sent), with its mark. */
   private inFlight?: { mark: number; answer: Promise<ListAnswer<T>> };
-  /** The last call under way, whatever was written meanwhile. */
-  private lookupInFlight?: Promise<ListAnswer<T>>;
+  /** The last call under way, whatever was written meanwhile, with the delete mark it was asked at. */
+  private lookupInFlight?: { removals: number; answer: Promise<ListAnswer<T>> };
 
   private readonly params?: Record<string, string>;
   private readonly clock: Clock;
@@ -307,12 +308,14 @@ export class Listing<T> {
   /**
    * The list for a create's look for what an earlier attempt (an earlier process) made; any answer
    * this process got in the last moment, or the call under way, will do — even with writes of its own
-   * since, which made other objects than the one looked for (createOnce, `joinInFlight`).
+   * since, which made other objects than the one looked for (createOnce, `joinInFlight`). Not after a
+   * delete of its own: the object deleted (a replacement's old one, deleted first) would still show.
    */
   async lookup(): Promise<T[]> {
     const r = this.recent;
-    if (r && this.clock.now() - r.at < this.reuseForMs) return r.items;
-    return (await (this.lookupInFlight ?? this.ask())).items;
+    if (r && this.clock.now() - r.at < this.reuseForMs && this.api.removedNothingSince(r.removals)) return r.items;
+    const inFlight = this.lookupInFlight;
+    return (await (inFlight && this.api.removedNothingSince(inFlight.removals) ? inFlight.answer : this.ask())).items;
   }
 
   /** A recent answer still good for a snapshot read, if any. */
@@ -334,17 +337,18 @@ export class Listing<T> {
   private ask(): Promise<ListAnswer<T>> {
     const at = this.clock.now();
     const mark = this.api.writeMark();
+    const removals = this.api.removalMark();
     const answer = this.api.call(this.route, { params: this.params, shared: this.shared }).then((data) => {
       const items = data as T[];
-      if (!this.recent || this.recent.at <= at) this.recent = { at, mark, items };
-      return { at, mark, items };
+      if (!this.recent || this.recent.at <= at) this.recent = { at, mark, removals, items };
+      return { at, mark, removals, items };
     });
     // Only a call that sees every write made so far may be joined by a snapshot read.
     if (!Number.isNaN(mark)) this.inFlight = { mark, answer };
-    this.lookupInFlight = answer;
+    this.lookupInFlight = { removals, answer };
     const clear = () => {
       if (this.inFlight?.answer === answer) this.inFlight = undefined;
-      if (this.lookupInFlight === answer) this.lookupInFlight = undefined;
+      if (this.lookupInFlight?.answer === answer) this.lookupInFlight = undefined;
     };
     answer.then(clear, clear);
     return answer;

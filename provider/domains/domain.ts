@@ -469,7 +469,7 @@ export const domain = defineResource(domainSchema, {
     const name = inputs.name as string;
     const api = ctx.api.platform;
     // `outs` when this create registered the name; `record` when it found a registration to adopt.
-    const { object } = await createOnce<{ record?: RegisteredDomain; outs?: Props }>(ctx.api.log, inputs, {
+    const { object } = await createOnce<{ record?: RegisteredDomain; outs?: Props }>(ctx, inputs, {
       noun: "domain",
       idOf: () => name,
       describe: () => `named ${name}, registered in this account,`,

@@ -124,7 +124,7 @@ export const domainRegistrant = defineResource<Registrant>(domainRegistrantSchem
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const read = () => api.call("domains.registrant.get");
-    const { object: live } = await createOnce<Registrant>(ctx.api.log, inputs, {
+    const { object: live } = await createOnce<Registrant>(ctx, inputs, {
       noun: "owner details",
       idOf: () => REGISTRANT_ID,
       describe: () => "of the account",

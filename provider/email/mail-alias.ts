@@ -96,7 +96,7 @@ export const mailAlias = defineResource<InboundAddress>(mailAliasSchema, {
     const ofThisAlias = (a: InboundAddress) => a.type === "alias" && a.mailboxId === mailboxId && a.address.startsWith(`${localPartValue}@`);
     const mailbox = await api.call("email.addresses.get", { params: { addressId: mailboxId } });
     if (mailbox.type !== "mailbox") throw new Error(`create failed: ${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
-    const { object, adopted } = await createOnce<InboundAddress>(ctx.api.log, inputs, {
+    const { object, adopted } = await createOnce<InboundAddress>(ctx, inputs, {
       noun: "alias",
       idOf: (a) => a.id,
       describe: (a) => `${a.address} of mailbox ${mailbox.address}`,

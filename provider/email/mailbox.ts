@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
-import type { ApiContext } from "../context";
+import type { CallContext } from "../context";
 import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, schemaHint, type InputSpec, type ResourceSchema } from "../schema";
@@ -156,11 +156,12 @@ function hintFor(err: unknown, inputs: Props): string | undefined {
   return undefined;
 }
 
-async function createMailbox(reads: ApiContext, inputs: Props): Promise<{ box: InboundAddress; adopted: boolean }> {
+async function createMailbox(ctx: CallContext, inputs: Props): Promise<{ box: InboundAddress; adopted: boolean }> {
+  const reads = ctx.api;
   const api = reads.email;
   const domainId = inputs.domainId as string;
   const localPartValue = inputs.localPart as string;
-  const { object, adopted } = await createOnce<InboundAddress>(reads.log, inputs, {
+  const { object, adopted } = await createOnce<InboundAddress>(ctx, inputs, {
     noun: "mailbox",
     idOf: (a) => a.id,
     describe: (a) => a.address,
@@ -210,7 +211,7 @@ export const mailbox = defineResource<InboundAddress>(mailboxSchema, {
   },
 
   async create(inputs, ctx) {
-    const { box, adopted } = await createMailbox(ctx.api, inputs);
+    const { box, adopted } = await createMailbox(ctx, inputs);
     // An adopted mailbox is taken as it is: the next preview shows where it differs from the program.
     return { id: box.id, outs: outputs(adopted ? liveInputs(box, inputs) : inputs, box) };
   },

@@ -58,7 +58,7 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
   return defineResource<T>(spec.schema, {
     async create(inputs, ctx) {
       const api = ctx.api.email;
-      const { object, adopted } = await createOnce<T>(ctx.api.log, inputs, {
+      const { object, adopted } = await createOnce<T>(ctx, inputs, {
         noun: spec.noun,
         idOf: (o) => o.id,
         describe: (o) => `named "${o.name}"`,

@@ -321,7 +321,7 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const { object } = await createOnce<Props>(ctx.api.log, inputs, {
+    const { object } = await createOnce<Props>(ctx, inputs, {
       noun: "email plan",
       idOf: (o) => o.projectId as string,
       describe: (o) => `(${String(o.activePlanCode)})`,

@@ -119,7 +119,7 @@ export const receivingDomain = defineResource<Enabled & { domain: string }>(rece
     const api = ctx.api.email;
     const domainId = inputs.domainId as string;
     const body = inputs.host === undefined ? {} : { host: inputs.host as string };
-    const { object, adopted } = await createOnce<Enabled>(ctx.api.log, inputs, {
+    const { object, adopted } = await createOnce<Enabled>(ctx, inputs, {
       noun: "receiving setting",
       idOf: () => domainId,
       describe: (r) => `for host ${r.host} on domain ${domainId}`,

@@ -150,7 +150,7 @@ async function addDomain(ctx: CallContext, inputs: Props): Promise<{ domainId: s
   const api = ctx.api.email;
   const domain = inputs.domain as string;
   try {
-    const { object } = await createOnce<{ domainId: string; jobId?: string }>(ctx.api.log, inputs, {
+    const { object } = await createOnce<{ domainId: string; jobId?: string }>(ctx, inputs, {
       noun: "sending domain",
       idOf: (d) => d.domainId,
       describe: () => domain,

@@ -85,7 +85,7 @@ export const emailSuppression = defineResource<EmailSuppression>(emailSuppressio
   async create(inputs, ctx) {
     const email = inputs.email as string;
     const api = ctx.api.email;
-    const { object } = await createOnce<EmailSuppression>(ctx.api.log, inputs, {
+    const { object } = await createOnce<EmailSuppression>(ctx, inputs, {
       noun: "suppression",
       idOf: (row) => row.email,
       describe: (row) => `of reason ${row.reason}, listed ${row.createdAt},`,

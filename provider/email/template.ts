@@ -110,7 +110,7 @@ async function createTemplate(ctx: CallContext, inputs: Props): Promise<{ templa
   const api = ctx.api.email;
   const body = pick(inputs, ["name", "subject", "htmlBody", "textBody"]) as { name: string; subject?: string; htmlBody?: string; textBody?: string };
   try {
-    const { object, adopted } = await createOnce<{ templateId: string; jobId?: string }>(ctx.api.log, inputs, {
+    const { object, adopted } = await createOnce<{ templateId: string; jobId?: string }>(ctx, inputs, {
       noun: "template",
       idOf: (t) => t.templateId,
       describe: () => `named "${body.name}"`,

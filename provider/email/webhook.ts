@@ -106,7 +106,7 @@ const REMAKE_ATTEMPTS = 2;
 async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> {
   const api = ctx.api.email;
   const body = { url: inputs.url as string, events: inputs.events as string[] };
-  const { object } = await createOnce<Webhook>(ctx.api.log, inputs, {
+  const { object } = await createOnce<Webhook>(ctx, inputs, {
     noun: "webhook",
     idOf: (h) => h.id,
     describe: (h) => `for ${h.url} (${h.events.join(", ")})`,

@@ -249,7 +249,7 @@ export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
     try {
       let found: { object: BackupAddon; adopted: boolean };
       try {
-        found = await createOnce<BackupAddon>(ctx.api.log, inputs, {
+        found = await createOnce<BackupAddon>(ctx, inputs, {
           noun: "backup add-on",
           idOf: () => vpsId,
           describe: (a) => `on plan ${a.planCode}`,

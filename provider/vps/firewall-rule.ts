@@ -164,7 +164,7 @@ export const vpsFirewallRule = defineResource<FirewallRule>(vpsFirewallRuleSchem
     // A server's rules are created together: their looks before sending share one list.
     const listing = ctx.api.firewallOf(vpsId);
     const rules = (joinInFlight: boolean) => (joinInFlight ? listing.lookup() : listing.fresh());
-    const { object } = await createOnce<FirewallRule>(ctx.api.log, inputs, {
+    const { object } = await createOnce<FirewallRule>(ctx, inputs, {
       noun: "firewall rule",
       idOf: (r) => r.id,
       describe: (r) => `${r.protocol} ${r.action} ${r.port ?? ""} from ${r.source} on server ${vpsId}`.replace("  ", " "),

@@ -194,7 +194,7 @@ export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, 
       ...(inputs.publicPort !== undefined ? { publicPort: inputs.publicPort as number } : {}),
       ...(inputs.domain !== undefined ? { domain: inputs.domain as string } : {}),
     };
-    const { object, adopted } = await createOnce<PortForward>(ctx.api.log, inputs, {
+    const { object, adopted } = await createOnce<PortForward>(ctx, inputs, {
       noun: "port forward",
       idOf: (f) => f.id,
       describe: (f) => `${f.protocol} ${f.domain ?? f.publicPort} → ${f.privatePort} on server ${vpsId}`,

@@ -139,7 +139,7 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
     try {
       let found: { object: Snapshot; adopted: boolean };
       try {
-        found = await createOnce<Snapshot>(ctx.api.log, inputs, {
+        found = await createOnce<Snapshot>(ctx, inputs, {
           noun: "snapshot",
           idOf: (s) => s.id,
           describe: (s) => `named "${s.name}" on server ${vpsId}`,

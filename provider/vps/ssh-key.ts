@@ -155,7 +155,7 @@ export const vpsSshKey = defineResource<SshKey>(vpsSshKeySchema, {
     const vpsId = inputs.vpsId as string;
     const fingerprint = fingerprintOf(inputs);
     const keys = () => ctx.api.sshKeysOf(vpsId).fresh();
-    const { object, adopted } = await createOnce<SshKey>(ctx.api.log, inputs, {
+    const { object, adopted } = await createOnce<SshKey>(ctx, inputs, {
       noun: "SSH key",
       idOf: (k) => k.fingerprint,
       describe: (k) => `${k.fingerprint} on server ${vpsId}`,

@@ -364,7 +364,7 @@ async function createServer(ctx: CallContext, inputs: Props): Promise<{ server: 
     billingPeriod: inputs.billingPeriod as string,
   };
   try {
-    const { object, adopted } = await createOnce<Vps>(ctx.api.log, inputs, {
+    const { object, adopted } = await createOnce<Vps>(ctx, inputs, {
       noun: "server",
       idOf: (s) => s.id,
       describe: (s) => `named "${s.name}"`,

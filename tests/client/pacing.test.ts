@@ -37,6 +37,8 @@ test("a tick that finds some waiters done reads again soon for the others (not a
     },
     writeMark: () => 0,
     unchangedSince: () => true,
+    removalMark: () => 0,
+    removedNothingSince: () => true,
   } as unknown as ApiClient;
   const poller = new Poller<{ id: string; status: string }>(listOrGet(api, { list: new Listing(api, "vps.list"), get: "vps.get", param: "id", idOf: (s) => s.id }, true));
   const wait = (id: string) => poller.waitFor(id, (s) => s?.status === "running", { what: id, deadline: Deadline.after(20_000) }).then(() => Date.now());

@@ -86,3 +86,21 @@ test("a waiter that does not finish in time gets WaitTimeoutError naming what, t
   expect(err).toBeInstanceOf(WaitTimeoutError);
   expect(err.message).toMatch(new RegExp(`^timed out after \\d+ s waiting for server ${id} to settle; last state seen: status provisioning`));
 });
+
+test("a create's look (lookup) reuses a recent list after writes that made objects, not after a delete of this client", async () => {
+  const [made] = await createServers(1);
+  emu.control.settle();
+  const list = new Listing<Vps>(api, "vps.list", { reuseForMs: 60_000 });
+  expect((await list.lookup()).map((s) => s.id)).toEqual([made]);
+  await createServers(1);
+  emu.control.settle();
+  emu.control.clearRequests();
+  // Another object made since: the look for an earlier attempt's object may use the list it has.
+  expect((await list.lookup()).map((s) => s.id)).toEqual([made]);
+  expect(reads()).toEqual([]);
+  // The server deleted (a replacement's old one, deleted first): the look asks again and sees it go.
+  await api.call("vps.terminate", { params: { id: made } });
+  emu.control.clearRequests();
+  expect((await list.lookup()).find((s) => s.id === made)?.status).toMatch(/^terminat/);
+  expect(reads().map((r) => r.route)).toEqual(["vps.list"]);
+});

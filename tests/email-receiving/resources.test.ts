@@ -227,8 +227,12 @@ describe("Mailbox", () => {
     let err = await failure<HostError>(h.host.create(T, await h.checked(T, { domainId, localPart: "support" })));
     expect(err.message).toMatch(/^create failed: POST \/inbound\/addresses 409 DOMAIN_NOT_RECEIVING — .+declare a ReceivingDomain for it and pass its domainId output/);
     await receivingOn();
-    await h.host.create(T, await h.checked(T, { domainId, localPart: "support" }));
-    err = await failure<HostError>(h.host.create(T, await h.checked(T, { domainId, localPart: "sales" })));
+    // Checked while the plan has room; the plan's one mailbox is made before the create (the check of
+    // a run that makes both refuses the second before any call: plan-limits).
+    const sales = await h.checked(T, { domainId, localPart: "sales" });
+    await h.newDeployment();
+    await emailCall(h, "POST", "/inbound/addresses", { domainId, localPart: "support", type: "mailbox" });
+    err = await failure<HostError>(h.host.create(T, sales));
     expect(err.message).toMatch(/402 MAILBOX_LIMIT — The plan allows 1 mailboxes\. .+deleteBeforeReplace: true/);
   });
 });
@@ -246,8 +250,9 @@ describe("MailAlias", () => {
     const inputs = await h.checked(T, { mailboxId, localPart: "Help" });
     const created = await h.host.create(T, inputs);
     expect(outputsOf(created.properties)).toEqual({ mailboxId, localPart: "help", address: `help@${DOMAIN}`, domainId, aliasId: created.id, createdAt: expect.any(String) });
-    // The check lists the addresses (the plan's alias limit), the create reads the mailbox.
-    expect(calls(h)).toEqual(["GET /email/inbound/addresses", `GET /email/inbound/addresses/${mailboxId}`, "POST /email/inbound/addresses"]);
+    // The deployment's first check reads the plan and its counts, and lists the addresses (the plan's
+    // alias limit); the create reads the mailbox.
+    expect(calls(h)).toEqual(["GET /email/status", "GET /email/inbound/stats", "GET /email/inbound/addresses", `GET /email/inbound/addresses/${mailboxId}`, "POST /email/inbound/addresses"]);
     const read = await h.host.read(T, created.id, created.properties);
     expect(read.properties).toEqual(created.properties);
     expect(await h.host.diff(T, created.id, read.properties, inputs)).toMatchObject({ changes: "none" });

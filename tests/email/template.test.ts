@@ -144,8 +144,10 @@ describe("Template errors", () => {
   });
 
   test("TEMPLATE_LIMIT_REACHED: operation, method and path, status, code, the API's message", async () => {
+    const inputs = await h.checked(T, { name: "one-too-many", textBody: "x" });
+    // The plan shrinks after the check (which reads its limits): the API's own refusal is what the create meets.
     h.emu.control.emu.world.projects[0].email.plan!.templates = 0;
-    const err = await failure<HostError>(h.host.create(T, await h.checked(T, { name: "one-too-many", textBody: "x" })));
+    const err = await failure<HostError>(h.host.create(T, inputs));
     expect(err.message).toMatch(/^create failed: POST \/templates 402 TEMPLATE_LIMIT_REACHED — Your plan allows 0 templates/);
   });
 });

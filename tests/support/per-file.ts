@@ -78,7 +78,15 @@ export function useEmulator(set: (emu: TestEmulator) => void, u: Use<TestEmulato
 
 /** One resource harness per test file (its start runs a program: up to 60 s unless `startTimeoutMs` says more). */
 export function useResourceHarness(set: (h: ResourceHarness) => void, u: Use<ResourceHarness> & { options?: HarnessOptions } = {}): void {
-  use(() => startResourceHarness(u.options), set, { startTimeoutMs: 60_000, ...u });
+  use(() => startResourceHarness(u.options), set, {
+    startTimeoutMs: 60_000,
+    ...u,
+    // Each test is a deployment of its own, as each `pulumi` operation is.
+    fresh: async (h) => {
+      await h.newDeployment();
+      await u.fresh?.(h);
+    },
+  });
 }
 
 /** One engine stack (an emulator and a configured stack of a project) per test file or describe block. */

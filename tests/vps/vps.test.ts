@@ -337,8 +337,10 @@ describe("Vps create: outcome unknown and failures", () => {
   });
 
   test("INSUFFICIENT_BALANCE: `create failed: POST /vps 402 INSUFFICIENT_BALANCE — …` with what to do; nothing created", async () => {
+    const inputs = await h.checked(T, args());
+    // The wallet empties after the check (which prices the run against it): the API's refusal is what the create meets.
     await h.emu.ctl("PATCH", "/wallet", { balance: 1000 });
-    const err = await failure<HostError>(h.host.create(T, await h.checked(T, args())));
+    const err = await failure<HostError>(h.host.create(T, inputs));
     expect(err.message).toMatch(/^create failed: POST \/vps 402 INSUFFICIENT_BALANCE — Saldo tidak cukup .*required IDR 75,000, available IDR 1,000\. Top up the wallet/);
     expect(err.initFailed).toBeUndefined();
     expect(servers(h)).toEqual([]);
@@ -436,9 +438,10 @@ describe("rootPassword stays secret", () => {
 
   test("it appears in no error, no host log line and not in the emulator's request log", async () => {
     const secret = "Le4k^Me#Never1";
-    // An error after the password was given (the wallet is empty).
+    // An error after the password was given (the wallet emptied after the check).
+    const inputs = await h.checked(T, args({ rootPassword: secret }));
     await h.emu.ctl("PATCH", "/wallet", { balance: 0 });
-    const balance = await failure<HostError>(h.host.create(T, await h.checked(T, args({ rootPassword: secret }))));
+    const balance = await failure<HostError>(h.host.create(T, inputs));
     expect(balance.message).toContain("INSUFFICIENT_BALANCE");
 
     // An API that echoes the password in a job error (the worst case the redaction is for).

@@ -13,6 +13,14 @@ export interface ResourceHarness {
   host: ProviderHost;
   /** Program inputs of one resource, with the `__provider` a user's program would produce. */
   inputs(type: string, args: Props): Promise<Props>;
+  /**
+   * The calls after this are another deployment's. Under the CLI each deployment is a provider process
+   * of its own; here one host serves a whole file. The provider keeps what a deployment's calls told it
+   * (provider/runtime.ts) until its configuration changes: the host is configured anew with the
+   * deployment's number, and the inputs carry a provider text of their own (a comment naming it), since
+   * the host configures each provider text once.
+   */
+  newDeployment(): Promise<void>;
   /** check(olds, news) of the program inputs `args`, as the engine sends it; answers the host's result, failures included. */
   check(type: string, args: Props, olds?: Props): ReturnType<ProviderHost["check"]>;
   /** check(olds={}, news) that must pass; answers the checked inputs. */
@@ -33,17 +41,21 @@ export async function startResourceHarness(options: HarnessOptions = {}): Promis
   // One host for the whole file, where the CLI starts one per operation, while the tests change and
   // reset the world between calls: list answers are not reused from one call to the next.
   const host = await startProviderHost({ env: { SVC_READ_REUSE_MS: "0" } });
-  await host.configure(
-    config?.(emu) ??
-      stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.account, emailApiKey: emu.keys.email, projectId: emu.projects[0] }),
-  );
+  const stack =
+    config?.(emu) ?? stackConfig({ apiUrl: emu.urls.api, emailUrl: emu.urls.email, apiKey: emu.keys.account, emailApiKey: emu.keys.email, projectId: emu.projects[0] });
+  await host.configure(stack);
   const providerOf = serializedProviders();
-  const inputs = async (type: string, args: Props) => ({ ...args, __provider: await providerOf(type, args) });
+  let deployment = 0;
+  const inputs = async (type: string, args: Props) => ({ ...args, __provider: `${await providerOf(type, args)}\n// deployment ${deployment}` });
   const check = async (type: string, args: Props, olds: Props = {}) => host.check(type, olds, await inputs(type, args));
   return {
     emu,
     host,
     inputs,
+    async newDeployment() {
+      deployment++;
+      await host.configure({ ...stack, "harness:deployment": String(deployment) });
+    },
     check,
     async checked(type, args, olds = {}) {
       const result = await check(type, args, olds);

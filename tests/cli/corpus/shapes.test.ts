@@ -248,30 +248,54 @@ const server = new svc.Vps("web", { planId: config.require("planId"), osType: "u
 new svc.VpsFirewallRule("ssh", { vpsId: server.id, protocol: "tcp", action: "allow", port: "22", source: "203.0.113.0/24" });
 `;
 
-program("--replace of an unchanged firewall rule: a new rule in its place, the old one gone, the state the platform", () =>
+/** The line the provider prints when a create of the deployment took the object over (provider/dispatch.ts). */
+const KEPT = /is kept: a create of this deployment took it over .*deleteBeforeReplace: true/;
+
+program("--replace of an unchanged firewall rule: kept as it is and said so; with deleteBeforeReplace a new rule in its place, the state the platform", () =>
   withProgram("replace-rule", { code: replaced, config: smallPlan, secrets: { rootPassword: PASSWORD } }, async (p) => {
     await operation(p, "setup", "up", { skipPreview: true });
     const before = idOf(p.stack, "ssh");
-    const up = await judgedUp(p, "the rule replaced", { replace: [urnOf(p.stack, "ssh")] });
+    // The CLI checks a --replace target with no old inputs and diffs nothing: the create finds the rule and keeps it.
+    const kept = await judgedUp(p, "--replace: the rule kept", { replace: [urnOf(p.stack, "ssh")] });
+    expect(changeList(kept.steps)).toEqual(["replace ssh"]);
+    expect(kept.output.join("\n")).toMatch(KEPT);
+    expect(idOf(p.stack, "ssh")).toBe(before);
+    expect(liveServers(p.stack.world())[0].firewall.map((r) => r.id)).toEqual([before]);
+    platformMatches("after --replace", [p.stack]);
+
+    p.program(replaced.replace('source: "203.0.113.0/24" });', 'source: "203.0.113.0/24" }, { deleteBeforeReplace: true });'));
+    const up = await judgedUp(p, "--replace with deleteBeforeReplace: a new rule", { replace: [urnOf(p.stack, "ssh")] });
     expect(changeList(up.steps)).toEqual(["replace ssh"]);
     expect(liveServers(p.stack.world())[0].firewall.map((r) => r.port)).toEqual(["22"]);
-    platformMatches("after --replace", [p.stack]);
+    platformMatches("after --replace with deleteBeforeReplace", [p.stack]);
     expect(idOf(p.stack, "ssh")).not.toBe(before);
     await emptyPreview(p, "after --replace");
   }),
 );
 
-program("--replace of an unchanged server: a new server, its rule moved onto it, the old server terminated, the state the platform", () =>
+program("--replace of an unchanged server: kept and said so, nothing terminated; with deleteBeforeReplace a new server with its rule, the old one terminated", () =>
   withProgram("replace-server", { code: replaced, config: smallPlan, secrets: { rootPassword: PASSWORD } }, async (p) => {
     await operation(p, "setup", "up", { skipPreview: true });
     const before = idOf(p.stack, "web");
-    const up = await judgedUp(p, "the server replaced", { replace: [urnOf(p.stack, "web")] });
+    // The preview plans the rule's replace too (the server's id is unknown until its create); the
+    // create finds the server and keeps it, so the up leaves the rule as it is.
+    const kept = await operation(p, "--replace: the server kept", "up", { replace: [urnOf(p.stack, "web")] });
+    expect(changeList(kept.previewPass!.steps)).toEqual(["replace ssh", "replace web"]);
+    expect(changeList(kept.steps)).toEqual(["replace web"]);
+    expect(kept.output.join("\n")).toMatch(KEPT);
+    expect(liveServers(p.stack.world()).map((s) => s.id)).toEqual([before]);
+    expect(p.stack.writes()).toEqual([]);
+    platformMatches("after --replace", [p.stack]);
+
+    p.program(replaced.replace('config.requireSecret("rootPassword") });', 'config.requireSecret("rootPassword") }, { deleteBeforeReplace: true });'));
+    const up = await judgedUp(p, "--replace with deleteBeforeReplace: a new server", { replace: [urnOf(p.stack, "web")] });
     expect(changeList(up.steps)).toEqual(["replace ssh", "replace web"]);
     const [server] = liveServers(p.stack.world());
     expect(server.id).not.toBe(before);
     expect(server.firewall.map((r) => r.port)).toEqual(["22"]);
     expect(serverRecords(p.stack.world()).find((s) => s.id === before)!.status).toBe("terminated");
-    platformMatches("after --replace", [p.stack]);
+    platformMatches("after --replace with deleteBeforeReplace", [p.stack]);
     await emptyPreview(p, "after --replace");
   }),
 );
+
