@@ -25,6 +25,7 @@ import type { ResourceSchema } from "./schema";
 import type { CallContext, Deployment } from "./context";
 import type { ProviderRuntime } from "./runtime";
 
+/** `parentUrn`: the classes of 0.1.0 passed the parent's URN; states they wrote still hold it. */
 const COMMON = ["profile", "timeouts", "parentUrn"] as const;
 
 /** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */

@@ -32,25 +32,12 @@ export interface AdoptableArgs extends CommonArgs {
  * The resource option `customTimeouts`, copied into the inputs: the Node dynamic-provider host drops
  * the engine's timeout, so this is how the provider's waits learn it. A change alone is no diff.
  */
-export function commonInputs(opts: pulumi.CustomResourceOptions | undefined): { timeouts?: Record<string, string>; parentUrn?: pulumi.Input<string> } {
-  // The parent tells the provider, which gets no URN, a resource moved under a component from the one it was (provider/runtime.ts).
-  const parent = opts?.parent ? { parentUrn: urnWithoutDependency(opts.parent) } : {};
+export function commonInputs(opts: pulumi.CustomResourceOptions | undefined): { timeouts?: Record<string, string> } {
   const t = opts?.customTimeouts;
-  if (!t) return parent;
+  if (!t) return {};
   const timeouts: Record<string, string> = {};
   for (const k of ["create", "update", "delete"] as const) if (t[k]) timeouts[k] = t[k]!;
-  return Object.keys(timeouts).length ? { ...parent, timeouts } : parent;
-}
-
-/**
- * The resource's URN as a plain value, carrying no dependency on the resource. An input that is the
- * output `parent.urn` would make the child depend on its parent, and the Node SDK expands a
- * dependency on a component into one on each of its children: the child among them, every child
- * would wait for the URNs of its siblings and itself, and the program would never end. The SDK's own
- * await of an output (`promise()`, on every Output since 3.0, not in its typings) gives the value alone.
- */
-function urnWithoutDependency(resource: pulumi.Resource): Promise<string> {
-  return (resource.urn as unknown as { promise(): Promise<string> }).promise();
+  return Object.keys(timeouts).length ? { timeouts } : {};
 }
 
 /** What a class's generated file says of its outputs (sdk/generated/<Type>.ts). */
