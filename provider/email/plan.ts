@@ -29,7 +29,7 @@ import { ApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { createOnce } from "../create-once";
-import { emailPlanCharged, emailPlanDryRun, type EmailSubscription } from "../../contract/schemas";
+import { emailPlanCharged, emailPlanDryRun, type EmailPlanOffer, type EmailSubscription } from "../../contract/schemas";
 import { diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
 
@@ -47,7 +47,7 @@ export const emailPlanSchema: ResourceSchema = {
       },
     ],
   },
-  preview: `**Price.** The dry runs' total joins the run's other paid steps of the profile (servers, backups, domains) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)). While this resource buys or changes the plan in the run, the email objects' limits are not checked at preview against the plan being replaced (they may be the new plan's).`,
+  preview: `**Price.** The dry runs' total joins the run's other paid steps of the profile (servers, backups, domains) against the wallet as first read in the run (see [Vps](Vps.md#what-the-preview-foresees)). While this resource buys or changes the plan in the run, the email objects' limits are not checked at preview against the plan being replaced (they may be the new plan's). **Add-ons with a purchase.** The API prices and checks an add-on against the plan in force; when this resource also buys a plan (none in force, or it ended) or moves to a larger one, that plan is in force before the add-ons are sent, so they are judged against it instead (an inbox add-on needs a plan with receiving: refused on \`addons\`), not dry-run, and priced by \`pulumi up\` (the preview says so; they are not counted against the wallet).`,
   service: "email",
   summary:
     "The project's email plan, bought, changed and given its inbox add-ons from the account's wallet. Preview prices any change (a free dry run) and refuses one the wallet cannot pay; `up` sends each purchase once, with an Idempotency-Key derived from the stack, this resource and the change, so a retry or a rerun never charges twice. One per project; `pulumi destroy` leaves the plan active (cancelling is dashboard-only).",
@@ -116,7 +116,7 @@ export const emailPlanSchema: ResourceSchema = {
   },
   notes: `**One per project.** A project always has one plan (the free plan counts), so an EmailPlan manages *the* plan of its profile's project. A second EmailPlan for the same profile fails the program at preview: the dynamic provider sees one resource at a time and cannot know of another, so the sdk class keeps, in the program's process, the profiles that already have one and refuses the second (two stacks on one project are not detected: don't).
 
-**Preview prices the change.** When \`planCode\`, \`months\` or \`addons\` differ from the state (or on create), check reads \`GET /plan\` and sends each change the API would get with \`?dryRun=true\` (charges nothing): the price shows as a message (\`EmailPlan: plan starter (1 month) costs IDR 150,000 now, …\`), and a change the wallet cannot pay is refused on \`planCode\` with the price and the balance (\`Top up at least …\`). An unknown plan or add-on is refused there too (the API's \`VALIDATION\`). A dry run that fails for another reason also stops the preview. Nothing changed: no call at all.
+**Preview prices the change.** When \`planCode\`, \`months\` or \`addons\` differ from the state (or on create), check reads \`GET /plan\` and sends each change the API would get with \`?dryRun=true\` (charges nothing): the price shows as a message (\`EmailPlan: plan starter (1 month) costs IDR 150,000 now, …\`), and a change the wallet cannot pay is refused on \`planCode\` with the price and the balance (\`Top up at least …\`). An unknown plan or add-on is refused there too (the API's \`VALIDATION\`). A dry run that fails for another reason also stops the preview. Add-ons sent after a purchase or an upgrade in the same \`up\` are not dry-run (the API would answer for the plan in force now): see *What the preview foresees*. Should such an add-on then fail in the \`up\` (a wallet too low), the error says the plan was bought and stays; the next \`pulumi up\` buys only the add-on. Nothing changed: no call at all.
 
 **\`up\` pays once, with an Idempotency-Key.** \`up\` reads the live plan and sends only what differs: \`POST /plan\` (a purchase, an upgrade charged pro rata, or a downgrade the API schedules for the next renewal) and one \`PUT /plan/addons/{code}\` per add-on whose quantity differs. Each carries \`Idempotency-Key: svc-plan.<scope>.<hash>\` where
 
@@ -194,16 +194,80 @@ function hintFor(err: unknown): string | undefined {
   }
 }
 
+type PlanStep = Extract<Step, { kind: "plan" }>;
+type AddonStep = Extract<Step, { kind: "addon" }>;
+
 /**
- * Preview's price: a dry run of each step (charges nothing). Answers the failure on `planCode` when
- * the API would refuse a step or the wallet cannot pay them all, and the line telling the price.
+ * The plan in force when `up` sends the add-on steps, after the plan step: the plan being bought
+ * when none is in force (none, or it ended) or when it is larger than the current one (applied at
+ * once); the current one when the plan step keeps it (only `months` changes, or a scheduled change
+ * is cancelled) or is smaller (scheduled for the next renewal). Two plans of one price, or a plan
+ * `offers` (the catalogue, read only when the plans' prices decide) does not list: not known.
  */
-async function priced(ctx: CallContext, steps: Step[]): Promise<{ failure?: CheckFailure }> {
+async function planInForceForAddons(live: EmailSubscription, planStep: PlanStep, offers: () => Promise<EmailPlanOffer[]>): Promise<"current" | "bought" | "unknown"> {
+  if (live.status !== "active") return "bought";
+  if (planStep.planCode === live.planCode) return "current";
+  const catalogue = await offers();
+  const price = (code: string | null) => catalogue.find((o) => o.code === code)?.monthlyPrice;
+  const [bought, current] = [price(planStep.planCode), price(live.planCode)];
+  if (bought === undefined || current === undefined || bought === current) return "unknown";
+  return bought > current ? "bought" : "current";
+}
+
+/**
+ * The add-on steps whose dry run is not the run's: the API answers it against the plan in force now,
+ * and the plan step puts another in force before they are sent (a purchase, an upgrade). Those are
+ * judged against the plan being bought instead (inbox add-ons need one with receiving: refused on
+ * `addons` when it has none) and cannot be priced before it is: the line to write says so. Answers
+ * them, or the failure.
+ */
+async function addonsAfterPurchase(ctx: CallContext, steps: Step[], live: EmailSubscription): Promise<{ addons: AddonStep[]; failure?: CheckFailure; line?: string }> {
+  const planStep = steps.find((s): s is PlanStep => s.kind === "plan");
+  const addons = steps.filter((s): s is AddonStep => s.kind === "addon");
+  if (!planStep || addons.length === 0) return { addons: [] };
+  let catalogue: Promise<EmailPlanOffer[]> | undefined;
+  const offers = () => (catalogue ??= ctx.api.email.call("email.plans.list"));
+  let inForce: "current" | "bought" | "unknown";
+  let bought: EmailPlanOffer | undefined;
+  try {
+    inForce = await planInForceForAddons(live, planStep, offers);
+    if (inForce === "current") return { addons: [] };
+    bought = (await offers()).find((o) => o.code === planStep.planCode);
+  } catch (err) {
+    const hint = "The add-ons could not be checked against the plan being bought, so the preview stops here: try again";
+    return { addons: [], failure: { property: "addons", reason: operationError("read of the plans", err, hint).message } };
+  }
+  if (inForce === "bought" && bought && !bought.receiving) {
+    return {
+      addons,
+      failure: {
+        property: "addons",
+        reason:
+          `inbox add-ons need a plan with receiving, and the plan ${bought.name} this resource buys has none (the API would refuse them: 402 PLAN_REQUIRED): ` +
+          "remove addons, or choose a plan with receiving (getEmailPlans(): receiving true)",
+      },
+    };
+  }
+  const line =
+    `EmailPlan: ${addons.map(describeStep).join(", ")} ${addons.length === 1 ? "is" : "are"} priced and charged by \`pulumi up\` once the plan ${planStep.planCode} is in force: ` +
+    "the API prices add-ons against the plan in force, so no dry run can before (not counted against the wallet here)\n";
+  return { addons, line };
+}
+
+/**
+ * Preview's price: a dry run of each step (charges nothing) but the add-ons sent after a purchase
+ * (`addonsAfterPurchase`). Answers the failure on `planCode` when the API would refuse a step or the
+ * wallet cannot pay them all, and the line telling the price.
+ */
+async function priced(ctx: CallContext, steps: Step[], live: EmailSubscription): Promise<{ failure?: CheckFailure }> {
   const api = ctx.api.email;
+  const later = await addonsAfterPurchase(ctx, steps, live);
+  if (later.failure) return { failure: later.failure };
+  const dryRuns = steps.filter((s) => !later.addons.includes(s as AddonStep));
   let total = 0;
   let balance: number | undefined;
   let currency = "IDR";
-  for (const step of steps) {
+  for (const step of dryRuns) {
     let answer;
     try {
       answer = emailPlanDryRun.parse(await sendStep(api, step, undefined, true));
@@ -215,7 +279,7 @@ async function priced(ctx: CallContext, steps: Step[]): Promise<{ failure?: Chec
     balance ??= answer.balanceAfter + answer.total;
     currency = answer.currency;
   }
-  const what = steps.map(describeStep).join(", ");
+  const what = dryRuns.map(describeStep).join(", ");
   if (balance !== undefined && total > balance) {
     return {
       failure: {
@@ -227,6 +291,7 @@ async function priced(ctx: CallContext, steps: Step[]): Promise<{ failure?: Chec
   // With the run's other paid steps, against the wallet as first read in this process (foresight.ts);
   // the line telling the price is written there.
   const failure = await ctx.api.foresight.charge("planCode", { resource: "EmailPlan", what, amount: total }, { knownBalance: { balance: balance ?? 0, currency } });
+  if (!failure && later.line) process.stderr.write(later.line);
   return { failure };
 }
 
@@ -261,17 +326,37 @@ async function readLive(api: ApiClient): Promise<{ live: EmailSubscription; proj
  * Brings the live plan to the program's, each step sent once with its Idempotency-Key (the client
  * sends the same key on its own retries). `changes` is the resource's count of operations that
  * changed the plan before this one: the same on a rerun of this operation, so each step's key is
- * too. Answers the outputs, from a read after the steps.
+ * too. Answers the outputs, from a read after the steps. A step that fails after others were made
+ * fails `operation` saying what was made (and charged) before it: that stays, and the next `up`
+ * sends only what still differs.
  */
-async function converge(api: ApiClient, inputs: Props, start: { live: EmailSubscription; projectId: string }, changes: number, oldMonths: unknown, priorBilling?: unknown): Promise<Props> {
+async function converge(
+  api: ApiClient,
+  operation: "create" | "update",
+  inputs: Props,
+  start: { live: EmailSubscription; projectId: string },
+  changes: number,
+  oldMonths: unknown,
+  priorBilling?: unknown,
+): Promise<Props> {
   let live = start.live;
   let billing = priorBilling;
   const steps = stepsFor(inputs, live, oldMonths);
+  const made: string[] = [];
   for (const step of steps) {
     const key = idempotencyKeyOf(inputs.idempotencyScope, step, live, changes);
-    const answer = emailPlanCharged.parse(await sendStep(api, step, key, false));
+    let answer;
+    try {
+      answer = emailPlanCharged.parse(await sendStep(api, step, key, false));
+    } catch (err) {
+      if (made.length === 0) throw err;
+      const own = hintFor(err);
+      const before = `Before it, ${made.join(" and ")} ${made.length === 1 ? "was" : "were"} made and stay${made.length === 1 ? "s" : ""} (the next \`pulumi up\` sends only what still differs)`;
+      throw operationError(operation, err, own ? `${before}. For ${describeStep(step)}: ${own}` : before);
+    }
     live = answer.plan;
     billing = answer.billing;
+    made.push(`${describeStep(step)} for ${money(answer.billing.total)}`);
   }
   if (steps.length === 0) return outputs(inputs, live, start.projectId, changes, billing);
   live = await api.call("email.plan.get");
@@ -299,16 +384,17 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
     const changed = Object.keys(olds).length === 0 || diffInputs(olds, inputs, changesOf(emailPlanSchema)).changes;
     if (!changed) return result;
     const api = ctx.api.email;
-    let steps: Step[];
+    let live: EmailSubscription;
     try {
-      steps = stepsFor(inputs, await api.call("email.plan.get"), olds.months);
+      live = await api.call("email.plan.get");
     } catch (err) {
       result.failures.push({ property: "planCode", reason: operationError("read of the current plan", err, hintFor(err) ?? "The price could not be checked, so the preview stops here: try again").message });
       return result;
     }
+    const steps = stepsFor(inputs, live, olds.months);
     if (steps.length === 0) return result;
     ctx.api.foresight.emailPlanChanges = true;
-    const { failure } = await priced(ctx, steps);
+    const { failure } = await priced(ctx, steps, live);
     if (failure) result.failures.push(failure);
     return result;
   },
@@ -339,8 +425,8 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
         const start = await readLive(api);
         return { objects: [{ start } as Props], provablyMine: true };
       },
-      send: async () => converge(api, inputs, await readLive(api), 0, undefined),
-      take: async (found) => (found.start ? converge(api, inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
+      send: async () => converge(api, "create", inputs, await readLive(api), 0, undefined),
+      take: async (found) => (found.start ? converge(api, "create", inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
       otherwise: "remove the second EmailPlan: a project has one plan",
       alwaysThere: true,
     });
@@ -353,7 +439,7 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
     try {
       const start = await readLive(api);
       const changes = typeof olds.changes === "number" ? olds.changes : 0;
-      return { outs: await converge(api, news, start, changes, olds.months, olds.billing) };
+      return { outs: await converge(api, "update", news, start, changes, olds.months, olds.billing) };
     } catch (err) {
       throw operationError("update", err, hintFor(err));
     }

@@ -10,6 +10,7 @@ import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
 import { failure, fresh, outputsOf, wallet, type Props } from "../email/helpers";
 import { SEEDED_WALLET } from "../../tools/support/world";
+import { PLAN_CATALOGUE } from "../../emulator/email/plans";
 
 let h: ResourceHarness;
 useResourceHarness((x) => (h = x), { fresh });
@@ -59,6 +60,89 @@ describe("EmailPlan preview", () => {
     const months = await h.check(T, { planCode: "starter", months: 3, idempotencyScope: SCOPE });
     expect(months.failures).toEqual([{ property: "months", reason: expect.stringContaining("1 or 12") }]);
     expect(h.emu.control.requests()).toEqual([]);
+  });
+
+  describe("add-ons with a plan purchase are judged against the plan being bought", () => {
+    /** What the host printed during `run`. */
+    async function printed<T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> {
+      const before = h.host.stderr().length;
+      const result = await run();
+      return { result, lines: h.host.stderr().slice(before) };
+    }
+    const addonDryRuns = () => h.writes().filter((w) => w.path.startsWith("/email/plan/addons/"));
+
+    test("on the free plan, buying starter with an extra mailbox passes: the plan is priced, the add-on told to be priced by the up", async () => {
+      h.emu.control.clearRequests();
+      const { result, lines } = await printed(() => h.check(T, { planCode: "starter", addons: { "extra-mailboxes": 1 }, idempotencyScope: SCOPE }));
+      expect(result.failures).toEqual([]);
+      // The add-on's dry run would be answered against the free plan (which sells none): not sent.
+      expect(h.writes()).toEqual([{ method: "POST", path: "/email/plan", status: 200 }]);
+      expect(lines).toContain("EmailPlan: plan starter (1 month) costs IDR 150,000 now");
+      expect(lines).toContain("EmailPlan: add-on extra-mailboxes × 1 is priced and charged by `pulumi up` once the plan starter is in force");
+      expect(wallet(h)).toBe(SEEDED_WALLET);
+    });
+
+    test("the up then buys the plan, then the add-on, each once", async () => {
+      const inputs = await checkedInputs({ planCode: "starter", addons: { "extra-mailboxes": 1 } });
+      await h.host.create(T, inputs);
+      expect(purchases().map((p) => [p.path, p.status])).toEqual([
+        ["/email/plan", 200],
+        ["/email/plan/addons/extra-mailboxes", 200],
+      ]);
+      expect(await planOf()).toEqual(expect.objectContaining({ planCode: "starter", addons: [{ code: "extra-mailboxes", quantity: 1 }] }));
+      expect(wallet(h)).toBe(SEEDED_WALLET - STARTER - 10_000);
+    });
+
+    test("an add-on the wallet cannot pay after the plan was bought: the error says the plan was bought and stays; the next up buys only the add-on", async () => {
+      const inputs = await checkedInputs({ planCode: "starter", addons: { "extra-mailboxes": 1 } });
+      h.emu.control.emu.world.account.wallet = STARTER + 5_000;
+      const err = await failure(h.host.create(T, inputs));
+      expect(err.message).toContain("402 INSUFFICIENT_BALANCE");
+      expect(err.message).toContain("Before it, plan starter (1 month) for IDR 150,000 was made and stays (the next `pulumi up` sends only what still differs). For add-on extra-mailboxes × 1: Nothing was charged");
+      expect((await planOf()).planCode).toBe("starter");
+      h.emu.control.emu.world.account.wallet = 100_000;
+      await h.host.create(T, inputs);
+      expect(purchases().map((p) => [p.path, p.status])).toEqual([
+        ["/email/plan", 200],
+        ["/email/plan/addons/extra-mailboxes", 402],
+        ["/email/plan/addons/extra-mailboxes", 200],
+      ]);
+      expect(wallet(h)).toBe(90_000);
+    });
+
+    test("an upgrade with more add-ons: the add-ons wait for the larger plan, not dry-run against the current one", async () => {
+      const bought = await checkedInputs({ planCode: "starter" });
+      const c = await h.host.create(T, bought);
+      h.emu.control.clearRequests();
+      const result = await h.check(T, { planCode: "business", addons: { "extra-mailboxes": 2 }, idempotencyScope: SCOPE }, c.properties);
+      expect(result.failures).toEqual([]);
+      expect(h.writes()).toEqual([{ method: "POST", path: "/email/plan", status: 200 }]);
+    });
+
+    test("add-ons on the plan that stays in force are still dry-run, and refused as the API refuses them", async () => {
+      h.emu.control.clearRequests();
+      // No plan step: the free plan stays, and the API refuses its add-ons at the dry run.
+      const onFree = await h.check(T, { planCode: "free", addons: { "extra-mailboxes": 1 }, idempotencyScope: SCOPE });
+      expect(onFree.failures).toEqual([{ property: "addons", reason: expect.stringContaining("422 VALIDATION") }]);
+      const c = await h.host.create(T, await checkedInputs({ planCode: "starter" }));
+      h.emu.control.clearRequests();
+      const more = await h.check(T, { planCode: "starter", addons: { "extra-mailboxes": 2 }, idempotencyScope: SCOPE }, c.properties);
+      expect(more.failures).toEqual([]);
+      expect(addonDryRuns()).toEqual([{ method: "PUT", path: "/email/plan/addons/extra-mailboxes", status: 200 }]);
+    });
+
+    test("a plan bought without receiving: its add-ons are refused on addons, as the API would (PLAN_REQUIRED)", async () => {
+      const starter = PLAN_CATALOGUE.find((p) => p.code === "starter")!;
+      starter.receiving = false;
+      try {
+        h.emu.control.clearRequests();
+        const result = await h.check(T, { planCode: "starter", addons: { "extra-mailboxes": 1 }, idempotencyScope: SCOPE });
+        expect(result.failures).toEqual([{ property: "addons", reason: expect.stringContaining("the plan Starter this resource buys has none (the API would refuse them: 402 PLAN_REQUIRED)") }]);
+        expect(h.writes()).toEqual([]);
+      } finally {
+        starter.receiving = true;
+      }
+    });
   });
 
   test("no change from the state: no call at all", async () => {
