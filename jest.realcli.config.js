@@ -1,7 +1,7 @@
 /**
- * The acceptance matrix and every example's test under the REAL `pulumi` CLI (docs/real-cli.md):
- * the same test files as `jest`, their stacks run by the CLI tools/pulumi-cli/build.sh builds
- * (SVC_ENGINE=pulumi, set by the global setup, which fails the run when the CLI is missing).
+ * The stack tests run under the REAL `pulumi` CLI (docs/real-cli.md; the files: jest.cli-tests.js),
+ * their stacks run by the CLI tools/pulumi-cli/build.sh builds (SVC_ENGINE=pulumi, set by the global
+ * setup, which fails the run when the CLI is missing).
  */
 const base = require("./jest.config.js");
 
@@ -9,20 +9,7 @@ const base = require("./jest.config.js");
 module.exports = {
   ...base,
   testPathIgnorePatterns: ["/node_modules/"],
-  testMatch: [
-    // Programs as teams write them, each only under the CLI.
-    "<rootDir>/tests/cli/**/*.test.ts",
-    "<rootDir>/tests/acceptance/acceptance.test.ts",
-    "<rootDir>/tests/engine/quickstart.test.ts",
-    "<rootDir>/tests/engine/server-access.test.ts",
-    "<rootDir>/tests/engine/vps-fleet.test.ts",
-    "<rootDir>/tests/engine/two-accounts.test.ts",
-    "<rootDir>/tests/engine/domain.test.ts",
-    "<rootDir>/tests/engine/mail-setup.test.ts",
-    "<rootDir>/tests/email-sending/example.test.ts",
-    // Engine semantics seen green under the CLI (tools/engine/CONFORMANCE.md, "Seen under the real CLI").
-    "<rootDir>/tests/engine/profiles-timeouts.test.ts",
-  ],
+  testMatch: require("./jest.cli-tests.js"),
   globalSetup: "<rootDir>/tests/support/real-cli-setup.js",
   setupFilesAfterEnv: ["<rootDir>/tests/support/real-cli-timeouts.js"],
   // Each CLI operation is a preview pass and an update, each starting Go and two Node processes.
