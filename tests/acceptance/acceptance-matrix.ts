@@ -13,7 +13,7 @@
  */
 import type { World } from "../../emulator";
 import type { RunResult, StepOp } from "../../tools/engine/engine";
-import type { ResourceState, StackState } from "../../tools/engine/state";
+import type { ResourceState, StackState } from "../../tools/support/stack-state";
 import { engineStack, type EngineStack } from "../../tools/support/engine-harness";
 import type { TestEmulator } from "../../tools/support/emulator";
 import { SEEDED_WALLET, type Props } from "../../tools/support/world";

@@ -6,7 +6,7 @@
  * what the program still declared). Each run here is bounded: a hang fails the test, it does not stall it.
  */
 import { changes, fixtureProject, type EngineStack, type SharedRunOptions } from "../../tools/support/engine-harness";
-import type { Operation } from "../../tools/engine/types";
+import type { Operation } from "../../tools/support/stack-state";
 import { emailRecords, liveServers } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 import { engineStack, fixtureProject, ROOT, type EngineStack } from "../../tools/support/engine-harness";
-import { readProject } from "../../tools/engine/state";
+import { readProject } from "../../tools/support/project";
 import { useRealCli } from "../../tools/support/real-cli";
 import { KEYS } from "../../tools/support/ssh-keys";
 import { changeList, judgedUp, PASSWORD, PLAN, planId, program, reportOperations } from "./corpus/corpus";

@@ -7,7 +7,7 @@
  * have no list, one GET each. A list answered a moment ago serves later reads of that kind until the
  * process writes; after a write the next read asks again.
  */
-import { providerFor, serializedProviders, startProviderHost, stackConfig, type ProviderHost } from "../../tools/engine/provider-host";
+import { providerFor, serializedProviders, startProviderHost, stackConfig, type ProviderHost } from "../../tools/support/provider-host";
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import type { RequestLogEntry } from "../../emulator";
 import { useResourceHarness } from "../support/per-file";

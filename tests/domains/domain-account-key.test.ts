@@ -5,7 +5,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { stackConfig } from "../../tools/engine/provider-host";
+import { stackConfig } from "../../tools/support/provider-host";
 import { calls, domainRecords, failure, fresh, SEEDED_WALLET, T, wallet } from "./helpers";
 
 let h: ResourceHarness;

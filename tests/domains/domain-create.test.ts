@@ -8,7 +8,7 @@
  */
 import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError } from "../../tools/engine/provider-host";
+import { HostError } from "../../tools/support/provider-host";
 import { calls, COM, domainRecords, failure, fresh, outputsOf, platformCall, registerCalls, SEEDED_WALLET, T, wallet } from "./helpers";
 
 let h: ResourceHarness;

@@ -6,7 +6,7 @@
  */
 import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { UNKNOWN } from "../../tools/engine/provider-host";
+import { UNKNOWN } from "../../tools/support/provider-host";
 import { calls, COM, domainRecords, fresh, outputsOf, platformCall, SEEDED_WALLET, T, wallet, type Props } from "./helpers";
 
 let h: ResourceHarness;

@@ -10,7 +10,7 @@
 import * as svc from "../../sdk";
 import { verifyWebhookSignature } from "../../sdk/webhook-signature";
 import { type ResourceHarness } from "../../tools/support/resource-harness";
-import { HostError } from "../../tools/engine/provider-host";
+import { HostError } from "../../tools/support/provider-host";
 import { inboxOf, sendingDomain } from "./helpers";
 import { closedAfterAll, useResourceHarness } from "../support/per-file";
 import { emailCall, failure, fresh, wallet } from "../email/helpers";

@@ -7,7 +7,7 @@
  */
 import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError } from "../../tools/engine/provider-host";
+import { HostError } from "../../tools/support/provider-host";
 import { inboxOf, sendingDomain } from "./helpers";
 import { calls, emailCall, failure, fresh, outputsOf, wallet } from "../email/helpers";
 

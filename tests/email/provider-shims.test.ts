@@ -5,7 +5,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { programRegistrations, type Registration } from "../../tools/engine/provider-host";
+import { programRegistrations, type Registration } from "../../tools/support/provider-host";
 
 const ARGS: Record<string, Record<string, unknown>> = {
   SendingDomain: { domain: "mail.example.com" },

@@ -6,7 +6,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError, UNKNOWN } from "../../tools/engine/provider-host";
+import { HostError, UNKNOWN } from "../../tools/support/provider-host";
 import { calls, domainRec, emailCall, emailWorld, failure, fresh, outputsOf, type Props } from "./helpers";
 
 const T = "SendingDomainVerification";

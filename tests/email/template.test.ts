@@ -5,7 +5,7 @@
  */
 import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError, programRegistrations, UNKNOWN } from "../../tools/engine/provider-host";
+import { HostError, programRegistrations, UNKNOWN } from "../../tools/support/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "Template";

@@ -5,7 +5,7 @@
  */
 import { type ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError, UNKNOWN, providerFor } from "../../tools/engine/provider-host";
+import { HostError, UNKNOWN, providerFor } from "../../tools/support/provider-host";
 import { calls, emailCall, emailWorld, failure, fresh, outputsOf, wallet, type Props } from "./helpers";
 
 const T = "Webhook";

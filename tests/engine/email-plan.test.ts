@@ -8,7 +8,7 @@
  */
 import { changes, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
 import { run } from "../../tools/chaos/harness";
-import type { ProviderHost } from "../../tools/engine/provider-host";
+import type { ProviderHost } from "../../tools/support/provider-host";
 import { walletOf } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 

@@ -4,7 +4,7 @@
  * `stack export --show-secrets`. Runs without the CLI: the inputs are the CLI's formats.
  */
 import { previewPlanOf, stateOfExport, stepsOfEventLog } from "../../tools/support/real-cli";
-import { SECRET_SIG, SIG_KEY } from "../../tools/engine/state";
+import { SECRET_SIG, SIG_KEY } from "../../tools/support/stack-state";
 
 const T = "pulumi-nodejs:dynamic/svc:Webhook";
 const urn = (name: string, type = T) => `urn:pulumi:s::p::${type}::${name}`;

@@ -6,7 +6,7 @@
  */
 import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
 import { runEngine, type EngineOptions, type RunResult } from "../../tools/engine/engine";
-import type { ProviderHost } from "../../tools/engine/provider-host";
+import type { ProviderHost } from "../../tools/support/provider-host";
 import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(90_000);

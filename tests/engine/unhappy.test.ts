@@ -9,7 +9,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { childPids } from "../../tools/engine/children";
+import { childPids } from "../../tools/support/children";
 import { EngineInterrupted, runEngine, type RunResult } from "../../tools/engine/engine";
 import { formatStackOutputs } from "../../tools/engine/printing";
 import { getConfig, removeConfig, setConfig } from "../../tools/engine/state";

@@ -2,12 +2,12 @@
  * Issue 42: no API call after the CLI is gone. The provider, inside the real dynamic-provider host,
  * exits once the engine that started it (the host's first argument) is unreachable — within 2 s —
  * and so its waits stop; loaded in-process (a test), it watches nothing (provider/engine-watch.ts).
- * Here the test is the engine: a health server as the CLI's (tools/engine/provider-host.ts), closed
+ * Here the test is the engine: a health server as the CLI's (tools/support/provider-host.ts), closed
  * mid-create as a `kill -9` of the CLI closes it. tests/cli/interrupted-up.test.ts measures the same
  * under the real CLI.
  */
 import { dynamicProviderHostEngine, ENGINE_CHECK_INTERVAL_MS, engineAddressOf } from "../../provider/engine-watch";
-import { serializedProviders, startEngineHealthServer, startProviderHost, stackConfig, type ProviderHost } from "../../tools/engine/provider-host";
+import { serializedProviders, startEngineHealthServer, startProviderHost, stackConfig, type ProviderHost } from "../../tools/support/provider-host";
 import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 import { running } from "../../tools/support/real-cli";
 import { PASSWORD, PLAN } from "../../tools/support/world";

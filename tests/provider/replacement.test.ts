@@ -12,7 +12,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError } from "../../tools/engine/provider-host";
+import { HostError } from "../../tools/support/provider-host";
 import { catalogue, failure, fresh, PASSWORD, PLAN, runningServer, server, servers, writes, type Props } from "../vps/helpers";
 
 let h: ResourceHarness;

@@ -10,7 +10,7 @@
 import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
 import { useEngineStack } from "../support/per-file";
 import { run } from "../../tools/chaos/harness";
-import type { ProviderHost } from "../../tools/engine/provider-host";
+import type { ProviderHost } from "../../tools/support/provider-host";
 import { liveServers, PLAN } from "../../tools/support/world";
 import { KEYS } from "../../tools/support/ssh-keys";
 

@@ -19,7 +19,7 @@ import * as resourceRpc from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as resource from "@pulumi/pulumi/proto/resource_pb";
 import * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineProto from "@pulumi/pulumi/proto/engine_pb";
-import { startEngineHealthServer } from "../../tools/engine/provider-host";
+import { startEngineHealthServer } from "../../tools/support/provider-host";
 import { ROOT } from "../../tools/support/engine-harness";
 import { running } from "../../tools/support/real-cli";
 

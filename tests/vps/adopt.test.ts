@@ -9,7 +9,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError } from "../../tools/engine/provider-host";
+import { HostError } from "../../tools/support/provider-host";
 import { api, catalogue, failure, fresh, NEW_PASSWORD, outputsOf, PASSWORD, PLAN, runningServer, server, servers, until, wallet, writes, type BackupPlan, type Plan, type Props } from "./helpers";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";

@@ -6,7 +6,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError } from "../../tools/engine/provider-host";
+import { HostError } from "../../tools/support/provider-host";
 import { answeredAt, api, calls, catalogue, failure, fresh, outputsOf, PLAN, prorated, runningServer, server, wallet, writes, type BackupPlan } from "./helpers";
 
 const T = "VpsBackup";

@@ -4,7 +4,7 @@
  */
 import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 import { startResourceHarness, type ResourceHarness } from "../../tools/support/resource-harness";
-import { stackConfig } from "../../tools/engine/provider-host";
+import { stackConfig } from "../../tools/support/provider-host";
 import { PASSWORD } from "../../tools/support/world";
 
 jest.setTimeout(120_000);

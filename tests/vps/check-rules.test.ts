@@ -6,7 +6,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { UNKNOWN } from "../../tools/engine/provider-host";
+import { UNKNOWN } from "../../tools/support/provider-host";
 import { catalogue, fresh, PASSWORD, PLAN, type Props } from "./helpers";
 
 let h: ResourceHarness;

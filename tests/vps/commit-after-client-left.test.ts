@@ -6,7 +6,7 @@
  * timing, the stack ends with one server and one charge.
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
-import { stackConfig, type HostError } from "../../tools/engine/provider-host";
+import { stackConfig, type HostError } from "../../tools/support/provider-host";
 import { useResourceHarness } from "../support/per-file";
 import { catalogue, failure, fresh, PASSWORD, PLAN, servers, wallet, writes, type Plan, type Props } from "./helpers";
 

@@ -5,7 +5,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError } from "../../tools/engine/provider-host";
+import { HostError } from "../../tools/support/provider-host";
 import { api, calls, catalogue, failure, fresh, outputsOf, PLAN, runningServer, server, until, writes, type Props } from "./helpers";
 
 const T = "VpsFirewallRule";

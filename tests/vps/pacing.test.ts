@@ -7,7 +7,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { startProviderHost, stackConfig } from "../../tools/engine/provider-host";
+import { startProviderHost, stackConfig } from "../../tools/support/provider-host";
 import { calls, catalogue, fresh, PASSWORD, PLAN, runningServer, server } from "./helpers";
 
 let h: ResourceHarness;

@@ -6,7 +6,7 @@
  */
 import type { ResourceHarness } from "../../tools/support/resource-harness";
 import { useResourceHarness } from "../support/per-file";
-import { HostError, programRegistrations, providerFor } from "../../tools/engine/provider-host";
+import { HostError, programRegistrations, providerFor } from "../../tools/support/provider-host";
 import {
   answeredAt,
   api,

@@ -35,7 +35,7 @@ import { ApiClient, type RequestEvent } from "../../provider/client/http";
 import { CLIENT_BURST } from "../../provider/client/rate-limit";
 import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import { setConfig } from "../engine/state";
-import { packageRoot, programRegistrations, type ProviderHost } from "../engine/provider-host";
+import { packageRoot, programRegistrations, type ProviderHost } from "../support/provider-host";
 
 const ROOT = packageRoot(__dirname);
 const PROGRAMS = join(ROOT, "tools/bench/programs");
@@ -159,7 +159,7 @@ function peakRssKb(pid: number | undefined): number | undefined {
  */
 function timeProviderCalls(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const hostModule = require("../engine/provider-host") as { startProviderHost: typeof import("../engine/provider-host").startProviderHost };
+  const hostModule = require("../support/provider-host") as { startProviderHost: typeof import("../support/provider-host").startProviderHost };
   const start = hostModule.startProviderHost;
   hostModule.startProviderHost = async (options) => {
     const t0 = Date.now();

@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { request } from "undici";
-import { packageRoot } from "../engine/provider-host";
+import { packageRoot } from "../support/provider-host";
 import { flood, rssMb, startEmulatorProcess } from "../support/flood";
 
 const ROOT = packageRoot(__dirname);

@@ -17,7 +17,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
-import { packageRoot } from "../engine/provider-host";
+import { packageRoot } from "../support/provider-host";
 import { startEmulatorProcess, type EmulatorProcess } from "../support/flood";
 
 const ROOT = packageRoot(__dirname);

@@ -8,7 +8,7 @@
  * property and the amount, count or setting, and nothing is written. Shared by
  * tests/reliability/foreseen.test.ts and `npm run chaos`. Add a row to grow it.
  */
-import { serializedProviders, startProviderHost, stackConfig, UNKNOWN } from "../engine/provider-host";
+import { serializedProviders, startProviderHost, stackConfig, UNKNOWN } from "../support/provider-host";
 import type { TestEmulator } from "../support/emulator";
 import { PASSWORD, type Props } from "../support/world";
 

@@ -13,7 +13,7 @@ import type { AddressRec, ReceivingRec, TemplateRec, WebhookRec, DomainRec as Em
 import type { DomainRec } from "../../emulator/domains/state";
 import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import type { EngineStack } from "../support/engine-harness";
-import type { ProviderHost } from "../engine/provider-host";
+import type { ProviderHost } from "../support/provider-host";
 
 export type ResourceType =
   | "SendingDomain"

@@ -14,7 +14,7 @@
  * `refresh --clear-pending-creates` drops the pending creates the CLI keeps until then.
  */
 import { EngineInterrupted } from "../engine/engine";
-import type { ProviderHost } from "../engine/provider-host";
+import type { ProviderHost } from "../support/provider-host";
 import type { EngineStack } from "../support/engine-harness";
 import { adoptIdsAsked, type ResourceType, apply, baseline, Charges, createCharges, duplicateCount, leaks, plansOf, run, worldProblems, type Declared, type Plans, type Run } from "./harness";
 

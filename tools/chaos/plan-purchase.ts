@@ -6,7 +6,7 @@
  * tests/email-plan/plan-faults.test.ts and `npm run chaos`.
  */
 import type { FaultRuleInput } from "../../emulator/core/faults";
-import { stackConfig } from "../engine/provider-host";
+import { stackConfig } from "../support/provider-host";
 import { startResourceHarness, type ResourceHarness } from "../support/resource-harness";
 import { freshWorld, walletOf } from "../support/world";
 import { FAULT_NAMES, SLOW_MS, TIMEOUT_SECONDS, type FaultKind } from "./matrix";

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { runEngine, type Operation, type RunResult } from "../engine/engine";
 import { setConfig } from "../engine/state";
-import { packageRoot } from "../engine/provider-host";
-import { ensurePackageLink } from "../engine/program";
+import { packageRoot } from "../support/provider-host";
+import { ensurePackageLink } from "../support/project";
 import { CLI, cliEnv, realCliPresent, realCliVersion } from "../support/real-cli";
 
 const ROOT = packageRoot(__dirname);

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { killChildren } from "./children";
+import { killChildren } from "../support/children";
 import { readStackState, runEngine, type EngineOptions, type Operation } from "./engine";
 import { formatStackOutputs, printTerminating } from "./printing";
 import { getConfig, qualifyConfigKey, readProject, removeConfig, setConfig } from "./state";

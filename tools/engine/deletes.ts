@@ -5,7 +5,7 @@
 import { dynamicType, timeoutSeconds } from "./request-fields";
 import { resourceLabel } from "./printing";
 import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
-import { HostError } from "./provider-host";
+import { HostError } from "../support/provider-host";
 import type { PendingOperation, ResourceState } from "./state";
 
 /** The CLI's words (step.go deleteProtectedError; GetPreviewFailedError's "Preview failed: " in a preview). */

@@ -3,7 +3,7 @@
  * then create, update, replace or same — and what each sends to the provider (CONFORMANCE.md).
  */
 import type { RegisterAnswer, Registration } from "./monitor";
-import { HostError, UNKNOWN, type DiffAnswer, type ProviderHost } from "./provider-host";
+import { HostError, UNKNOWN, type DiffAnswer, type ProviderHost } from "../support/provider-host";
 import { deleteResource } from "./deletes";
 import { dynamicType, isDynamicType, timeoutSeconds } from "./request-fields";
 import { resourceLabel } from "./printing";

@@ -3,30 +3,20 @@
  * to this engine's ResourceMonitor, which names each registration and hands it to the plan.
  */
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { CHILD_STDIO, ownChild, PARENT_WATCH } from "./children";
+import { CHILD_STDIO, ownChild, PARENT_WATCH } from "../support/children";
 import { startMonitor, type RegisterAnswer, type Registration, type Severity } from "./monitor";
 import { registerResource, StepFailed } from "./plan";
 import { readExternal } from "./read";
 import { printDiagnostic, printProgramOutput, resourceLabel } from "./printing";
-import { packageRoot, pulumiScript } from "./provider-host";
+import { pulumiScript } from "../support/provider-host";
 import { DeploymentCancelled, STACK_TYPE, type Run } from "./run";
 import { unwrapSecrets } from "./secrets";
 
-const ROOT = packageRoot(__dirname);
 
 /** The organization the CLI hands the language host for a stack of the local file backend. */
 export const ORGANIZATION = "organization";
-
-/** What `npm install` gives a user's project: `node_modules/pulumi-svc` is this package. */
-export function ensurePackageLink(projectDir: string): void {
-  const modules = join(projectDir, "node_modules");
-  const link = join(modules, "pulumi-svc");
-  if (existsSync(link) || (existsSync(modules) && lstatSync(modules).isSymbolicLink())) return;
-  mkdirSync(modules, { recursive: true });
-  symlinkSync(ROOT, link, "dir");
-}
 
 /** A registration refused before any step: the error is the run's and the deployment is cancelled. */
 function refuseRegistration(run: Run, err: Error): Promise<never> {
@@ -175,3 +165,5 @@ function startLanguageHost(run: Run, monitorAddress: string): LanguageHost {
   };
   return { exit: new Promise((resolveExit) => child.on("exit", (code) => resolveExit(code))), stderr: () => stderr, kill };
 }
+
+export { ensurePackageLink } from "../support/project";

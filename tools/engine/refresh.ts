@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { changedKeys } from "./plan";
 import { dynamicType } from "./request-fields";
 import { printClearedPendingCreate, resourceLabel } from "./printing";
-import type { ProviderHost } from "./provider-host";
+import type { ProviderHost } from "../support/provider-host";
 import type { Run } from "./run";
 import type { ResourceState } from "./state";
 

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startProviderHost, type ProviderHost } from "./provider-host";
+import { startProviderHost, type ProviderHost } from "../support/provider-host";
 import { printCancelling, printError, printInFlight, printStep, resourceLabel, type Print } from "./printing";
 import { loadState, readConfig, readProject, saveState, type PendingOperation, type Project, type ResourceState, type StackConfig, type StackState } from "./state";
 import type { EngineOptions, Operation, Step, StepOp } from "./types";

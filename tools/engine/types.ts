@@ -1,21 +1,6 @@
 /** The test engine's public types: what a caller passes to `runEngine` and what it answers. */
-import type { ProviderHost } from "./provider-host";
-import type { Props } from "./state";
-
-export type Operation = "preview" | "up" | "refresh" | "destroy";
-/** `read`: a resource the program reads (`get`, or a custom resource with the `id` option); `discard`:
- * such a resource the program no longer reads, dropped from the state with no provider call. */
-export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "import" | "refresh" | "read" | "discard";
-
-export interface Step {
-  op: StepOp;
-  urn: string;
-  type: string;
-  name: string;
-  /** Properties that changed (update, replace, refresh). */
-  diffs: string[];
-  error?: string;
-}
+import type { ProviderHost } from "../support/provider-host";
+export type { Operation, RunResult, Step, StepOp } from "../support/stack-state";
 
 export interface EngineOptions {
   projectDir: string;
@@ -57,18 +42,3 @@ export interface EngineOptions {
   skipPreview?: boolean;
 }
 
-export interface RunResult {
-  operation: Operation;
-  ok: boolean;
-  steps: Step[];
-  /** Steps by kind, `same` included. */
-  counts: Partial<Record<StepOp, number>>;
-  /** Stack outputs (secrets in clear: this is the program's own view). */
-  outputs: Props;
-  errors: string[];
-  /** Cancelled by the user (a first Ctrl-C). */
-  cancelled?: boolean;
-  /** What the provider host wrote on stderr (the CLI shows these as diagnostics). */
-  messages: string[];
-  ms: number;
-}

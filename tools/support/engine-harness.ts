@@ -8,9 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmulatorOptions, RequestLogEntry, World } from "../../emulator";
 import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult, type Step } from "../engine/engine";
-import { readProject, setConfig, type StackState } from "../engine/state";
+import { setConfig } from "../engine/state";
+import { readProject } from "./project";
+import type { StackState } from "./stack-state";
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { packageRoot } from "../engine/provider-host";
+import { packageRoot } from "./provider-host";
 import { CliStack, realCliPresent, useRealCli, type CliOnlyRunOptions, type CliRun } from "./real-cli";
 
 export const ROOT = packageRoot(__dirname);

@@ -8,11 +8,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Operation, RunResult, Step, StepOp } from "../engine/types";
-import type { PendingOperation, Props, ResourceState, StackState } from "../engine/state";
-import { SECRET_SIG, SIG_KEY } from "../engine/state";
-import { packageRoot } from "../engine/provider-host";
-import { ensurePackageLink } from "../engine/program";
+import { ensurePackageLink } from "./project";
+import { packageRoot } from "./provider-host";
+import { SECRET_SIG, SIG_KEY, type Operation, type PendingOperation, type Props, type ResourceState, type RunResult, type StackState, type Step, type StepOp } from "./stack-state";
 
 const ROOT = packageRoot(__dirname);
 /** Where tools/pulumi-cli/build.sh puts the CLI, the language host and the dynamic-provider launcher. */

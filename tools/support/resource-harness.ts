@@ -3,7 +3,7 @@
  * the API, the host is what `pulumi up` talks to, the `__provider` comes from a real program.
  */
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { serializedProviders, startProviderHost, stackConfig, type ProviderHost } from "../engine/provider-host";
+import { serializedProviders, startProviderHost, stackConfig, type ProviderHost } from "./provider-host";
 import type { EmulatorOptions } from "../../emulator";
 
 import type { Props } from "./world";

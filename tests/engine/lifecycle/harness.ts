@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult } from "../../../tools/engine/engine";
-import { packageRoot } from "../../../tools/engine/provider-host";
+import { packageRoot } from "../../../tools/support/provider-host";
 import { writeProjectFiles } from "../../../tools/support/engine-harness";
 import { setConfig, type StackState } from "../../../tools/engine/state";
 

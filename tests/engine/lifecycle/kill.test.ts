@@ -1,11 +1,11 @@
 /**
  * `kill -9` of the engine during an `up`: no process it started is left (the children watch a pipe
- * from the engine, closed by the kernel when it dies: tools/engine/children.ts PARENT_WATCH).
+ * from the engine, closed by the kernel when it dies: tools/support/children.ts PARENT_WATCH).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../../../tools/engine/provider-host";
+import { packageRoot } from "../../../tools/support/provider-host";
 import { lifecycleProject, PASSPHRASE } from "./harness";
 
 jest.setTimeout(240_000);
