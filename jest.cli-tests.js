@@ -1,8 +1,6 @@
 /**
- * The test files whose stacks run under the real `pulumi` CLI only (jest.realcli.config.js, `npm run
- * test:real-cli`, a lane of CI): programs as teams write them (tests/cli/) and the examples' own
- * tests. `npm test` (jest.config.js) leaves them out: its stack tests still run under
- * the test engine (tools/engine/, issue 43 moves them here).
+ * The test files that run whole stacks under the real `pulumi` CLI: jest.projects.js's `cli` project
+ * (part of `npm test`; alone: `npm run test:real-cli`). The `unit` project leaves them out.
  */
 module.exports = [
   "<rootDir>/tests/cli/**/*.test.ts",

@@ -5,10 +5,9 @@
  * exists per provider process, made by the entry (index.ts) and handed to every call; the dispatcher
  * (dispatch.ts) hands each resource method the context of its resource's profile as a parameter.
  */
-import { ApiContexts, type ApiContext } from "./context";
+import { ApiContexts, type ApiContext, type Deployment } from "./context";
 import { resolveSettings, type ConfigSource } from "./config";
 import { debugLogger } from "./log";
-import type { Deployment } from "./context";
 
 const key = (type: string, value: string) => `${type}\u0000${value}`;
 
@@ -81,11 +80,6 @@ export class ProviderRuntime {
     if (id) this.diffedIds.add(key(type, id));
   }
 
-  /** A create took the object over (adoptId, or found as this stack's) instead of making it. */
-  rememberAdopted(type: string, id: string): void {
-    if (id) this.adoptedIds.add(key(type, id));
-  }
-
   /** Whether a delete of `id` must leave the object: a create of this deployment took it over for another resource. */
   adoptedHere(type: string, id: string): boolean {
     return this.adoptedIds.has(key(type, id));
@@ -95,7 +89,10 @@ export class ProviderRuntime {
   deploymentFor(type: string): Deployment {
     return {
       holds: (id) => this.diffedIds.has(key(type, id)),
-      adopted: (id) => this.rememberAdopted(type, id),
+      // A create took the object over (adoptId, or found as this stack's) instead of making it.
+      adopted: (id) => {
+        if (id) this.adoptedIds.add(key(type, id));
+      },
     };
   }
 }

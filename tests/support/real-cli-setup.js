@@ -1,16 +1,19 @@
 /**
- * Global setup of jest.realcli.config.js: every stack of the run goes through the real CLI. Missing
- * CLI: the run fails and says how to build it (CI builds it first, so there it must be present).
+ * Global setup of `npm test` (jest.config.js): finds the `pulumi` CLI the stack tests run
+ * (tools/pulumi-cli/locate.js: the built one, one on PATH of a supported version, or built now) and
+ * says which. With none, the unit tests still run and every stack test fails saying why; under CI
+ * (which builds it first) the run stops here.
  */
-const { existsSync, readFileSync } = require("node:fs");
-const { join } = require("node:path");
+const { locate } = require("../../tools/pulumi-cli/locate");
 
 module.exports = async () => {
-  const bin = join(__dirname, "../../.pulumi-cli/bin");
-  const missing = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"].filter((f) => !existsSync(join(bin, f)));
-  if (missing.length) {
-    throw new Error(`the real pulumi CLI is not built (${missing.join(", ")} missing in ${bin}): run tools/pulumi-cli/build.sh first`);
+  const cli = locate({ build: true });
+  if (cli.missing) {
+    if (process.env.CI === "true") throw new Error(`no pulumi CLI for the stack tests: ${cli.missing}`);
+    process.env.SVC_PULUMI_MISSING = cli.missing;
+    console.log(`\nno pulumi CLI: ${cli.missing}. The stack tests will fail; the unit tests run.`);
+    return;
   }
-  process.env.SVC_ENGINE = "pulumi";
-  console.log(`\nreal CLI: pulumi ${readFileSync(join(bin, "VERSION"), "utf8").trim()} (${bin})`);
+  process.env.SVC_PULUMI_BIN = cli.bin;
+  console.log(`\nstack tests run pulumi ${cli.version}, ${cli.source}`);
 };

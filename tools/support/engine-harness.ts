@@ -13,7 +13,7 @@ import { readProject } from "./project";
 import type { StackState } from "./stack-state";
 import { startTestEmulator, type TestEmulator } from "./emulator";
 import { packageRoot } from "./provider-host";
-import { CliStack, realCliPresent, useRealCli, type CliOnlyRunOptions, type CliRun } from "./real-cli";
+import { CliStack, realCliMissing, realCliPresent, useRealCli, type CliOnlyRunOptions, type CliRun } from "./real-cli";
 
 export const ROOT = packageRoot(__dirname);
 const PASSPHRASE = "engine-test-passphrase";
@@ -138,7 +138,7 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
 
 /** The same stack under the real `pulumi` CLI (tools/support/real-cli.ts): its own file backend and PULUMI_HOME in a temp dir. */
 async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
-  if (!realCliPresent()) throw new Error("SVC_ENGINE=pulumi, but the real CLI is not built: run tools/pulumi-cli/build.sh");
+  if (!realCliPresent()) throw new Error(`stack ${o.stack} needs the pulumi CLI: ${realCliMissing()}`);
   const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
   const tmp = mkdtempSync(join(tmpdir(), "svc-cli-"));
   rmSync(join(o.projectDir, `Pulumi.${o.stack}.yaml`), { force: true });

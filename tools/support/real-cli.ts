@@ -13,19 +13,27 @@ import { packageRoot } from "./provider-host";
 import { SECRET_SIG, SIG_KEY, type Operation, type PendingOperation, type Props, type ResourceState, type RunResult, type StackState, type Step, type StepOp } from "./stack-state";
 
 const ROOT = packageRoot(__dirname);
-/** Where tools/pulumi-cli/build.sh puts the CLI, the language host and the dynamic-provider launcher. */
-export const CLI_BIN_DIR = join(ROOT, ".pulumi-cli", "bin");
+/** The `pulumi` the stack tests run (npm test's global setup, tools/pulumi-cli/locate.js, names it in
+ * SVC_PULUMI_BIN: a supported one on PATH), else the one tools/pulumi-cli/build.sh builds. The directory
+ * holds the language host and the `pulumi-nodejs` provider beside the CLI. */
+export const CLI_BIN_DIR = process.env.SVC_PULUMI_BIN || join(ROOT, ".pulumi-cli", "bin");
 export const CLI = join(CLI_BIN_DIR, "pulumi");
 
-/** True when the real CLI was built (tools/pulumi-cli/build.sh). */
+/** True when the CLI, its language host and the dynamic-provider launcher are there. */
 export const realCliPresent = (): boolean => existsSync(CLI) && existsSync(join(CLI_BIN_DIR, "pulumi-language-nodejs")) && existsSync(join(CLI_BIN_DIR, "pulumi-resource-pulumi-nodejs"));
+
+/** Why there is no CLI to run a stack under: what npm test's global setup found, or how to get one. */
+export const realCliMissing = (): string =>
+  process.env.SVC_PULUMI_MISSING ?? `no pulumi CLI in ${CLI_BIN_DIR}: run npm run build:real-cli (Go needed) or put pulumi ≥ 3.139 on PATH`;
 
 /** The engine the harness runs: the real CLI when SVC_ENGINE=pulumi, else the test engine. */
 export const useRealCli = (): boolean => process.env.SVC_ENGINE === "pulumi";
 
-/** The version the build stamped (tools/pulumi-cli/go.mod's pin). */
+/** The CLI's version: the one the build stamped (tools/pulumi-cli/go.mod's pin), or what it says. */
 export function realCliVersion(): string {
-  return readFileSync(join(CLI_BIN_DIR, "VERSION"), "utf8").trim();
+  const stamped = join(CLI_BIN_DIR, "VERSION");
+  if (existsSync(stamped)) return readFileSync(stamped, "utf8").trim();
+  return spawnSync(CLI, ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).stdout.trim();
 }
 
 /**
