@@ -3,7 +3,7 @@
  *
  * The real `pulumi up`, after a run killed during a create, does not resume it: it warns about the
  * pending operation and runs a plain Check (no olds) and Create again (pulumi/pulumi,
- * tools/engine/CONFORMANCE.md). Whatever the first attempt made at the API is then unknown to the
+ * docs/cli-behaviour.md). Whatever the first attempt made at the API is then unknown to the
  * stack. So every create goes through `createOnce`, which, before anything is sent:
  *
  * 1. adopts the object `adoptId` names, when the program gives one (no create call, nothing paid);

@@ -62,7 +62,7 @@ function check(file, link, base) {
 
 const markdownLinks = (line) => [...line.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/i.test(l));
 
-// Every page the package ships (README, docs/, the engine's CONFORMANCE.md); the README must be one.
+// Every page the package ships (README, docs/); the README must be one.
 for (const file of [...new Set([join(root, "README.md"), ...walk(root, (n) => n.endsWith(".md"))])]) {
   if (!existsSync(file)) {
     broken.push(`${relative(root, file)} (missing)`);
