@@ -8,8 +8,8 @@
  *   profile's name instead (never a key), and its methods get that profile's clients (CallContext).
  *   Checked before any call: a profile that does not exist, or lacks the key the resource needs,
  *   fails at preview naming both. A different profile replaces the resource (an object cannot move
- *   between accounts) — except a Domain, refused: a replace would register the name again in the
- *   other account (paid) while the first registration stays.
+ *   between accounts) — except for a type whose schema says why it cannot move (`moveRefused`: a
+ *   registered domain would be registered again, and paid for, in the other account): refused.
  * - `timeouts`: the resource's `customTimeouts` (create / update / delete), which the sdk classes
  *   copy into the inputs because the Node dynamic host drops the request's timeout. The operation's
  *   waits use it instead of their defaults; a timeout change alone is no diff and makes no call.
@@ -27,12 +27,6 @@ import type { ProviderRuntime } from "./runtime";
 
 /** `parentUrn`: the classes of 0.1.0 passed the parent's URN; states they wrote still hold it. */
 const COMMON = ["profile", "timeouts", "parentUrn"] as const;
-
-/** Types whose replace would be unsafe across accounts: a profile change is refused at preview. */
-const NO_MOVE: Record<string, string> = {
-  Domain:
-    "a registered domain cannot move to another account: a replace would register the name again in the new account (paid) while the registration in the old one stays. Keep the profile, or move the domain outside pulumi-svc and adopt it there (adoptId)",
-};
 
 /** The common inputs of `props`, as the outputs keep them. */
 export function common(props: Props | undefined): Props {
@@ -60,7 +54,7 @@ export function durationMs(text: unknown): number | undefined {
 }
 
 /** The check of `profile`: a profile that exists and holds the key the type's API needs; no move of a type that cannot move. */
-export function profileFailures(runtime: ProviderRuntime, type: string, service: ResourceSchema["service"], olds: Props, news: Props): CheckFailure[] {
+export function profileFailures(runtime: ProviderRuntime, schema: ResourceSchema, olds: Props, news: Props): CheckFailure[] {
   const profile = profileOf(news);
   const failures: CheckFailure[] = [];
   if (news.profile !== undefined && !isUnknown(news.profile) && (typeof news.profile !== "string" || news.profile === "")) {
@@ -75,12 +69,12 @@ export function profileFailures(runtime: ProviderRuntime, type: string, service:
     }
     if (missing) return [{ property: "profile", reason: missing }];
     const { settings } = runtime.apiContextOf(profile);
-    const needs = service === "email" ? (settings.emailApiKey || settings.apiKey ? undefined : "emailApiKey (or apiKey)") : settings.apiKey ? undefined : "apiKey";
+    const needs = schema.service === "email" ? (settings.emailApiKey || settings.apiKey ? undefined : "emailApiKey (or apiKey)") : settings.apiKey ? undefined : "apiKey";
     if (needs) failures.push({ property: "profile", reason: `profile "${profile}" has no ${needs}: set it with pulumi config set --path --secret 'svc:profiles.${profile}.${needs.split(" ")[0]}' <key>` });
   }
   // A resource already in the state (olds) moving to another account.
-  if (NO_MOVE[type] && Object.keys(olds).length > 0 && !isUnknown(news.profile) && profileOf(olds) !== profile) {
-    failures.push({ property: "profile", reason: `changing the profile (${profileOf(olds) ?? "default"} → ${profile ?? "default"}) is refused: ${NO_MOVE[type]}` });
+  if (schema.moveRefused && Object.keys(olds).length > 0 && !isUnknown(news.profile) && profileOf(olds) !== profile) {
+    failures.push({ property: "profile", reason: `changing the profile (${profileOf(olds) ?? "default"} → ${profile ?? "default"}) is refused: ${schema.moveRefused}` });
   }
   return failures;
 }

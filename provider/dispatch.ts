@@ -1,17 +1,17 @@
 /**
  * The one dispatch of a provider method (`run` in index.ts looks the method up here): each method's
- * handling around the resource's own — the common inputs (common-inputs.ts), the email plan's
- * foresight (email/plan-limits.ts), the line an adoption by `adoptId` prints (create-once.ts), the
+ * handling around the resource's own — the common inputs (common-inputs.ts), its API's foresight
+ * (service-foresight.ts), the line an adoption by `adoptId` prints (create-once.ts), the
  * ids creates answered (runtime.ts), and the preview's refusal of an update to an object deleted
  * outside Pulumi.
  */
 import { apiErrorOf } from "./client/errors";
 import { callContext, common, profileFailures, profileOf, timeoutFailures, withTimeoutHint, without, write } from "./common-inputs";
 import { sayAdoptionAtCheck } from "./create-once";
-import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
 import { appendToError, isUnknown, PartialFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import type { ProviderRuntime } from "./runtime";
 import type { SchemaResource } from "./schema";
+import { serviceForesight } from "./service-foresight";
 
 export type Method = keyof ResourceImpl;
 
@@ -22,14 +22,14 @@ export const methods: Readonly<Record<Method, Handler>> = {
   async check(runtime, type, impl, args) {
     const [olds, news] = args as [Props, Props];
     // The API the type calls (its schema says) is the key its profile must hold.
-    const failures = [...profileFailures(runtime, type, impl.schema.service, olds ?? {}, news), ...timeoutFailures(news)];
+    const failures = [...profileFailures(runtime, impl.schema, olds ?? {}, news), ...timeoutFailures(news)];
     // Nothing is called for a profile that cannot serve the resource.
     if (failures.length) return { inputs: news, failures } satisfies CheckResult;
     const { ctx } = callContext(runtime, news);
-    if (type === "EmailPlan") ctx.api.foresight.emailPlanDeclared = true;
     const result = await impl.check(without(olds ?? {}), without(news), ctx);
-    // Before any email object is made: the plan it needs, and the room its limits leave (email/plan-limits.ts).
-    if (result.failures.length === 0 && impl.schema.service === "email") result.failures.push(...(await emailPlanForesight(type, without(olds ?? {}), result.inputs, ctx)));
+    // Before any object of an API with limits is made: the plan it needs, and the room its limits leave.
+    const foresight = serviceForesight[impl.schema.service];
+    if (result.failures.length === 0 && foresight) result.failures.push(...(await foresight.check(type, without(olds ?? {}), result.inputs, ctx)));
     if (result.failures.length === 0 && impl.schema.adoption) sayAdoptionAtCheck(type, without(olds ?? {}), result.inputs, impl.schema.adoptionRemakes);
     return { ...result, inputs: { ...result.inputs, ...common(news) } };
   },
@@ -54,7 +54,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
       if (err instanceof PartialFailure) runtime.rememberCreated(type, err.id);
       throw err;
     } finally {
-      if (impl.schema.service === "email") emailObjectSettled(type, without(inputs), callContext(runtime, inputs).ctx);
+      serviceForesight[impl.schema.service]?.settled(type, without(inputs), callContext(runtime, inputs).ctx);
     }
   },
 
@@ -85,7 +85,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
     const { ctx, operation } = callContext(runtime, props, "delete");
     try {
       await impl.delete(id, without(props), ctx);
-      if (impl.schema.service === "email") emailObjectSettled(type, without(props), ctx);
+      serviceForesight[impl.schema.service]?.settled(type, without(props), ctx);
       return;
     } catch (err) {
       throw withTimeoutHint(err, operation);

@@ -65,6 +65,8 @@ const domainName = z
 
 export const domainSchema: ResourceSchema = {
   type: "Domain",
+  moveRefused:
+    "a registered domain cannot move to another account: a replace would register the name again in the new account (paid) while the registration in the old one stays. Keep the profile, or move the domain outside pulumi-svc and adopt it there (adoptId)",
   sdk: {
     types: [
       {

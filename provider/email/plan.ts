@@ -373,6 +373,8 @@ async function converge(
 
 export const emailPlan = defineResource<{ live: EmailSubscription; projectId: string }>(emailPlanSchema, {
   async check(olds, news, ctx: CallContext) {
+    // The email objects of this run do not need a plan in force: this one is declared (email/plan-limits.ts).
+    ctx.api.foresight.emailPlanDeclared = true;
     const result = checkSchema(emailPlanSchema, news);
     const inputs = result.inputs;
     if (result.failures.length || inputs.adoptId !== undefined) return result;
