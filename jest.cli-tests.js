@@ -1,11 +1,12 @@
 /**
  * The test files whose stacks run under the real `pulumi` CLI only (jest.realcli.config.js, `npm run
- * test:real-cli`, a lane of CI): programs as teams write them (tests/cli/) and the examples' own
- * tests. `npm test` (jest.config.js) leaves them out: its stack tests still run under
+ * test:real-cli`, a lane of CI): programs as teams write them (tests/cli/), the acceptance matrix
+ * and the examples' own tests. `npm test` (jest.config.js) leaves them out: its stack tests still run under
  * the test engine (tools/engine/, issue 43 moves them here).
  */
 module.exports = [
   "<rootDir>/tests/cli/**/*.test.ts",
+  "<rootDir>/tests/acceptance/acceptance.test.ts",
   "<rootDir>/tests/engine/quickstart.test.ts",
   "<rootDir>/tests/engine/server-access.test.ts",
   "<rootDir>/tests/engine/vps-fleet.test.ts",
