@@ -418,9 +418,11 @@ export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
     // (pkg/backend/snapshot.go `createSnapshotMutation.End`).
     if (pending.includes(row.name)) problems[row.type].push(`a pending create of ${row.name} left by a failed step: the CLI ends a failed step's operation`);
   }
-  // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again.
-  // `--continue-on-error`: one row's refusal stops no other row's create, so a rerun asks for every
-  // line at once; again only while a rerun asks for new ones.
+  // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again,
+  // again while a rerun asks for new ones. `--continue-on-error`: one row's refused create stops no
+  // other row's. A refusal at check (a Domain's name already in the account) still ends the whole
+  // deployment before any create (pkg/resource/deploy/step_generator.go `continueStepsFromImport`:
+  // "resource %s is invalid"), so the creates' lines come with the next rerun.
   const asked: Ids = {};
   let next: Run;
   for (let round = 1; ; round++) {
