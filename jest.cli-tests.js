@@ -4,6 +4,7 @@
  */
 module.exports = [
   "<rootDir>/tests/cli/**/*.test.ts",
+  "<rootDir>/tests/acceptance/acceptance.test.ts",
   "<rootDir>/tests/engine/quickstart.test.ts",
   "<rootDir>/tests/engine/server-access.test.ts",
   "<rootDir>/tests/engine/vps-fleet.test.ts",

@@ -1,9 +1,10 @@
 /**
  * The acceptance matrix's runner (issue 23; Terraform's acceptance tests are the model: plan empty
  * after apply, ImportStateVerify, CheckDestroy). Every row (acceptance-rows.ts) is declared in ONE
- * generated program, so each step is one engine run for all rows at once; what each row must see
- * after a run is read from what the run left — its steps, the stack's state file, the emulator's
- * world and request log — never from the printed text.
+ * generated program, so each step is one `pulumi` operation for all rows at once, under the real
+ * CLI (tools/support/real-cli.ts); what each row must see after a run is read from what the run
+ * left — its steps (the CLI's event log), the stack's state (`stack export`) and checkpoint file, the
+ * emulator's world and request log — never from the printed text.
  *
  * Steps, in order, on one stack: create → preview plans nothing → refresh reads no change → a
  * second stack adopts every object (`adoptId`) and its outputs equal the first's → each object is
@@ -12,13 +13,17 @@
  * input refused at preview with no API call.
  */
 import type { World } from "../../emulator";
-import type { RunResult, StepOp } from "../../tools/engine/engine";
-import type { ResourceState, StackState } from "../../tools/support/stack-state";
-import { engineStack, type EngineStack } from "../../tools/support/engine-harness";
+import type { Operation, ResourceState, RunResult, StackState, StepOp } from "../../tools/support/stack-state";
+import { engineStack, type EngineRun, type EngineStack, type RunOptions } from "../../tools/support/engine-harness";
 import type { TestEmulator } from "../../tools/support/emulator";
-import { SEEDED_WALLET, type Props } from "../../tools/support/world";
-import { adoptIdLinesAsked, leaks, ROOT_PASSWORD, run, type Run } from "../../tools/chaos/harness";
-import { heldAnswersGone, interruptedUp } from "../../tools/chaos/interrupt";
+import { adoptIdLinesAsked, secretsShown } from "../../tools/support/run-findings";
+import { emailRecords, SEEDED_WALLET, type Props } from "../../tools/support/world";
+
+/** One run of a matrix stack: its steps and errors, and what the CLI printed. */
+export type Run = EngineRun;
+
+/** The root password of every server the rows' `needs` make (a secret config value). */
+export const ROOT_PASSWORD = "Acceptance!pass2026x";
 
 /** Ids by resource name (the program's names). */
 export type Ids = Record<string, string>;
@@ -181,6 +186,8 @@ const DYNAMIC = "pulumi-nodejs:dynamic/svc:";
 export class MatrixStack {
   /** Every run of this stack, for the secrets check. */
   readonly runs: Run[] = [];
+  /** The `pulumi` operations every matrix stack ran, by operation (printed after the file). */
+  static readonly operations: Partial<Record<Operation, number>> = {};
   /** What one clean `up` of every row charges, from the seeded wallet (the create step measures it). */
   createCost: number | undefined;
 
@@ -192,6 +199,10 @@ export class MatrixStack {
 
   static async start(projectDir: string, project: string, stack: string, rows: AcceptanceRow[], shared?: TestEmulator): Promise<MatrixStack> {
     const s = await engineStack({ projectDir, stack, sharedEmulator: shared });
+    if (!s.cli) {
+      await s.close();
+      throw new Error("the acceptance matrix runs under the real CLI only: npx jest -c jest.realcli.config.js tests/acceptance");
+    }
     const m = new MatrixStack(s, project, rows);
     if (!shared) await m.preCheck();
     m.configure({});
@@ -220,9 +231,10 @@ export class MatrixStack {
     for (const row of this.rows) for (const { name } of declared(row)) this.set(`adopt_${name}`, o.adopt?.[name] ?? "");
   }
 
-  /** `skipPreview`: no preview pass first (`--skip-preview` under the real CLI). */
-  async run(op: "preview" | "up" | "refresh" | "destroy", extra: { clearPendingCreates?: boolean; skipPreview?: boolean } = {}): Promise<Run> {
-    const r = await run(this.s, op, undefined, undefined, extra);
+  /** One `pulumi` operation on this stack (`extra`: its flags, as tools/support/real-cli.ts `CliRunOptions` names them). */
+  async run(op: Operation, extra: RunOptions = {}): Promise<Run> {
+    MatrixStack.operations[op] = (MatrixStack.operations[op] ?? 0) + 1;
+    const r = await this.s.execute(op, extra);
     this.runs.push(r);
     return r;
   }
@@ -235,7 +247,7 @@ export class MatrixStack {
 
   /** Secrets (keys, the root password, webhook secrets) shown in the state file, the runs' output or the request log. */
   leaks(printed: string[] = []): string[] {
-    return leaks(this.s, this.runs, printed).map((l) => `secret shown: ${l}`);
+    return leaksOf(this.s, this.runs, printed);
   }
 
   state(): StackState {
@@ -257,6 +269,17 @@ export class MatrixStack {
       .map((r) => r.id!)
       .sort();
   }
+}
+
+/** The secret values no stack of the matrix may show: the API keys, the servers' root password, every webhook's secret. */
+function secretValues(s: EngineStack): string[] {
+  const values = [...Object.values(s.emu.keys), ROOT_PASSWORD, ...emailRecords(s.world()).webhooks.map((h) => h.secret)];
+  return values.filter((v, i, all): v is string => typeof v === "string" && v.length >= 8 && all.indexOf(v) === i);
+}
+
+/** Secrets shown in the stack's state file, the runs' output (`printed` besides) or the request log. */
+function leaksOf(s: EngineStack, runs: Run[], printed: string[] = []): string[] {
+  return secretsShown(s, secretValues(s), runs, printed).map((l) => `secret shown: ${l}`);
 }
 
 /** The step the run took for `name` ("none" when it took none). */
@@ -303,33 +326,29 @@ const callText = (c: ApiCall) => `${c.method} ${c.path}`;
 
 /**
  * Cell "500 on create": what the rows need is made first; then every row's create call answers 500
- * once. The `up` succeeds (the provider retried a safe call) or fails for that row with the status and
- * code; every fault was hit; the next `up` converges with exactly the declared objects, no pending create.
+ * once. The `up` succeeds for a row (the provider retried a safe call) or fails it with the status
+ * and code; every fault was hit; the next `up` converges with exactly the declared objects, no
+ * pending create.
  */
 export async function create500(m: MatrixStack): Promise<RowProblems> {
   const { problems, calls } = await cellStart(m);
   for (const c of calls) await m.s.emu.ctl("POST", "/faults", fault500(c));
-  // A failed step stops the run from starting others (as the real engine does without
-  // --continue-on-error): `up` again, as a user would, until every fault was met or a run succeeds.
-  // These rounds skip the preview pass (`up --skip-preview`, the test engine's): the faults are on
-  // creates, which a preview never sends; the converging `up` below runs with its preview.
-  const faultedRuns: Run[] = [];
-  let rules: { used: number }[] = [];
-  for (let round = 0; round < m.rows.length; round++) {
-    const r = await m.run("up", { skipPreview: true });
-    faultedRuns.push(r);
-    rules = (await m.s.emu.ctl("GET", "/faults")).body.data as { used: number }[];
-    if (r.ok || rules.every((rule) => rule.used > 0)) break;
-  }
+  // `--continue-on-error`: a failed create stops only what depends on it (pkg/resource/deploy/step_executor.go,
+  // `continueOnError`), so one `up` meets every row's fault; without it the CLI starts no step after
+  // the first failure. No preview pass (`--skip-preview`): the faults are on creates, which
+  // a preview never sends; the converging `up` below runs with its preview.
+  const faulted = await m.run("up", { skipPreview: true, continueOnError: true });
+  const rules = (await m.s.emu.ctl("GET", "/faults")).body.data as { used: number }[];
   await m.s.emu.ctl("DELETE", "/faults");
-  const stepsOf = (name: string) => faultedRuns.flatMap((r) => r.steps.filter((s) => s.name === name));
   m.rows.forEach((row, i) => {
     if (rules[i].used === 0) problems[row.type].push(`the 500 on ${callText(calls[i])} was never hit: the cell proves nothing`);
-    for (const s of stepsOf(row.name)) if (s.error && !/\b500\b/.test(s.error)) problems[row.type].push(`the failed create does not name the 500: ${s.error}`);
+    const s = stepOf(faulted, row.name);
+    if (s.error && !/\b500\b/.test(s.error)) problems[row.type].push(`the failed create does not name the 500: ${s.error}`);
   });
   const next = await m.run("up");
   for (const row of m.rows) {
-    const made = stepsOf(row.name).some((s) => s.op === "create" && !s.error);
+    const s = stepOf(faulted, row.name);
+    const made = s.op === "create" && !s.error;
     problems[row.type].push(...expectSteps(next, [row.name], made ? "same" : "create"));
     problems[row.type].push(...sameAsState(row, m));
     if ((m.state().pendingOperations ?? []).some((p) => p.name === row.name)) problems[row.type].push("a pending create is left");
@@ -340,11 +359,50 @@ export async function create500(m: MatrixStack): Promise<RowProblems> {
 }
 
 /**
+ * How long an interrupted create's answer is held after the API acted: long enough that every row's
+ * create reaches the API before the first answer would get out, on a busy machine. Nothing waits
+ * for the answers once the host is killed; the cell lets them go before it ends.
+ */
+const HOLD_MS = 30_000;
+
+/**
+ * `pulumi up --skip-preview` with the answers of `calls` held after the API acted (fault rules
+ * `afterCommit` + `delayMs`) and its provider host killed (SIGKILL) once `seen` finds them in the
+ * request log: the window between a create's API call and the CLI's record of its id. The CLI
+ * survives and fails each step under way. `--parallel` is the number of creates, so every row's is
+ * under way at the kill (the CLI's default, 4 × the CPUs, is 8 on two cores:
+ * pkg/cmd/pulumi/operations/up.go `defaultParallel`). No preview pass: a Domain's or an EmailPlan's
+ * priced dry run would take the holds meant for the creates.
+ */
+async function hostKilledUp(m: MatrixStack, calls: ApiCall[], seen: (log: string[]) => boolean): Promise<{ killedAt: number; problems: string[] }> {
+  for (const c of calls) await m.s.emu.ctl("POST", "/faults", { ...c, afterCommit: true, delayMs: HOLD_MS, times: 1 });
+  m.s.clearRequests();
+  let host: { kill(): void } | undefined;
+  let killedAt: number | undefined;
+  const watch = setInterval(() => {
+    if (killedAt !== undefined || !host || !seen(m.s.emu.control.requests().map((r) => `${r.method} ${r.path}`))) return;
+    killedAt = Date.now();
+    host.kill();
+  }, 10);
+  let r: Run;
+  try {
+    r = await m.run("up", { skipPreview: true, parallel: calls.length, onProviderHost: (h) => (host = h) });
+  } finally {
+    clearInterval(watch);
+  }
+  await m.s.emu.ctl("DELETE", "/faults");
+  const problems: string[] = [];
+  if (killedAt === undefined) problems.push(`the kill point was never reached: the up ${r.ok ? "succeeded" : "failed"} first: ${r.errors.join(" | ")}`);
+  else if (r.ok) problems.push("the up succeeded although its provider host was killed");
+  return { killedAt: killedAt ?? Date.now(), problems };
+}
+
+/**
  * Cell "interrupted create": what the rows need is made first; then every row's create call is held
  * after the API acted and the provider host is killed once all of them reached the API; `up` runs
- * again as the real CLI runs it (tools/chaos/interrupt.ts). Each row adopts what it made or names
- * the `adoptId` line, as the row says; with those lines added `up` converges, with exactly the
- * declared objects; `refresh --clear-pending-creates` leaves no pending create.
+ * again. Each row adopts what it made or names the `adoptId` line, as the row says; with those lines
+ * added `up` converges, with exactly the declared objects; `refresh --clear-pending-creates` leaves
+ * no pending create.
  */
 export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
   const { problems, calls } = await cellStart(m);
@@ -352,24 +410,27 @@ export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
   // route must have been called once per such row, past the requests skipped before them.
   const needed = (c: ApiCall) => calls.filter((o) => callText(o) === callText(c)).length + (c.skip ?? 0);
   const seen = (log: string[]) => calls.every((c) => log.filter((line) => line === callText(c)).length >= needed(c));
-  // Held long enough that every row's create reaches the API before the first answer would get out.
-  const interruption = { hold: calls, killWhen: seen, kill: "host" as const, holdMs: 8_000 };
-  const killed = await interruptedUp(m.s, interruption);
+  const killed = await hostKilledUp(m, calls, seen);
   const pending = (m.state().pendingOperations ?? []).map((p) => p.name);
   for (const row of m.rows) {
     problems[row.type].push(...killed.problems);
-    // The host's death fails each create step, which ends its pending operation, as the CLI does.
+    // The host's death fails each create step, and a failed step ends its pending operation
+    // (pkg/backend/snapshot.go `createSnapshotMutation.End`).
     if (pending.includes(row.name)) problems[row.type].push(`a pending create of ${row.name} left by a failed step: the CLI ends a failed step's operation`);
   }
-  // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again
-  // (again while new ones are asked: a failed step may stop the run before others are reached).
+  // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again,
+  // again while a rerun asks for new ones. `--continue-on-error`: one row's refused create stops no
+  // other row's. A refusal at check (a Domain's name already in the account) still ends the whole
+  // deployment before any create (pkg/resource/deploy/step_generator.go `continueStepsFromImport`:
+  // "resource %s is invalid"), so the creates' lines come with the next rerun.
   const asked: Ids = {};
   let next: Run;
   for (let round = 1; ; round++) {
-    next = await m.run("up");
+    next = await m.run("up", { continueOnError: true });
     const more = adoptIdLinesAsked(next);
+    const fresh = Object.keys(more).filter((name) => !(name in asked));
     Object.assign(asked, more);
-    if (!Object.keys(more).length || round > m.rows.length) break;
+    if (!fresh.length || round > m.rows.length) break;
     m.configure({ phase: "all", adopt: asked });
   }
   for (const row of m.rows) {
@@ -383,64 +444,70 @@ export async function interruptedCreate(m: MatrixStack): Promise<RowProblems> {
     if (!cleared.ok) problems[row.type].push(`refresh --clear-pending-creates failed: ${cleared.errors.join(" | ")}`);
     problems[row.type].push(...sameAsState(row, m));
   }
-  const global = [...m.chargedOnce(), ...m.leaks(killed.output)];
+  const global = [...m.chargedOnce(), ...m.leaks()];
   if ((m.state().pendingOperations ?? []).length) global.push("pending creates left after refresh --clear-pending-creates");
   for (const row of m.rows) problems[row.type].push(...global);
-  await heldAnswersGone(interruption, killed.killedAt);
+  // The held answers are still waiting in the emulator: let them go before the next cell.
+  const left = killed.killedAt + HOLD_MS + 100 - Date.now();
+  if (left > 0) await new Promise((r) => setTimeout(r, left));
   return problems;
 }
 
 /**
- * Cell "bad input at preview": each row's bad-input lines alone, previewed on a stack of its own
- * (the real engine stops a deployment at its first invalid resource, so one program with every
- * mistake would prove only the first); the preview fails naming the resource and the property, and
- * the emulator answered no request at all. The previews run a few at a time; should the API have
- * been called, they run again one at a time to tell whose preview called it.
+ * Cell "bad input at preview": each row's bad-input lines alone, previewed (the engine stops a
+ * deployment at its first invalid resource, so one program with every mistake would prove only the
+ * first); the preview fails naming the resource and the property, and the emulator answered no
+ * request at all. The previews run a few at a time, on as many stacks, each previewing row after
+ * row (a preview writes no state); should the API have been called, they run again one at a time to
+ * tell whose preview called it.
  */
 export async function badInputs(m: MatrixStack, projectDir: string): Promise<RowProblems> {
-  const preview = async (row: AcceptanceRow, i: number): Promise<{ problems: string[]; requests: string[] }> => {
-    const own = await MatrixStack.start(projectDir, m.project, `acceptance-bad-${i}`, m.rows, m.s.emu);
-    try {
-      own.configure({ types: [row.type], bad: true });
-      const r = await own.run("preview");
-      const problems: string[] = [];
-      if (r.ok) problems.push("the preview succeeded");
-      const { name } = declared({ ...row, needs: undefined, program: row.badInput.program })[0];
-      if (!r.errors.some((e) => e.includes(name) && e.includes(row.badInput.property))) problems.push(`no error names ${name} and ${row.badInput.property}: ${r.errors.join(" | ")}`);
-      problems.push(...leaks(own.s, [r]).map((l) => `secret shown: ${l}`));
-      return { problems, requests: own.s.emu.control.requests().map((x) => `${x.method} ${x.path}`) };
-    } finally {
-      await own.s.close();
-    }
+  const preview = async (own: MatrixStack, row: AcceptanceRow): Promise<string[]> => {
+    own.runs.length = 0;
+    own.configure({ types: [row.type], bad: true });
+    const r = await own.run("preview");
+    const problems: string[] = [];
+    if (r.ok) problems.push("the preview succeeded");
+    const { name } = declared({ ...row, needs: undefined, program: row.badInput.program })[0];
+    if (!r.errors.some((e) => e.includes(name) && e.includes(row.badInput.property))) problems.push(`no error names ${name} and ${row.badInput.property}: ${r.errors.join(" | ")}`);
+    problems.push(...own.leaks());
+    return problems;
   };
-  m.s.clearRequests();
-  const together = await inPool(m.rows, PREVIEWS_AT_ONCE, preview);
-  const called = m.s.emu.control.requests().map((x) => `${x.method} ${x.path}`);
-  const problems: RowProblems = Object.fromEntries(m.rows.map((row, i) => [row.type, together[i].problems]));
-  if (called.length) {
-    for (const [i, row] of m.rows.entries()) {
-      m.s.clearRequests();
-      const alone = await preview(row, i);
-      if (alone.requests.length) problems[row.type].push(`the API was called: ${alone.requests.join(", ")}`);
+  const stacks: MatrixStack[] = [];
+  try {
+    for (let i = 0; i < Math.min(PREVIEWS_AT_ONCE, m.rows.length); i++) stacks.push(await MatrixStack.start(projectDir, m.project, `acceptance-bad-${i}`, m.rows, m.s.emu));
+    m.s.clearRequests();
+    const together = await inPool(m.rows, stacks, (own, row) => preview(own, row));
+    const called = m.s.emu.control.requests().map((x) => `${x.method} ${x.path}`);
+    const problems: RowProblems = Object.fromEntries(m.rows.map((row, i) => [row.type, together[i]]));
+    if (called.length) {
+      for (const row of m.rows) {
+        m.s.clearRequests();
+        await preview(stacks[0], row);
+        const requests = m.s.emu.control.requests().map((x) => `${x.method} ${x.path}`);
+        if (requests.length) problems[row.type].push(`the API was called: ${requests.join(", ")}`);
+      }
     }
+    return problems;
+  } finally {
+    for (const own of stacks) await own.s.close();
   }
-  return problems;
 }
 
-/** Previews at once: each is two node processes (the program's and the provider host), mostly CPU at start. */
+/** Previews at once: each is the CLI, the language host and two node processes (the program's and the provider host), mostly CPU at start. */
 const PREVIEWS_AT_ONCE = 4;
 
-/** `f` over `items`, at most `size` at a time; answers in the items' order. */
-async function inPool<T, R>(items: T[], size: number, f: (item: T, i: number) => Promise<R>): Promise<R[]> {
+/** `f` over `items`, one worker per `workers` entry (each handed to `f`); answers in the items' order. */
+async function inPool<T, W, R>(items: T[], workers: W[], f: (worker: W, item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  const worker = async () => {
+  const work = async (worker: W) => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await f(items[i], i);
+      out[i] = await f(worker, items[i]);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  await Promise.all(workers.map(work));
   return out;
 }
 
@@ -470,7 +537,7 @@ function notApplicable(row: AcceptanceRow, step: StepName): boolean {
   return false;
 }
 
-/** The type × step table, with each step's wall time (one engine run, or a few, serve every row). */
+/** The type × step table, with each step's wall time (one `pulumi` operation, or a few, serve every row). */
 export function table(rows: AcceptanceRow[], results: Map<StepName, { problems: RowProblems; ms: number }>): string {
   const steps = STEPS.filter((s) => results.has(s));
   const head = `| type | ${steps.join(" | ")} |`;

@@ -1,9 +1,10 @@
 /**
  * Issue 23, the acceptance matrix: every resource type exported by sdk/index.ts, one row each
- * (acceptance-rows.ts), through the test engine against the emulator. Every row is declared in one
- * program, so each step is one engine run for all rows (acceptance-matrix.ts says what each step
- * asserts). Each test is one step; it fails naming every row that failed it. The type × step table
- * and the wall times are printed after the file.
+ * (acceptance-rows.ts), under the real `pulumi` CLI against the emulator (jest.realcli.config.js:
+ * `npx jest -c jest.realcli.config.js tests/acceptance`). Every row is declared in one program, so
+ * each step is one `pulumi` operation (or a few) for all rows (acceptance-matrix.ts says what each
+ * step asserts). Each test is one step; it fails naming every row that failed it. The type × step
+ * table, the wall times and the count of `pulumi` operations are printed after the file.
  */
 import { readFileSync, rmSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
@@ -33,8 +34,8 @@ import {
   type StepName,
 } from "./acceptance-matrix";
 
-// Each step is one engine run for all rows: minutes on a busy two-core machine.
-jest.setTimeout(600_000);
+// Scaled ×8 by jest.realcli.config.js: 16 min a step, each one to six `pulumi` operations for all rows (minutes on a busy two-core machine).
+jest.setTimeout(120_000);
 
 const project = fixtureProject("acceptance");
 let a: MatrixStack;
@@ -57,7 +58,11 @@ perFile<MatrixStack>({
 });
 
 const results = new Map<StepName, { problems: RowProblems; ms: number }>();
-afterAll(() => console.log(`acceptance matrix (${((Date.now() - started) / 1000).toFixed(1)} s in all):\n${table(ROWS, results)}`));
+afterAll(() => {
+  const ops = Object.entries(MatrixStack.operations);
+  const counted = `${ops.reduce((n, [, k]) => n + (k ?? 0), 0)} pulumi operations: ${ops.map(([op, k]) => `${op} ${k}`).join(", ")}`;
+  console.log(`acceptance matrix (${((Date.now() - started) / 1000).toFixed(1)} s in all; ${counted}):\n${table(ROWS, results)}`);
+});
 
 /** Runs one step for every row: `body` answers each row's problems; the test fails naming the rows that failed. */
 async function step(name: StepName, body: () => Promise<RowProblems>): Promise<void> {

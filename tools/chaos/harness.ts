@@ -6,14 +6,16 @@
  * A check answers a list of problems (empty: all good); tests assert the list is empty, chaos counts.
  */
 import { domainRecords, emailRecords, liveServers, seededRandom } from "../support/world";
-import { readFileSync } from "node:fs";
-import type { RequestLogEntry, World } from "../../emulator";
+import type { World } from "../../emulator";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
 import type { AddressRec, ReceivingRec, TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
 import type { DomainRec } from "../../emulator/domains/state";
 import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
 import type { EngineStack } from "../support/engine-harness";
 import type { ProviderHost } from "../support/provider-host";
+import { adoptIdLinesAsked, secretsShown } from "../support/run-findings";
+
+export { adoptIdLinesAsked };
 
 export type ResourceType =
   | "SendingDomain"
@@ -214,26 +216,6 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
   set("segValue", d.segValue);
   set("supEmail", d.supEmail);
   for (const name of RESOURCE_NAMES) set(`adopt_${name}`, d.adopt?.[name] ?? "");
-}
-
-/**
- * The `adoptId` lines a run's failures ask for, by resource name: a create that found an object it
- * cannot tell is this stack's stops with `… add \`adoptId: "<id>"\` …` (provider/create-once.ts),
- * and so does a Domain's check when the name is already the account's. Read from each failed step's
- * error (the provider's own message), and from the run's errors for failures of check, which have no
- * step (the resource named as `svc:Type name` or, as the CLI prints it, `svc:Type resource 'name'`).
- */
-export function adoptIdLinesAsked(r: RunResult): Record<string, string> {
-  const asked: Record<string, string> = {};
-  for (const step of r.steps) {
-    const m = step.error ? /adoptId: "([^"]+)"/.exec(step.error) : null;
-    if (m) asked[step.name] = m[1];
-  }
-  for (const e of r.errors) {
-    const m = /^(?:pulumi-nodejs:dynamic\/)?svc:\w+ (?:resource ')?([\w-]+)\b.*adoptId: "([^"]+)"/s.exec(e);
-    if (m && !(m[1] in asked)) asked[m[1]] = m[2];
-  }
-  return asked;
 }
 
 /** adoptIdLinesAsked for PROGRAM's resources. */
@@ -486,28 +468,9 @@ export function secretValues(s: EngineStack): string[] {
   );
 }
 
-/**
- * Where secrets must not be: the state file as stored, everything printed (the engine's lines and
- * the provider host's messages), and the emulator's request log. Answers each leak found.
- */
+/** The secret values of `secretValues` shown in the state file, the runs' output or the request log. */
 export function leaks(s: EngineStack, runs: Run[], printed: string[] = []): string[] {
-  const secrets = secretValues(s);
-  const places: [string, string][] = [
-    ["state file", stateText(s)],
-    ["printed output", [...runs.flatMap((r) => [...r.output, ...r.messages, ...r.errors]), ...printed].join("\n")],
-    ["request log", JSON.stringify(s.emu.control.requests() as RequestLogEntry[])],
-  ];
-  const found: string[] = [];
-  for (const [where, text] of places) for (const secret of secrets) if (text.includes(secret)) found.push(`${where} holds ${secret.slice(0, 4)}…`);
-  return found;
-}
-
-function stateText(s: EngineStack): string {
-  try {
-    return readFileSync(s.options.stateFile, "utf8");
-  } catch {
-    return "";
-  }
+  return secretsShown(s, secretValues(s), runs, printed);
 }
 
 /** Small and seeded: the same seed draws the same every run. */

@@ -59,7 +59,7 @@ export type SharedRunOptions = Pick<EngineOptions, "clearPendingCreates" | "refr
   onProviderHost?: (host: { kill(): void }) => void;
 };
 
-/** A run's options: those both engines take, and the real CLI's own flags (`--target`, `--replace`, `--exclude`, `--json`), refused by the test engine. */
+/** A run's options: those both engines take, and the real CLI's own flags (`--target`, `--replace`, `--exclude`, `--json`, `--continue-on-error`), refused by the test engine. */
 export type RunOptions = SharedRunOptions & CliOnlyRunOptions;
 
 export interface StackOptions {
@@ -107,8 +107,8 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
   const config = (key: string, value: string, secret = false) => setConfig(o.projectDir, o.stack, PASSPHRASE, key, value, secret);
   configureFor(emu, config);
   const execute = async (op: Operation, extra: RunOptions = {}): Promise<EngineRun> => {
-    const { onProviderHost, target, replace, exclude, previewPlan, ...rest } = extra;
-    const cliOnly = Object.entries({ target, replace, exclude, previewPlan }).filter(([, v]) => v !== undefined);
+    const { onProviderHost, target, replace, exclude, previewPlan, continueOnError, ...rest } = extra;
+    const cliOnly = Object.entries({ target, replace, exclude, previewPlan, continueOnError }).filter(([, v]) => v !== undefined);
     if (cliOnly.length) throw new Error(`${op} --${cliOnly.map(([k]) => k).join(", --")}: a flag of the real CLI only (SVC_ENGINE=pulumi); the test engine has none`);
     const output: string[] = [];
     const result = await runEngine(op, { ...options, ...rest, print: (line) => output.push(line), onProviderHost: onProviderHost && ((h) => onProviderHost(h)) });
