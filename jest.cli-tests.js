@@ -14,6 +14,8 @@ module.exports = [
   "<rootDir>/tests/engine/mail-setup.test.ts",
   "<rootDir>/tests/email-sending/example.test.ts",
   "<rootDir>/tests/engine/profiles-timeouts.test.ts",
+  "<rootDir>/tests/engine/account.test.ts",
+  "<rootDir>/tests/engine/debug-log.test.ts",
   "<rootDir>/tests/engine/email-plan.test.ts",
   "<rootDir>/tests/engine/package-semantics.test.ts",
   "<rootDir>/tests/engine/renewal-period.test.ts",
