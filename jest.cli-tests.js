@@ -19,4 +19,5 @@ module.exports = [
   "<rootDir>/tests/engine/email-plan.test.ts",
   "<rootDir>/tests/engine/package-semantics.test.ts",
   "<rootDir>/tests/engine/renewal-period.test.ts",
+  "<rootDir>/tests/engine/server-access-checks.test.ts",
 ];
