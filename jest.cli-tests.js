@@ -19,5 +19,6 @@ module.exports = [
   "<rootDir>/tests/engine/email-plan.test.ts",
   "<rootDir>/tests/engine/package-semantics.test.ts",
   "<rootDir>/tests/engine/renewal-period.test.ts",
+  "<rootDir>/tests/engine/semantics.test.ts",
   "<rootDir>/tests/engine/server-access-checks.test.ts",
 ];
