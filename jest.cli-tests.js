@@ -18,6 +18,8 @@ module.exports = [
   "<rootDir>/tests/engine/debug-log.test.ts",
   "<rootDir>/tests/engine/email-plan.test.ts",
   "<rootDir>/tests/engine/package-semantics.test.ts",
+  "<rootDir>/tests/engine/preview-foresight.test.ts",
+  "<rootDir>/tests/engine/preview-refusals.test.ts",
   "<rootDir>/tests/engine/renewal-period.test.ts",
   "<rootDir>/tests/engine/semantics.test.ts",
   "<rootDir>/tests/engine/server-access-checks.test.ts",
