@@ -13,4 +13,13 @@ module.exports = [
   "<rootDir>/tests/engine/mail-setup.test.ts",
   "<rootDir>/tests/email-sending/example.test.ts",
   "<rootDir>/tests/engine/profiles-timeouts.test.ts",
+  "<rootDir>/tests/engine/account.test.ts",
+  "<rootDir>/tests/engine/debug-log.test.ts",
+  "<rootDir>/tests/engine/email-plan.test.ts",
+  "<rootDir>/tests/engine/package-semantics.test.ts",
+  "<rootDir>/tests/engine/preview-foresight.test.ts",
+  "<rootDir>/tests/engine/preview-refusals.test.ts",
+  "<rootDir>/tests/engine/renewal-period.test.ts",
+  "<rootDir>/tests/engine/semantics.test.ts",
+  "<rootDir>/tests/engine/server-access-checks.test.ts",
 ];

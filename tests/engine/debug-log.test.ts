@@ -1,5 +1,5 @@
 /**
- * The provider's debug log through the test engine (issue 24): `SVC_LOG=debug` in the environment
+ * The provider's debug log under the real CLI (issue 24): `SVC_LOG=debug` in the environment
  * the CLI hands the provider plugin, or stack config `svc:log: debug`, makes the provider write one
  * line per request, retry, wait and create-once decision on its stderr (which the CLI shows as
  * diagnostics) — never a key or the root password. Without either, it writes nothing.
@@ -26,12 +26,14 @@ describe("debug log", () => {
     // send again, after Retry-After).
     await s.emu.ctl("POST", "/faults", { method: "GET", path: "/api/vps", status: 500, code: "INTERNAL_ERROR", skip: 1, times: 1 });
     await s.emu.ctl("POST", "/faults", { method: "POST", path: "/api/vps", status: 429, code: "RATE_LIMITED", times: 1 });
-    process.env.SVC_LOG = "debug";
+    // The environment of the `pulumi` process, which the provider host inherits.
+    const env = s.cli!.env;
+    env.SVC_LOG = "debug";
     let r;
     try {
       r = await s.run("up");
     } finally {
-      delete process.env.SVC_LOG;
+      delete env.SVC_LOG;
     }
     expect(changes(r)).toEqual(["create web"]);
     const lines = debugLines(r.messages);
@@ -63,13 +65,19 @@ describe("debug log", () => {
     expect(debugLines(r.messages)).toEqual([]);
   });
 
-  test("stack config svc:log debug turns it on too: the destroy's request and wait are shown, no secret", async () => {
+  test("stack config svc:log debug turns it on too, from the next up: its reads, then the destroy's request and wait are shown, no secret", async () => {
     s.config("svc:log", "debug");
-    project.program("");
+    // The up stores the config in the provider's inputs, and only then does a destroy see it: a
+    // destroy runs no program, so its provider is configured with the inputs the last `up` stored
+    // (pulumi/pulumi v3.274.1 resource/deploy/providers/registry.go, Registry: old providers are
+    // "configured as per its recorded inputs"; target.go GetPackageConfig hands a dynamic provider
+    // the whole stack config when the program registers it).
+    const up = await s.run("up", true, { skipPreview: true });
+    expect(debugLines(up.messages).join("\n")).toMatch(/platform GET \/vps\/plans → 200 in \d+ ms/);
     const r = await s.run("destroy");
     const text = debugLines(r.messages).join("\n");
     expect(text).toMatch(/platform DELETE \/vps\/[0-9a-f-]{36} → 200 in \d+ ms/);
     expect(text).toMatch(/wait for server [0-9a-f-]{36} .*: done after/);
-    for (const secret of secrets()) expect(r.messages.join("\n")).not.toContain(secret);
+    for (const secret of secrets()) expect([...up.messages, ...r.messages].join("\n")).not.toContain(secret);
   });
 });

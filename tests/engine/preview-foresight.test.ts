@@ -1,6 +1,6 @@
 /**
- * A preview that knows what the `up` will cost and where it will fail (issue 35), through the test
- * engine against the emulator: the run's paid steps against the wallet, before any is made
+ * A preview that knows what the `up` will cost and where it will fail (issue 35), under the real CLI
+ * against the emulator: the run's paid steps against the wallet, before any is made
  * (acceptance 2, 3), the disk wipe of a reinstall said at preview (acceptance 4).
  */
 import { calls, changes, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
@@ -63,7 +63,8 @@ test("topped up: the preview shows each price, `up` succeeds and pays each once"
   expect(preview.messages.join("\n")).toContain("this run's 5 paid steps come to IDR 375,000");
   expect(s.writes()).toEqual([]);
 
-  const up = await s.run("up");
+  // The preview just asserted is this up's preview pass: skipped (it proves nothing more).
+  const up = await s.run("up", true, { skipPreview: true });
   expect(changes(up).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `create web-${i}`));
   expect(liveServers(s.world())).toHaveLength(5);
   expect(walletOf(s.emu)).toBe(0);
@@ -82,7 +83,8 @@ test("an upgrade shows its prorated amount at preview, and a wallet that cannot 
   expect(s.writes()).toEqual([]);
 
   await setWallet(5 * each);
-  await s.run("up");
+  // Its preview pass would be the preview above with the wallet now enough: skipped.
+  await s.run("up", true, { skipPreview: true });
   expect(liveServers(s.world()).map((x) => x.planId)).toEqual(Array(5).fill(planId(PLAN.medium)));
   expect(walletOf(s.emu)).toBe(0);
 });
@@ -96,7 +98,8 @@ test("osVersion changed: the preview warns that the disk is wiped; `up` then rei
   expect(warnings).toHaveLength(5);
   expect(s.writes()).toEqual([]);
 
-  await s.run("up");
+  // The preview just asserted is this up's preview pass: skipped (it proves nothing more).
+  await s.run("up", true, { skipPreview: true });
   expect(calls(s.writes()).filter((c) => c.endsWith("/reinstall"))).toHaveLength(5);
   expect(liveServers(s.world()).map((x) => x.osVersion)).toEqual(Array(5).fill("24.04"));
 });

@@ -1,7 +1,6 @@
 /**
- * A plan limit refused during the `up` (issue 42), for the test engine's file
- * (tests/engine/preview-refusals.test.ts) and the real CLI's (tests/cli/limit-during-up.test.ts):
- * two Mailboxes on a plan that allows one. The preview refuses before any create and says nothing
+ * A plan limit refused during the `up` (issue 42), as tests/cli/limit-during-up.test.ts runs it
+ * under the real CLI: two Mailboxes on a plan that allows one. The preview refuses before any create and says nothing
  * was made; with `up --skip-preview` the mailboxes' checks run after the creates of the domains
  * they wait on, so the refusal names the creates made before it (kept in the stack) and says the
  * refused one was not made — never "nothing was made".
