@@ -7,8 +7,7 @@
  * replay, tests/email-plan/emulator-plan.test.ts.)
  */
 import { changes, fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
-import { run } from "../../tools/chaos/harness";
-import type { ProviderHost } from "../../tools/support/provider-host";
+import { run, type HostHandle } from "../../tools/chaos/harness";
 import { walletOf } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
@@ -36,7 +35,7 @@ describe("the provider host killed during the purchase, then `up` again", () => 
 
   /** Runs `up`, killing the provider host once `ready` says so; answers whether the run failed. */
   async function killedUp(ready: () => boolean): Promise<boolean> {
-    let host: ProviderHost | undefined;
+    let host: HostHandle | undefined;
     let killed = false;
     const watch = setInterval(() => {
       if (!killed && host && ready()) {
