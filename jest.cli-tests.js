@@ -22,4 +22,10 @@ module.exports = [
   "<rootDir>/tests/engine/renewal-period.test.ts",
   "<rootDir>/tests/engine/semantics.test.ts",
   "<rootDir>/tests/engine/server-access-checks.test.ts",
+  "<rootDir>/tests/reliability/drift.test.ts",
+  "<rootDir>/tests/reliability/fault-matrix.test.ts",
+  "<rootDir>/tests/reliability/interrupted-create-access.test.ts",
+  "<rootDir>/tests/reliability/interrupted-create-matrix.test.ts",
+  "<rootDir>/tests/reliability/interrupted.test.ts",
+  "<rootDir>/tests/reliability/secrets.test.ts",
 ];

@@ -14,7 +14,7 @@
  * tools/pulumi-cli/build.sh built the CLI. Each scenario prints its timings.
  */
 import { fixtureProject, type EngineRun, type EngineStack } from "../../tools/support/engine-harness";
-import { cmdline, descendants, running, type CliOutput } from "../../tools/support/real-cli";
+import { cmdline, descendants, running, STACK_LOCKED as LOCKED, type CliOutput } from "../../tools/support/real-cli";
 import { freshWorld, liveServers, PLAN, walletOf } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
 
@@ -105,9 +105,6 @@ async function interruptedUp(signals: NodeJS.Signals[], watchMs: number): Promis
   const lastRequestMs = Math.max(...s.emu.control.requests().map((r) => realMs(r.time))) - signalledAt;
   return { out: result, pid, plugins, signalledAt, exitMs: exitedAt - signalledAt, lastRequestMs };
 }
-
-/** The lock message of the file backend (pkg/backend/diy/lock.go `checkForLock`), with the pid it names. */
-const LOCKED = /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\.\n\s+file:\/\/\S+\.json\S*: created by \S+@\S+ \(pid (\d+)\) at \S+/;
 
 interface Step {
   command: string;

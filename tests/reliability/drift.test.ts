@@ -1,8 +1,10 @@
 /**
  * Issue 8, drift: objects changed out of band in the emulator, through the API with the seeded keys
  * (a webhook deleted, a firewall rule removed, the backup add-on cancelled, the server stopped, a
- * template body changed; then the plan upgraded; then the domain left to expire). `refresh` reports
- * each as the CLI would (a delete for what is gone, a refresh with the changed properties), and the
+ * template body changed; then the plan upgraded; then the domain left to expire), under the real
+ * `pulumi` CLI. `refresh` reports each (a delete for what is gone; a change, with the keys of the
+ * provider's Diff of the read state against the program's: v3.274.1 resource/deploy/step.go
+ * `RefreshStep.Apply`, `ResultOp`), and the
  * next `up` restores what the program declares (the re-activated backup is a new paid action: one
  * more charge, no other), except:
  * - an out-of-band plan upgrade cannot be undone (the API never downsizes): the next `up` is
@@ -58,12 +60,14 @@ test("deleted webhook, removed rule, cancelled backup, stopped server, changed t
   expect(step(refreshed, "hook")).toMatchObject({ op: "delete" });
   expect(step(refreshed, "ssh")).toMatchObject({ op: "delete" });
   expect(step(refreshed, "bak")).toMatchObject({ op: "delete" });
-  expect(step(refreshed, "srv")).toMatchObject({ op: "refresh", diffs: expect.arrayContaining(["powerState", "status"]) });
+  // The Diff compares inputs: the stopped server's `powerState`; its `status` output goes into the state.
+  expect(step(refreshed, "srv")).toMatchObject({ op: "refresh", diffs: expect.arrayContaining(["powerState"]) });
   expect(step(refreshed, "tpl")).toMatchObject({ op: "refresh", diffs: expect.arrayContaining(["textBody"]) });
   expect(step(refreshed, "dom")).toMatchObject({ op: "same" });
   const names = s.state().resources.map((r) => r.name);
   expect(names.filter((n) => ["hook", "ssh", "bak"].includes(n))).toEqual([]);
   expect(s.state().resources.find((r) => r.name === "srv")?.inputs.powerState).toBe("stopped");
+  expect(s.state().resources.find((r) => r.name === "srv")?.outputs.status).toBe("stopped");
 
   const restored = await run(s, "up");
   runs.push(restored);
@@ -89,7 +93,7 @@ test("an out-of-band plan upgrade: refresh shows it, up refuses to downsize at p
   const refused = await run(s, "up");
   runs.push(refused);
   expect(refused.ok).toBe(false);
-  expect(refused.errors).toEqual([expect.stringMatching(/^pulumi-nodejs:dynamic\/svc:Vps resource 'srv': property planId value \{\S+\} has a problem: plan \S+ is not larger than \S+: a server can only be upgraded, never downsized/)]);
+  expect(refused.errors).toEqual([expect.stringMatching(/^svc:Vps srv: pulumi-nodejs:dynamic\/svc:Vps resource 'srv': property planId value \{\S+\} has a problem: plan \S+ is not larger than \S+: a server can only be upgraded, never downsized/)]);
   expect(s.writes()).toEqual([]);
 
   declared = { ...declared, planId: plans.larger.id };
@@ -111,15 +115,16 @@ test("an expired domain: refresh shows status expired, up keeps it (not register
   const refreshed = await run(s, "refresh");
   runs.push(refreshed);
   expect(refreshed.ok).toBe(true);
-  // The refresh's displayed diff is the provider's Diff with sides swapped (as the real engine does:
-  // CONFORMANCE.md, refresh), which compares inputs: the expiry changes outputs only, so the step shows
-  // no change while the state takes the new outputs.
+  // The refresh's result is the provider's Diff with sides swapped (step.go `RefreshStep.ResultOp`),
+  // which compares inputs: the expiry changes outputs only, so the step is `same` while the state
+  // takes the new outputs.
   expect(step(refreshed, "dom")).toMatchObject({ op: "same", diffs: [] });
   expect(s.state().resources.find((r) => r.name === "dom")?.outputs).toMatchObject({ statusLabel: "expired", status: 3 });
 
   s.clearRequests();
   const kept = await run(s, "up");
   runs.push(kept);
+  expect(kept.errors).toEqual([]);
   expect(kept.ok).toBe(true);
   expect(step(kept, "dom")).toMatchObject({ op: "same" });
   expect(s.writes().filter((w) => w.path.startsWith("/api/domains"))).toEqual([]);

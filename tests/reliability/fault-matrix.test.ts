@@ -1,6 +1,6 @@
 /**
- * Issue 8, fault matrix: every create, update and delete of every resource type, through the test
- * engine against the emulator's fault rules. The matrix is a data table (tools/chaos/matrix.ts:
+ * Issue 8, fault matrix: every create, update and delete of every resource type, under the real
+ * `pulumi` CLI against the emulator's fault rules. The matrix is a data table (tools/chaos/matrix.ts:
  * CALLS says where each resource × operation's fault goes, SPEC_FAULT what the spec names for fault
  * e; `ruleOf` makes the rule of each cell). After the faulted `up` it either succeeded or failed
  * with clear errors (resource, operation, `METHOD /path` and code, or "outcome unknown"), every
@@ -11,7 +11,7 @@
  * charge per paid action (plan, backup plan, domain, upgrade, backup plan change, WHOIS
  * protection), and no secret is in the state file, the printed output or the request log.
  *
- * Bounded for `npm test` (about 45 s): one program declares every type, so one `up` exercises up to
+ * Bounded for CI's stack-test lane: one program declares every type, so one `up` exercises up to
  * eight cells. Three groups run, one per operation; in each, every type's cell gets a fault kind
  * that rotates with the type and the seed (SVC_MATRIX_SEED, default 8; `rotation` in matrix.ts).
  * Coverage, asserted below for the seed in use: every fault kind, every resource type and every

@@ -1,16 +1,15 @@
 /**
  * Issue 25, acceptance 5 (the steps of issue 15's interrupted-create matrix, for the three server
  * access types): the server is deployed, then the type is added and its create's answer is held
- * back (the API has acted) while the provider host is killed; `up` runs again the way the real CLI
- * runs it (a plain check with no olds and a create, tools/engine/CONFORMANCE.md), then
+ * back (the API has acted) while the provider host is killed (the CLI survives and fails the step);
+ * `up` runs again under the real CLI, which checks and creates the resource as a new one, then
  * `refresh --clear-pending-creates`. Each ends with one object at the API, its id in the state, and
  * the create adopted on its own (the fingerprint / the same forward / the snapshot's name on this
  * stack's server tells it is this resource's).
  */
 import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
 import { useEngineStack } from "../support/per-file";
-import { run } from "../../tools/chaos/harness";
-import type { ProviderHost } from "../../tools/support/provider-host";
+import { run, type HostHandle } from "../../tools/chaos/harness";
 import { liveServers, PLAN } from "../../tools/support/world";
 import { KEYS } from "../../tools/support/ssh-keys";
 
@@ -54,7 +53,7 @@ test.each(CASES.map((c) => [c.type, c] as const))("%s: host killed after the cre
   s.config(`${P}:declare`, c.type);
   await s.emu.ctl("POST", "/faults", { method: "POST", path: `/api/vps/*/${c.path}`, afterCommit: true, delayMs: HOLD_MS, times: 1 });
   s.clearRequests();
-  let host: ProviderHost | undefined;
+  let host: HostHandle | undefined;
   const watch = setInterval(() => {
     if (s.emu.control.requests().some((r) => r.method === "POST" && r.path.endsWith(`/${c.path}`))) host?.kill();
   }, 10);

@@ -1,8 +1,7 @@
 /**
  * Issue 15, acceptance 3: for every resource type, the provider host is killed right after the
- * type's create reached the emulator (the API acted; its answer never reached the engine), then
- * `up` runs again the way the real CLI runs it — a plain check with no olds and a create, no resume
- * marker (tools/engine/CONFORMANCE.md). Proven for each: one object and one charge in the end, the
+ * type's create reached the emulator (the API acted; its answer never reached the CLI), then
+ * `up` runs again under the real CLI, which checks and creates the resource as a new one. Proven for each: one object and one charge in the end, the
  * state naming the live object, no secret shown; a create that cannot tell the object is this
  * stack's stops with an error naming its id and the `adoptId` line, and after that line is added
  * `up` converges. `refresh --clear-pending-creates` then leaves no pending create.

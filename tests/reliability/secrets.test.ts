@@ -50,7 +50,8 @@ test("svc:apiUrl http:// to a non-loopback host: refused before a key is sent, n
   const r = await run(s, "up");
   expect(r.ok).toBe(false);
   expect(r.errors.length).toBeGreaterThan(0);
-  for (const e of r.errors) expect(e).toMatch(/^pulumi-nodejs:dynamic\/svc:(Vps resource 'srv|Domain resource 'dom)'.*refusing the plain-http platform base URL http:\/\/\S+: API keys must not travel in clear text/);
+  // Each a check failure of the resource, as the CLI prints it under the resource's name.
+  for (const e of r.errors) expect(e).toMatch(/^svc:(Vps srv|Domain dom): pulumi-nodejs:dynamic\/svc:(Vps resource 'srv|Domain resource 'dom)'.*refusing the plain-http platform base URL http:\/\/\S+: API keys must not travel in clear text/);
   expect(connections).toBe(0);
   expect(s.emu.control.requests()).toEqual([]);
   expect(s.state().resources.filter((x) => x.custom)).toEqual([]);

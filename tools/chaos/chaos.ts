@@ -1,10 +1,11 @@
 /**
  * `npm run chaos`: the longer, randomized version of the reliability suite (issue 8), printing its
- * figures. Run `npm run build` first (the provider host runs dist/).
+ * figures. Its stacks run under the real `pulumi` CLI (`npm run build:real-cli`); run `npm run
+ * build` first (the provider host runs dist/).
  *
  *   npm run chaos [-- SEED]        (or SVC_CHAOS_SEED=SEED; default: drawn from the clock, printed)
- *   npm run chaos -- --smoke [SEED] one matrix cell, one kill point and the bad-input catalogue (about
- *                                  a minute): CI's proof that the script runs and prints its figures
+ *   npm run chaos -- --smoke [SEED] one matrix group, one kill point and the bad-input catalogue: CI's
+ *                                  proof that the script runs and prints its figures
  *   npm run chaos -- --types=A,B [SEED]  (or SVC_CHAOS_TYPES=A,B) only those types' cells: every
  *                                  matrix group with only their calls faulted (the program still
  *                                  declares every type), their interrupted-create points and their
@@ -23,11 +24,14 @@
  *    bodies and valid traffic of both accounts; the emulator's RSS before and after, no 5xx.
  * 5. The email plan purchase under every fault kind, once and twice (tools/chaos/plan-purchase.ts).
  * Exits non-zero when a duplicate, a double charge, a leaked secret, a bad input let through or a
- * run that did not converge is found. About 6–8 minutes on two cores.
+ * run that did not converge is found. Each stack operation is a `pulumi` run: `--smoke` makes 15
+ * of them (and a `pulumi cancel`), 737 s on two cores at load 11–21, 525 s of it the matrix group
+ * (a faulted `up` per round until every fault was hit); the full run was not timed.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { engineStack, fixtureProject, ROOT } from "../support/engine-harness";
+import { CLI_BIN_DIR, realCliPresent, realCliVersion } from "../support/real-cli";
 import { startResourceHarness } from "../support/resource-harness";
 import { ALLOWED_READS, rows, withPlanIds, type Props } from "./catalogue";
 import { FORESEEN, runForeseen } from "./foreseen";
@@ -58,6 +62,9 @@ interface Tally {
 
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, "dist/provider/index.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+  if (!realCliPresent()) throw new Error(`the real pulumi CLI is not built (${CLI_BIN_DIR}): run \`npm run build:real-cli\` (Go needed) first`);
+  // Every stack of the run goes through the real CLI.
+  process.env.SVC_ENGINE = "pulumi";
   const args = process.argv.slice(2);
   const smoke = args.includes("--smoke");
   const typesArg = args.find((a) => a.startsWith("--types="))?.slice("--types=".length) ?? process.env.SVC_CHAOS_TYPES;
@@ -70,6 +77,7 @@ async function main(): Promise<void> {
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const started = Date.now();
+  console.log(`chaos: stacks under pulumi ${realCliVersion()} (${CLI_BIN_DIR})`);
   console.log(`chaos: seed ${seed} (replay with \`npm run chaos -- ${smoke ? "--smoke " : ""}${selected ? `--types=${selected.join(",")} ` : ""}${seed}\`)${smoke ? ", smoke: one matrix cell, one kill point, the catalogue" : ""}${selected ? `, only ${selected.join(", ")}` : ""}`);
   const t: Tally = { scenarios: 0, faults: 0, duplicates: 0, doubleCharges: 0, leaks: 0, converged: 0, runs: 0, badRefused: 0, badTotal: 0, foreseenRefused: 0, foreseenTotal: 0, problems: [] };
 

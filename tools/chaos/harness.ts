@@ -10,9 +10,9 @@ import type { World } from "../../emulator";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
 import type { AddressRec, ReceivingRec, TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
 import type { DomainRec } from "../../emulator/domains/state";
-import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
-import type { EngineStack } from "../support/engine-harness";
-import type { ProviderHost } from "../support/provider-host";
+import type { Operation, RunResult } from "../support/stack-state";
+import type { EngineStack, SharedRunOptions } from "../support/engine-harness";
+import { running, STACK_LOCKED, type CliOutput } from "../support/real-cli";
 import { adoptIdLinesAsked, secretsShown } from "../support/run-findings";
 
 export { adoptIdLinesAsked };
@@ -72,8 +72,8 @@ if (has("Vps")) {
 // The owner details: the Domain takes their id, so its registration waits for them.
 const owner = has("DomainRegistrant")
   ? new svc.DomainRegistrant("owner", {
-      name: "Chaos Owner", email: config.require("ownerEmail"), phone: config.require("ownerPhone"), address: config.require("ownerAddress"), city: "Bandung",
-      province: "Jawa Barat", postalCode: config.require("ownerPostalCode"), country: "ID", adoptId: adoptId("owner"),
+      name: "Chaos Owner", email: config.requireSecret("ownerEmail"), phone: config.requireSecret("ownerPhone"), address: config.requireSecret("ownerAddress"), city: "Bandung",
+      province: "Jawa Barat", postalCode: config.requireSecret("ownerPostalCode"), country: "ID", adoptId: adoptId("owner"),
     })
   : undefined;
 if (has("Domain")) new svc.Domain("dom", { name: config.require("domainName"), whoisProtection: config.requireBoolean("whois"), autoRenew: config.getBoolean("autoRenew") ?? true, registrant: owner ? owner.id : undefined, adoptId: adoptId("dom") });
@@ -211,7 +211,10 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
   set("rcvHost", d.rcvHost);
   set("mbxName", d.mbxName);
   set("alsLocal", d.alsLocal);
-  for (const [key, value] of Object.entries(d.owner)) set(key, value);
+  // Secret config, as a user must set personal data: the CLI gives a dynamic provider the stack's
+  // whole config and keeps it in the state as the provider's inputs, plain values in clear (v3.274.1
+  // resource/deploy/target.go `GetPackageConfig`).
+  for (const [key, value] of Object.entries(d.owner)) set(key, value, true);
   set("topicDescription", d.topicDescription);
   set("segValue", d.segValue);
   set("supEmail", d.supEmail);
@@ -423,27 +426,45 @@ export interface Run extends RunResult {
   output: string[];
 }
 
-/** One engine operation, whatever its outcome. */
-export async function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: ProviderHost) => void, extra: Partial<EngineOptions> = {}): Promise<Run> {
-  if (s.engine === "pulumi") {
-    // Under the real CLI the scenarios only kill the provider host: its process, found under the CLI's.
-    const hostKiller = onProviderHost && ((host: { kill(): void }) => onProviderHost(host as ProviderHost));
-    return s.execute(op, { ...extra, signal, onProviderHost: hostKiller });
-  }
-  const output: string[] = [];
-  try {
-    const result = await runEngine(op, { ...s.options, ...extra, print: (line) => output.push(line), signal, onProviderHost });
-    return { ...result, output };
-  } catch (err) {
-    // What the run printed before it died is checked for secrets too.
-    throw Object.assign(err as Error, { output });
-  }
+/** A handle on the run's dynamic-provider host: `kill()` ends it as a crash of the plugin would. */
+export interface HostHandle {
+  kill(): void;
+}
+
+/** Options of one scenario run: the flags it takes and, once `pulumi` runs, the process's id (`onStart`). */
+export type ScenarioRunOptions = Omit<SharedRunOptions, "signal" | "onProviderHost"> & { onStart?: (pid: number) => void };
+
+/** One operation, whatever its outcome. */
+export function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: HostHandle) => void, extra: ScenarioRunOptions = {}): Promise<Run> {
+  return s.execute(op, { ...extra, signal, onProviderHost });
+}
+
+/** What `runPastLock` did: the operation's runs (the last is its outcome) and, when the stack was locked, what `pulumi cancel` printed. */
+export interface PastLock {
+  runs: Run[];
+  cancel?: CliOutput;
+}
+
+/**
+ * README.md "After an interrupted `up`", step 1, for the first operation after `pulumi` was killed:
+ * the file backend still holds the killed CLI's lock, so the operation stops naming the lock's pid;
+ * with that process gone (checked: it throws otherwise), `pulumi cancel`, then the operation again.
+ */
+export async function runPastLock(s: EngineStack, op: Operation, extra: ScenarioRunOptions = {}): Promise<PastLock> {
+  const first = await run(s, op, undefined, undefined, extra);
+  const locked = first.ok ? null : STACK_LOCKED.exec(first.output.join("\n"));
+  if (!locked) return { runs: [first] };
+  const pid = Number(locked[1]);
+  if (running(pid)) throw new Error(`${op}: the stack is locked by pid ${pid}, which still runs: not cancelling another process's update`);
+  const cancel = await s.cli!.command(["cancel", "--yes"]);
+  if (cancel.code !== 0) return { runs: [first], cancel };
+  return { runs: [first, await run(s, op, undefined, undefined, extra)], cancel };
 }
 
 /** A resource's error: a failed step (`svc:Type name: …`) or a check failure as the CLI words it (`pulumi-nodejs:dynamic/svc:Type resource 'name'…`). */
 const RESOURCE_ERROR = /^(?:svc:\w+ [\w-]+: |pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+')/;
-/** A check failure, naming the property (`: property p value {…} has a problem:`) or, for a secret-bearing one, in its reason (`has a problem: p: …`). */
-const CHECK_FAILURE = /^pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+'(?:: property \w+ value \{.*?\})? has a problem: /s;
+/** A check failure, naming the property (`: property p value {…} has a problem:`) or, for a secret-bearing one, in its reason (`has a problem: p: …`); under the resource's name as the CLI lists it. */
+const CHECK_FAILURE = /^(?:svc:\w+ [\w-]+: )?pulumi-nodejs:dynamic\/svc:\w+ resource '[\w-]+'(?:: property \w+ value \{.*?\})? has a problem: /s;
 
 /**
  * A failed run's errors are clear: each names the resource, the operation that failed and the call

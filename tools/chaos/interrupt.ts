@@ -1,22 +1,25 @@
 /**
- * Interrupted runs (issue 8): a multi-resource `up` is killed at a chosen point, the way a crash or
- * `kill -9` of the CLI would end it, and the next `up` must converge without a duplicate or a
- * second charge. Shared by tests/reliability/interrupted.test.ts and tools/chaos/chaos.ts.
+ * Interrupted runs (issue 8), under the real `pulumi` CLI: a multi-resource `up` is killed at a
+ * chosen point, `pulumi` and every process it started at once (a crash, `kill -9` of the process
+ * tree, a lost CI runner), or its provider host alone, and the README's steps after an interrupted
+ * `up` must converge without a duplicate or a second charge. Shared by
+ * tests/reliability/interrupted*.test.ts, the acceptance matrix and tools/chaos/chaos.ts.
  *
  * A kill point holds the answers of chosen calls (fault rules `afterCommit` + `delayMs`: the API
- * has acted, the engine has no id yet) and kills once the request log shows those calls: the
- * window between the provider's API call and the engine's next checkpoint, where an id is lost.
+ * has acted, the CLI has no id yet) and kills once the request log shows those calls: the window
+ * between the provider's API call and the CLI's next checkpoint, where an id is lost.
  *
- * The next `up` is the real CLI's: it warns about the pending creates and runs a plain check (no
- * olds) and create again (tools/engine/CONFORMANCE.md). Each create then adopts what the earlier
- * attempt provably made, or stops with an error naming the object and the `adoptId` line; the
- * scenario then adds that line, as the user would, and runs `up` once more. Last,
- * `refresh --clear-pending-creates` drops the pending creates the CLI keeps until then.
+ * The steps (README.md "After an interrupted `up`"): `pulumi up` again, which after a killed CLI
+ * meets its lock in the file backend: the lock's process is gone, so `pulumi cancel` and `up` again.
+ * That `up` warns about the pending creates (pkg v3.274.1 resource/deploy/deployment_executor.go
+ * `printPendingOperationsWarning`) and checks and creates each such resource as a new one. Each
+ * create then adopts what the earlier attempt provably made, or stops with an error naming the
+ * object and the `adoptId` line; the scenario adds that line, as the user would, and runs `up` once
+ * more. Last, `refresh --clear-pending-creates` drops the pending creates the CLI keeps until then.
  */
-import { EngineInterrupted } from "../engine/engine";
-import type { ProviderHost } from "../support/provider-host";
 import type { EngineStack } from "../support/engine-harness";
-import { adoptIdsAsked, type ResourceType, apply, baseline, Charges, createCharges, duplicateCount, leaks, plansOf, run, worldProblems, type Declared, type Plans, type Run } from "./harness";
+import { killRun } from "../support/real-cli";
+import { adoptIdsAsked, type ResourceType, apply, baseline, Charges, createCharges, duplicateCount, leaks, plansOf, run, runPastLock, worldProblems, type Declared, type HostHandle, type Plans, type Run } from "./harness";
 
 interface Held {
   method: string;
@@ -246,13 +249,24 @@ export async function runKillPoint(s: EngineStack, project: string, point: KillP
   }
 
   // ---- the next run converges ----
+  // The first operation meets the killed CLI's lock (README step 1): `pulumi cancel`, then again.
+  const pastLock = async (op: "up" | "refresh"): Promise<Run> => {
+    const r = await runPastLock(s, op);
+    runs.push(...r.runs);
+    if (r.cancel) {
+      output.push(r.cancel.stdout, r.cancel.stderr);
+      if (r.cancel.code !== 0) problems.push(`pulumi cancel failed:\n${r.cancel.stdout}\n${r.cancel.stderr}`);
+    }
+    if (point.kill === "engine" && !r.cancel) problems.push(`the first ${op} after the kill did not meet the killed CLI's lock`);
+    return r.runs[r.runs.length - 1];
+  };
+  let next: Run;
   if (point.refreshFirst) {
-    const refreshed = await run(s, "refresh");
-    runs.push(refreshed);
+    const refreshed = await pastLock("refresh");
     if (!refreshed.ok) problems.push(`refresh failed:\n${refreshed.output.join("\n")}`);
-  }
-  let next = await run(s, "up");
-  runs.push(next);
+    next = await run(s, "up");
+    runs.push(next);
+  } else next = await pastLock("up");
   const asked: ReturnType<typeof adoptIdsAsked> = {};
   // What a user does with each error naming an `adoptId` line: adds the line and runs `up` again —
   // again while new ones are asked, since a failed step stops the run before others are reached.
@@ -291,69 +305,79 @@ export interface InterruptedUp {
   problems: string[];
 }
 
+/** Whether a checkpoint file (the file backend's `<stack>.json`) records a pending operation. */
+function checkpointHasPending(text: string): boolean {
+  const doc = JSON.parse(text) as { checkpoint?: { latest?: { pending_operations?: unknown[] } } };
+  return (doc.checkpoint?.latest?.pending_operations ?? []).length > 0;
+}
+
 /**
  * One `up` interrupted as `i` says: the held calls' answers wait (fault rules `afterCommit` +
- * `delayMs`), and the engine or its provider host is killed once the request log shows them
- * (`delayMs` later). The fault rules are removed afterwards; the request log starts empty.
+ * `delayMs`), and once the request log shows them (`delayMs` later) either `pulumi` and every
+ * process it started are killed (`kill -9` of each, as a crash of the machine or the CI runner),
+ * or its provider host alone. The fault rules are removed afterwards; the request log starts empty.
  */
 export async function interruptedUp(s: EngineStack, i: Interruption, delayMs = 0): Promise<InterruptedUp> {
+  if (i.kill === "engine" && !s.cli) throw new Error("killing `pulumi` needs the stack under the real CLI (SVC_ENGINE=pulumi)");
   const problems: string[] = [];
   let ended: Run | undefined;
   for (const h of i.hold) await s.emu.ctl("POST", "/faults", { ...h, afterCommit: true, delayMs: i.holdMs ?? HOLD_MS, times: 1 });
   s.clearRequests();
-  const controller = new AbortController();
-  let host: ProviderHost | undefined;
+  let pid: number | undefined;
+  let host: HostHandle | undefined;
   const output: string[] = [];
-  let killed = false;
+  let fired = false;
+  let killedAt: number | undefined;
   const ready = () => {
-    if (i.killWhen === "pending") return (s.state().pendingOperations ?? []).length > 0;
+    // The checkpoint file itself, as the CLI writes it: `stack export` takes too long to poll.
+    if (i.killWhen === "pending") return checkpointHasPending(s.stateText());
     const log = s.emu.control.requests().map((r) => `${r.method} ${r.path}`);
     if (typeof i.killWhen === "function") return i.killWhen(log);
     return i.killWhen.every((re) => log.some((line) => re.test(line)));
   };
-  let killedAt = Date.now();
   const kill = () => {
-    killed = true;
+    if (killedAt !== undefined) return;
     killedAt = Date.now();
-    if (i.kill === "engine") controller.abort();
-    else host?.kill();
+    if (i.kill === "engine") {
+      if (pid !== undefined) killRun(pid);
+    } else host?.kill();
   };
+  let later: NodeJS.Timeout | undefined;
   const watch = setInterval(() => {
-    if (killed) return;
+    if (fired) return;
     let now = false;
     try {
       now = ready();
     } catch {
-      /* the state file is being replaced: next tick */
+      /* the checkpoint file is being written: next tick */
     }
     if (now) {
-      if (delayMs > 0) setTimeout(kill, delayMs);
+      fired = true;
+      if (delayMs > 0) later = setTimeout(kill, delayMs);
       else kill();
-      killed = true;
     }
   }, 10);
-  const giveUp = setTimeout(() => {
-    if (!killed) problems.push("the kill point was never reached");
-    kill();
-  }, 30_000);
   try {
     // As `pulumi up --skip-preview`: the held calls are the update's creates. A preview pass would
     // send some of the same routes first (a Domain's or an EmailPlan's priced dry run) and take the
     // holds meant for the creates.
-    const r = await run(s, "up", controller.signal, (h) => (host = h), { skipPreview: true });
-    ended = r;
+    const r = await run(s, "up", undefined, (h) => (host = h), { skipPreview: true, onStart: (p) => (pid = p) });
     output.push(...r.output);
-    if (i.kill === "engine") problems.push(`the up was not interrupted (it ${r.ok ? "succeeded" : "failed"})`);
-    else if (r.ok) problems.push("the up succeeded although its provider host was killed");
-  } catch (err) {
-    if (!(err instanceof EngineInterrupted)) throw err;
-    output.push(...((err as { output?: string[] }).output ?? []));
+    // The run ended on its own: the held answers went out before the point was seen.
+    if (!fired) problems.push("the kill point was never reached");
+    if (i.kill === "engine") {
+      if (killedAt === undefined) problems.push(`the up was not interrupted (it ${r.ok ? "succeeded" : "failed"})`);
+    } else {
+      ended = r;
+      if (r.ok) problems.push("the up succeeded although its provider host was killed");
+    }
   } finally {
     clearInterval(watch);
-    clearTimeout(giveUp);
+    // A kill moved later than the run's end has nothing left to kill (and its pid may be reused).
+    clearTimeout(later);
   }
   await s.emu.ctl("DELETE", "/faults");
-  return { run: ended, output, killedAt, problems };
+  return { run: ended, output, killedAt: killedAt ?? Date.now(), problems };
 }
 
 /** Waits until the answers an interruption held have gone out (before the next scenario). */

@@ -1,19 +1,19 @@
 /**
  * `npm run demo`: the quickstart end to end against the emulator — preview, up, a preview with no
  * changes, a webhook URL change whose preview shows one replace, up, destroy — with a closing
- * summary. Uses the real `pulumi` CLI when one is built (tools/pulumi-cli/build.sh) or on PATH (local
- * file backend and passphrase in a temp dir), and the project's test engine otherwise; it says which.
+ * summary. Runs the real `pulumi` CLI: the one built (tools/pulumi-cli/build.sh), else the one on
+ * PATH (local file backend and passphrase in a temp dir); it says which. Without either it says how
+ * to get one and fails.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { runEngine, type Operation, type RunResult } from "../engine/engine";
-import { setConfig } from "../engine/state";
 import { packageRoot } from "../support/provider-host";
 import { ensurePackageLink } from "../support/project";
-import { CLI, cliEnv, realCliPresent, realCliVersion } from "../support/real-cli";
+import { CLI, cliEnv, realCliPresent, realCliVersion, stepsOfEventLog } from "../support/real-cli";
+import type { Operation, StepOp } from "../support/stack-state";
 
 const ROOT = packageRoot(__dirname);
 const PROJECT_DIR = join(ROOT, "examples/quickstart");
@@ -25,37 +25,31 @@ function pulumiOnPath(): boolean {
   return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
 }
 
+/** What the demo needs of one operation: its outcome, the stack's outputs, its steps by kind. */
+interface Outcome {
+  ok: boolean;
+  outputs: Record<string, unknown>;
+  counts: Partial<Record<StepOp, number>>;
+}
+
 interface Driver {
   name: string;
-  /** The engine reports step counts; the CLI's output is shown as is. */
-  countsKnown: boolean;
   setConfig(key: string, value: string, secret?: boolean): void;
-  run(op: Operation): Promise<{ ok: boolean; outputs: Record<string, unknown>; counts: Record<string, number> }>;
+  run(op: Operation): Promise<Outcome>;
   close(): void;
 }
 
-/** The project's test engine: the same steps the CLI takes, on this machine without a CLI. */
-function engineDriver(tmp: string): Driver {
-  const options = { projectDir: PROJECT_DIR, stack: STACK, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json"), print: (l: string) => console.log(l) };
-  return {
-    name: "the project's test engine (no `pulumi` CLI on PATH)",
-    countsKnown: true,
-    setConfig: (key, value, secret) => setConfig(PROJECT_DIR, STACK, PASSPHRASE, key, value, secret),
-    async run(op) {
-      const r: RunResult = await runEngine(op, options);
-      return { ok: r.ok, outputs: r.outputs, counts: r.counts as Record<string, number> };
-    },
-    close: () => rmSync(join(PROJECT_DIR, `Pulumi.${STACK}.yaml`), { force: true }),
-  };
-}
-
-/** The real CLI, with a local file backend and a passphrase in a temp dir: the one built into
- * .pulumi-cli/bin (its own PULUMI_HOME, nothing downloaded), else the `pulumi` on PATH. */
+/**
+ * The real CLI, with a local file backend and a passphrase in a temp dir: the one built into
+ * .pulumi-cli/bin (its own PULUMI_HOME, nothing downloaded), else the `pulumi` on PATH. Each
+ * operation's steps are read from its engine events (`--event-log`), so the demo checks what the
+ * previews plan.
+ */
 function cliDriver(tmp: string): Driver {
   const built = realCliPresent();
   const env = built
     ? cliEnv(join(tmp, "home"), tmp, PASSPHRASE)
-    : { ...process.env, PULUMI_BACKEND_URL: `file://${tmp}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true" };
+    : { ...process.env, PULUMI_BACKEND_URL: `file://${tmp}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DEBUG_COMMANDS: "true" };
   const bin = built ? CLI : "pulumi";
   const pulumi = (args: string[], inherit = true) => execFileSync(bin, [...args, "--cwd", PROJECT_DIR, "--non-interactive"], { env, stdio: inherit ? "inherit" : "pipe" }).toString();
   // An operation runs the program, which calls the emulator in this process: waiting for the CLI
@@ -70,16 +64,19 @@ function cliDriver(tmp: string): Driver {
     });
   ensurePackageLink(PROJECT_DIR);
   pulumi(["stack", "init", STACK], false);
+  let n = 0;
   return {
-    name: built ? `the pulumi CLI ${realCliVersion()} built by tools/pulumi-cli/build.sh` : "the pulumi CLI on PATH",
-    countsKnown: false,
+    name: built ? `the pulumi CLI ${realCliVersion()} built by tools/pulumi-cli/build.sh` : `the pulumi CLI on PATH (${pulumi(["version"], false).trim()})`,
     setConfig: (key, value, secret) => void pulumi(["config", "set", ...(secret ? ["--secret"] : []), key, value, "--stack", STACK], false),
     async run(op) {
       const args = { preview: ["preview", "--diff"], up: ["up", "--yes"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] }[op];
+      const log = join(tmp, `events-${++n}.jsonl`);
       try {
-        await pulumiAsync([...args, "--stack", STACK]);
+        await pulumiAsync([...args, "--stack", STACK, "--event-log", log]);
         const outputs = JSON.parse((await pulumiAsync(["stack", "output", "--json", "--show-secrets", "--stack", STACK], false)) || "{}");
-        return { ok: true, outputs, counts: {} };
+        const counts: Outcome["counts"] = {};
+        for (const step of stepsOfEventLog(existsSync(log) ? readFileSync(log, "utf8") : "").steps) counts[step.op] = (counts[step.op] ?? 0) + 1;
+        return { ok: true, outputs, counts };
       } catch {
         return { ok: false, outputs: {}, counts: {} };
       }
@@ -88,11 +85,20 @@ function cliDriver(tmp: string): Driver {
   };
 }
 
+/** Where a `pulumi` CLI comes from, for a machine that has none. */
+const NO_CLI = `the demo runs the real \`pulumi\` CLI, and there is none here:
+  - install it (https://www.pulumi.com/docs/install/) so that \`pulumi\` is on PATH, or
+  - build the pinned one into .pulumi-cli/bin with \`npm run build:real-cli\` (Go needed).`;
+
 async function main(): Promise<void> {
   const started = Date.now();
+  if (!realCliPresent() && !pulumiOnPath()) {
+    console.error(`demo failed: ${NO_CLI}`);
+    process.exit(1);
+  }
   const tmp = mkdtempSync(join(tmpdir(), "svc-demo-"));
   const emulator = await startEmulator({ port: 0 });
-  const driver = realCliPresent() || pulumiOnPath() ? cliDriver(tmp) : engineDriver(tmp);
+  const driver = cliDriver(tmp);
   let failed = false;
   const stepTitle = (n: number, text: string) => console.log(`\n${bold(`── ${n}. ${text}`)}`);
   const must = async (op: Operation, check?: (r: Awaited<ReturnType<Driver["run"]>>) => string | undefined) => {
@@ -126,10 +132,10 @@ async function main(): Promise<void> {
     stepTitle(2, "up: create everything and wait until it is ready");
     const up = await must("up");
     stepTitle(3, "preview again: nothing changed, so nothing to do");
-    await must("preview", (r) => (driver.countsKnown && Object.keys(r.counts).some((k) => k !== "same") ? "the second preview shows changes" : undefined));
+    await must("preview", (r) => (!r.counts.same || Object.keys(r.counts).some((k) => k !== "same") ? `the second preview does not show only unchanged resources: ${JSON.stringify(r.counts)}` : undefined));
     stepTitle(4, "change the webhook URL: the API cannot update a webhook, so the preview shows one replace");
     driver.setConfig("svc-quickstart:webhookUrl", "https://hooks.example.com/svc-v2");
-    await must("preview", (r) => (driver.countsKnown && (r.counts.replace !== 1 || Object.keys(r.counts).some((k) => k !== "same" && k !== "replace")) ? "expected exactly one replace" : undefined));
+    await must("preview", (r) => (r.counts.replace !== 1 || Object.keys(r.counts).some((k) => k !== "same" && k !== "replace") ? `expected exactly one replace: ${JSON.stringify(r.counts)}` : undefined));
     stepTitle(5, "up: replace the webhook");
     const after = await must("up");
     stepTitle(6, "destroy: unprotect the server in code, then remove everything");

@@ -117,6 +117,32 @@ export function killProviderHost(pid: number): number {
   return hosts.length;
 }
 
+/**
+ * Kills (SIGKILL) the CLI run `pid` and every process under it (the language host, the program, the
+ * provider host), at once, as a crash of the machine or the CI runner ends them. Answers how many
+ * processes were killed.
+ */
+export function killRun(pid: number): number {
+  const all = [pid, ...descendants(pid)];
+  let killed = 0;
+  for (const p of all) {
+    try {
+      process.kill(p, "SIGKILL");
+      killed++;
+    } catch {
+      /* already gone */
+    }
+  }
+  return killed;
+}
+
+/**
+ * What an operation prints when a killed CLI's lock is still in a file backend, with the pid the
+ * lock names (pkg/backend/diy/lock.go `checkForLock`, v3.274.1).
+ */
+export const STACK_LOCKED =
+  /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\.\n\s+file:\/\/\S+\.json\S*: created by \S+@\S+ \(pid (\d+)\) at \S+/;
+
 /** Runs `pulumi args…` in `cwd`; never throws for a non-zero exit. `signal` kills it as `kill -9` would;
  * `onStdout` sees what the CLI has printed so far, as it prints it. */
 export function runCli(
@@ -192,6 +218,14 @@ const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, "").replace(
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Props).sort(([a], [b]) => a.localeCompare(b))) : x));
 
+/** The inputs that differ between a step's old and new state (the Node dynamic host answers no diff keys of its own). */
+function changedInputs(m: StepMetadata): string[] {
+  const before = m.old?.inputs;
+  const after = m.new?.inputs;
+  if (!before || !after) return [];
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== "__provider" && stable(before[k]) !== stable(after[k]));
+}
+
 /**
  * The steps and diagnostics of one run's event log (`--event-log`): the engine pass that acted. An
  * `up` runs a preview pass first, whose events the log does not hold (v3.274.1): `previewPlanOf`
@@ -220,29 +254,30 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
     // A replacement's properties are its `keys` (the Node dynamic host answers no `diffs` of its own).
     for (const d of [...(m.diffs ?? []), ...(m.keys ?? [])]) if (!s.diffs.includes(d)) s.diffs.push(d);
     // An update with no listed keys: the inputs that changed, as the CLI's display finds them.
-    if (op === "update" && !s.diffs.length && m.old?.inputs && m.new?.inputs) {
-      const before = m.old.inputs;
-      const after = m.new.inputs;
-      s.diffs = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== "__provider" && stable(before[k]) !== stable(after[k]));
-    }
+    if (op === "update" && !s.diffs.length) s.diffs = changedInputs(m);
     return s;
   };
   for (const e of events.slice(start)) {
     if (e.resourcePreEvent) stepOf(e.resourcePreEvent.metadata);
     if (e.resOutputsEvent) {
       const m = e.resOutputsEvent.metadata;
-      const s = stepOf(m);
-      // A refresh's outputs event: op "refresh", or "same" when the Read found nothing new (v3.274.1).
-      if (s && (m.op === "refresh" || (s.op === "refresh" && m.op === "same"))) {
-        if (!m.new) s.op = "delete";
-        else {
+      const refreshed = steps.get(m.urn);
+      if (refreshed?.op === "refresh") {
+        // A refresh step's outputs event carries its result (v3.274.1 engine/update.go, `ResultOp`;
+        // resource/deploy/step.go `RefreshStep.ResultOp`): `delete` when the object is gone, `same`
+        // when the provider's Diff of the read state against the program's finds no change (an
+        // output that moved alone is taken into the state silently), `update` when it finds some,
+        // its keys the diff's; `refresh` with the outputs compared for a resource the CLI diffs by
+        // outputs only (an external one).
+        if (!m.new || m.op === "delete") refreshed.op = "delete";
+        else if (m.op === "refresh") {
           const before = m.old?.outputs ?? {};
           const after = m.new.outputs ?? {};
-          const keys = m.diffs?.length ? m.diffs : [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => stable(before[k]) !== stable(after[k]));
-          s.op = keys.length ? "refresh" : "same";
-          s.diffs = keys;
-        }
-      }
+          refreshed.diffs = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => stable(before[k]) !== stable(after[k]));
+          if (!refreshed.diffs.length) refreshed.op = "same";
+        } else if (m.op === "update") refreshed.diffs = m.diffs?.length ? m.diffs : changedInputs(m);
+        else refreshed.op = "same";
+      } else stepOf(m);
     }
     if (e.resOpFailedEvent) {
       const s = stepOf(e.resOpFailedEvent.metadata);
@@ -392,6 +427,8 @@ export interface CliOnlyRunOptions {
   previewPlan?: boolean;
   /** `--continue-on-error`: a failed step stops only what depends on it; the other steps run (a run of many independent resources). */
   continueOnError?: boolean;
+  /** Called with the `pulumi` process's id once it runs (a test kills it, or it and its hosts: `killRun`). */
+  onStart?: (pid: number) => void;
 }
 
 export interface CliRunOptions extends CliOnlyRunOptions {
@@ -547,7 +584,10 @@ export class CliStack {
     const r = await this.cli(
       args,
       o.signal,
-      (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }),
+      (pid) => {
+        o.onStart?.(pid);
+        o.onProviderHost?.({ kill: () => void killProviderHost(pid) });
+      },
       planned ? (printed) => void (plannedAt ??= PLAN_END.test(printed) ? Date.now() : undefined) : undefined,
     );
     const ms = Date.now() - t0;
