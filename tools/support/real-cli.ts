@@ -325,6 +325,7 @@ interface ExportedResource {
   pendingReplacement?: boolean;
   initErrors?: string[];
   delete?: boolean;
+  external?: boolean;
   customTimeouts?: { create?: number; update?: number; delete?: number };
 }
 
@@ -357,6 +358,7 @@ export function stateOfExport(text: string): StackState {
         ...(r.pendingReplacement ? { pendingReplacement: true } : {}),
         ...(r.initErrors?.length ? { initErrors: r.initErrors } : {}),
         ...(r.delete ? { pendingDelete: true } : {}),
+        ...(r.external ? { external: true } : {}),
       };
     });
   const pending: PendingOperation[] = (doc.deployment?.pending_operations ?? [])
@@ -382,6 +384,8 @@ export interface CliOnlyRunOptions {
    * then JSON.
    */
   previewPlan?: boolean;
+  /** Called with the `pulumi` process's id once it runs (a test signals it, or watches what it starts). */
+  onStart?: (pid: number) => void;
 }
 
 export interface CliRunOptions extends CliOnlyRunOptions {
@@ -523,7 +527,10 @@ export class CliStack {
     const r = await this.cli(
       args,
       o.signal,
-      (pid) => o.onProviderHost?.({ kill: () => void killProviderHost(pid) }),
+      (pid) => {
+        o.onStart?.(pid);
+        o.onProviderHost?.({ kill: () => void killProviderHost(pid) });
+      },
       planned ? (printed) => void (plannedAt ??= PLAN_END.test(printed) ? Date.now() : undefined) : undefined,
     );
     const ms = Date.now() - t0;
