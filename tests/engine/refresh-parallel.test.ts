@@ -1,12 +1,12 @@
 /**
- * The test engine refreshes as the real engine does (CONFORMANCE.md, "refresh: reads in parallel"):
- * every resource's read is under way at once, up to `--parallel` at a time, the new state keeps the
- * old order; `up --refresh` and `preview --refresh` read first and compare the program with what the
- * reads found. The provider process answers those concurrent reads with one call per list.
+ * `pulumi refresh` of 10 resources, and `up --refresh` / `preview --refresh` after one was deleted
+ * out of band, under the real CLI: the refresh finds no change and keeps the state's order, whatever
+ * `--parallel` says; the provider process answers the CLI's concurrent `Read`s with one call per
+ * list (docs/client.md, "Reads that coalesce"); a resource found gone is made again in the same run.
+ * How many `Read`s are under way at once is the CLI's own step executor's (`--parallel`,
+ * pkg/resource/deploy/step_executor.go): not ours to test.
  */
-import { fixtureProject, type EngineStack } from "../../tools/support/engine-harness";
-import { runEngine, type EngineOptions, type RunResult } from "../../tools/engine/engine";
-import type { ProviderHost } from "../../tools/support/provider-host";
+import { fixtureProject, type EngineRun, type EngineStack } from "../../tools/support/engine-harness";
 import { useEngineStack } from "../support/per-file";
 
 jest.setTimeout(90_000);
@@ -26,41 +26,25 @@ useEngineStack((x) => (s = x), {
   },
 });
 
-/** Runs the engine with `options`, counting the provider's reads under way at the same time. */
-async function run(op: "refresh" | "up" | "preview", options: Partial<EngineOptions>): Promise<RunResult & { mostReadsAtOnce: number }> {
-  let underWay = 0;
-  let mostReadsAtOnce = 0;
-  const countReads = (host: ProviderHost) => {
-    const read = host.read.bind(host);
-    host.read = async (...args) => {
-      mostReadsAtOnce = Math.max(mostReadsAtOnce, ++underWay);
-      try {
-        return await read(...args);
-      } finally {
-        underWay--;
-      }
-    };
-  };
-  // One pass of reads is measured: the CLI's preview pass (which reads too) is skipped.
-  const result = await runEngine(op, { ...s.options, skipPreview: true, ...options, onProviderHost: countReads });
-  if (!result.ok) throw new Error(`${op} failed: ${result.errors.join("\n")}`);
-  return { ...result, mostReadsAtOnce };
-}
-
 const gets = () => s.emu.control.requests().filter((r) => r.method === "GET").map((r) => r.route);
+const changed = (r: EngineRun) => r.steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`);
 
-test("refresh reads up to --parallel resources at once; the state keeps its order; one GET per list", async () => {
+test("refresh --parallel 4 and --parallel 1: no change, the state keeps its order, one GET per list", async () => {
   const before = s.state().resources.map((r) => r.urn);
   s.clearRequests();
-  const wide = await run("refresh", { parallel: 4 });
-  expect(wide.mostReadsAtOnce).toBe(4);
-  expect(wide.steps.filter((x) => x.op !== "same")).toEqual([]);
+  // One pass of reads is counted: the preview pass (which reads too) is skipped.
+  const wide = await s.run("refresh", true, { parallel: 4, skipPreview: true });
+  expect(changed(wide)).toEqual([]);
+  expect(wide.steps).toHaveLength(10);
   expect(s.state().resources.map((r) => r.urn)).toEqual(before);
   expect(gets().sort()).toEqual(["email.templates.list", "email.webhooks.list"]);
 
-  const serial = await run("refresh", { parallel: 1 });
-  expect(serial.mostReadsAtOnce).toBe(1);
+  s.clearRequests();
+  const serial = await s.run("refresh", true, { parallel: 1, skipPreview: true });
+  expect(changed(serial)).toEqual([]);
   expect(serial.steps).toHaveLength(10);
+  expect(s.state().resources.map((r) => r.urn)).toEqual(before);
+  expect(gets().sort()).toEqual(["email.templates.list", "email.webhooks.list"]);
 });
 
 test("up --refresh: a webhook deleted out of band is found gone and made again in the same run; preview --refresh shows it", async () => {
@@ -68,14 +52,18 @@ test("up --refresh: a webhook deleted out of band is found gone and made again i
   const gone = await s.emu.call("DELETE", `/email/webhooks/${hook.id}`, { key: s.emu.keys.email });
   expect(gone.status).toBe(200);
 
-  const preview = await run("preview", { refresh: true, parallel: 8 });
-  expect(preview.steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`)).toEqual(["delete hook-0", "create hook-0"]);
+  s.clearRequests();
+  const preview = await s.run("preview", true, { refresh: true });
+  expect(changed(preview)).toEqual(["delete hook-0"]);
+  expect(preview.output.join("\n")).toMatch(/\+ {1,2}pulumi-nodejs:dynamic\/svc:Webhook hook-0 create/);
+  expect(s.writes()).toEqual([]);
 
-  const up = await run("up", { refresh: true, parallel: 8 });
-  expect(up.mostReadsAtOnce).toBe(8);
-  expect(up.steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`)).toEqual(["delete hook-0", "create hook-0"]);
+  const up = await s.run("up", true, { refresh: true, parallel: 8, skipPreview: true });
+  expect(changed(up)).toEqual(["delete hook-0"]);
+  expect(up.output.join("\n")).toMatch(/\+ {1,2}pulumi-nodejs:dynamic\/svc:Webhook hook-0 created/);
+  expect(s.writes().map((w) => `${w.method} ${w.route}`)).toEqual(["POST email.webhooks.create"]);
   const again = s.state().resources.find((r) => r.name === "hook-0")!;
   expect(again.id).not.toBe(hook.id);
-  const plain = await run("preview", {});
+  const plain = await s.run("preview");
   expect(plain.steps.every((x) => x.op === "same")).toBe(true);
 });

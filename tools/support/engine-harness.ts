@@ -107,8 +107,8 @@ export async function engineStack(o: StackOptions): Promise<EngineStack> {
   const config = (key: string, value: string, secret = false) => setConfig(o.projectDir, o.stack, PASSPHRASE, key, value, secret);
   configureFor(emu, config);
   const execute = async (op: Operation, extra: RunOptions = {}): Promise<EngineRun> => {
-    const { onProviderHost, target, replace, exclude, previewPlan, continueOnError, ...rest } = extra;
-    const cliOnly = Object.entries({ target, replace, exclude, previewPlan, continueOnError }).filter(([, v]) => v !== undefined);
+    const { onProviderHost, target, replace, exclude, previewPlan, continueOnError, onStart, ...rest } = extra;
+    const cliOnly = Object.entries({ target, replace, exclude, previewPlan, continueOnError, onStart }).filter(([, v]) => v !== undefined);
     if (cliOnly.length) throw new Error(`${op} --${cliOnly.map(([k]) => k).join(", --")}: a flag of the real CLI only (SVC_ENGINE=pulumi); the test engine has none`);
     const output: string[] = [];
     const result = await runEngine(op, { ...options, ...rest, print: (line) => output.push(line), onProviderHost: onProviderHost && ((h) => onProviderHost(h)) });

@@ -368,6 +368,7 @@ interface ExportedResource {
   pendingReplacement?: boolean;
   initErrors?: string[];
   delete?: boolean;
+  external?: boolean;
   customTimeouts?: { create?: number; update?: number; delete?: number };
 }
 
@@ -400,6 +401,7 @@ export function stateOfExport(text: string): StackState {
         ...(r.pendingReplacement ? { pendingReplacement: true } : {}),
         ...(r.initErrors?.length ? { initErrors: r.initErrors } : {}),
         ...(r.delete ? { pendingDelete: true } : {}),
+        ...(r.external ? { external: true } : {}),
       };
     });
   const pending: PendingOperation[] = (doc.deployment?.pending_operations ?? [])

@@ -2,9 +2,9 @@
  * The lifecycle suite's world: a JavaScript Pulumi project (generated under
  * tests/fixtures/engine-lifecycle-<name>/, gitignored) whose program declares `Res`, a plain
  * `pulumi.dynamic.Resource` with a tiny provider of its own — objects in a JSON file, every provider
- * call appended to a log — run through the test engine. No emulator: the scenarios assert the steps,
- * the provider calls and the saved state, as pulumi/pulumi's pkg/engine/lifecycletest does with its
- * deploytest provider.
+ * call appended to a log — run by the real `pulumi` CLI (tools/support/real-cli.ts: a stack `dev` in
+ * a file backend of its own). No emulator: the scenarios assert the steps, the provider calls and the
+ * saved state, as pulumi/pulumi's pkg/engine/lifecycletest does with its deploytest provider.
  *
  * The provider's behaviour is steered by the resource's own inputs: `replaceOn` (keys whose change
  * replaces), `dbr` (delete before replace), `diffUnknown` (no answer: DIFF_UNKNOWN), `failCreate`,
@@ -15,13 +15,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult } from "../../../tools/engine/engine";
-import { packageRoot } from "../../../tools/support/provider-host";
 import { writeProjectFiles } from "../../../tools/support/engine-harness";
-import { setConfig, type StackState } from "../../../tools/engine/state";
+import { packageRoot } from "../../../tools/support/provider-host";
+import { CliStack, type CliOutput, type CliRun, type CliRunOptions } from "../../../tools/support/real-cli";
+import type { Operation, RunResult, StackState } from "../../../tools/support/stack-state";
 
 const ROOT = packageRoot(__dirname);
-export const PASSPHRASE = "lifecycle-passphrase";
+const PASSPHRASE = "lifecycle-passphrase";
 
 export interface Call {
   op: "check" | "diff" | "create" | "read" | "update" | "delete";
@@ -32,26 +32,32 @@ export interface Call {
   keys?: string[];
 }
 
-export interface LifecycleRun extends RunResult {
-  output: string[];
+export interface LifecycleRun extends CliRun {
   /** The provider calls of this run (preview pass included), in the order they were made. */
   calls: Call[];
 }
 
+type Objects = Record<string, Record<string, unknown>>;
+
 export interface Lifecycle {
   dir: string;
   project: string;
+  /** `pulumi stack init` of `dev` (the harness's own backend). */
+  init(): void;
   /** Writes the program: `Res`, `pulumi` and `note(key, value)` (see `notes`) in scope. */
   program(code: string): void;
-  run(op: Operation, o?: { ok?: boolean } & Partial<EngineOptions>): Promise<LifecycleRun>;
-  /** `pulumi config set` (the key as given, namespaced). */
+  run(op: Operation, o?: { ok?: boolean } & CliRunOptions): Promise<LifecycleRun>;
+  /** `pulumi config set` (the key as given), written before the next command. */
   config(key: string, value: string, secret?: boolean): void;
+  /** Any other `pulumi` command on the stack (`config set --path`, `config get`). */
+  command(args: string[]): Promise<CliOutput>;
   state(): StackState;
+  /** The checkpoint file as the backend stores it. */
   stateText(): string;
-  /** The state file's path. */
-  stateFile: string;
   /** The objects the provider holds, by id. */
-  objects(): Record<string, Record<string, unknown>>;
+  objects(): Objects;
+  /** Changes the provider's objects out of band (drift). */
+  editObjects(edit: (objects: Objects) => void): void;
   /** What the program noted with `note(key, value)` (inside an `apply`: only known values get here). */
   notes(): Record<string, unknown>[];
   close(): void;
@@ -120,9 +126,10 @@ function note(key, value) { require("fs").appendFileSync(NOTES, JSON.stringify({
 
 const readLines = <T>(file: string): T[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as T) : []);
 
-/** One project for the enclosing describe block (or the file), removed after its tests. */
+/** One project and stack for the enclosing describe block (or the file): its stack made before its tests, all removed after. */
 export function lifecycleProject(name: string): Lifecycle {
   const lc = lifecycle(name);
+  beforeAll(() => lc.init());
   afterAll(() => lc.close());
   return lc;
 }
@@ -137,28 +144,35 @@ export function lifecycle(name: string): Lifecycle {
   const log = join(tmp, "calls.jsonl");
   const notesFile = join(tmp, "notes.jsonl");
   writeProjectFiles(dir, project);
-  const options = { projectDir: dir, stack: "dev", passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
+  const cli = new CliStack(dir, project, "dev", PASSPHRASE, tmp);
+  const objects = (): Objects => (existsSync(store) ? (JSON.parse(readFileSync(store, "utf8")) as { objects: Objects }).objects : {});
   return {
     dir,
     project,
+    init: () => cli.init(),
     program(code) {
       writeFileSync(join(dir, "index.js"), HEADER(store, log, notesFile) + code);
     },
     async run(op, o = {}) {
       const { ok = true, ...rest } = o;
       rmSync(log, { force: true });
-      const output: string[] = [];
-      const result = await runEngine(op, { ...options, print: (line) => output.push(line), ...rest });
-      if (result.ok !== ok) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${output.join("\n")}`);
-      return { ...result, output, calls: readLines<Call>(log) };
+      const result = await cli.run(op, rest);
+      if (result.ok !== ok) throw new Error(`${op} ${result.ok ? "succeeded" : "failed"}, expected the opposite:\n${result.output.join("\n")}`);
+      return { ...result, calls: readLines<Call>(log) };
     },
-    config: (key, value, secret = false) => setConfig(dir, "dev", PASSPHRASE, key, value, secret),
-    state: () => readStackState(options),
-    stateText: () => readFileSync(options.stateFile, "utf8"),
-    stateFile: options.stateFile,
-    objects: () => (existsSync(store) ? (JSON.parse(readFileSync(store, "utf8")) as { objects: Record<string, Record<string, unknown>> }).objects : {}),
+    config: (key, value, secret = false) => cli.config(key, value, secret),
+    command: (args) => cli.command(args),
+    state: () => cli.state(),
+    stateText: () => readFileSync(cli.stateFile, "utf8"),
+    objects,
+    editObjects(edit) {
+      const s = JSON.parse(readFileSync(store, "utf8")) as { objects: Objects };
+      edit(s.objects);
+      writeFileSync(store, JSON.stringify(s));
+    },
     notes: () => readLines(notesFile),
     close() {
+      cli.close();
       rmSync(dir, { recursive: true, force: true });
       rmSync(tmp, { recursive: true, force: true });
     },

@@ -3,8 +3,7 @@
  * outputs and the checks of registrations — each scenario named after the pulumi/pulumi
  * pkg/engine/lifecycletest test it mirrors (harness.ts: the provider and its switches).
  */
-import { qualifyConfigKey, readConfig, setConfig } from "../../../tools/engine/state";
-import { changes, lifecycleProject, PASSPHRASE, stateIds, writes } from "./harness";
+import { changes, lifecycleProject, stateIds, writes } from "./harness";
 
 jest.setTimeout(240_000);
 
@@ -60,10 +59,10 @@ new Res("twin", {});`);
     expect(r.errors.join("\n")).toContain(`Duplicate resource URN 'urn:pulumi:dev::${lc.project}::pulumi-nodejs:dynamic/lc:Res::twin'; try giving it a unique name`);
   });
 
-  test("step.go CreateStep.Apply: a create answering an empty id fails, and nothing is saved for it", async () => {
+  test("provider_plugin.go Create: a create answering an empty id fails, and nothing is saved for it", async () => {
     lc.program(`new Res("noid", { emptyId: true });`);
     const r = await lc.run("up", { skipPreview: true, ok: false });
-    expect(r.errors.join("\n")).toContain("provider did not return an ID from Create");
+    expect(r.errors.join("\n")).toContain(`plugin returned empty resource.ID from create 'urn:pulumi:dev::${lc.project}::pulumi-nodejs:dynamic/lc:Res::noid'`);
     expect(lc.state().resources.some((x) => x.name === "noid")).toBe(false);
   });
 
@@ -155,7 +154,7 @@ new Res("e", { parentId: b.computed, replaceOn: ["parentId"] });`;
     expect(writes(r)).toEqual([]);
   });
 
-  test("a dependent no longer declared after its delete stays as pending replacement, and the next up only drops it", async () => {
+  test("a dependent no longer declared after its delete is dropped in the same run, with no second delete (its pending replacement removed: step_generator.go GenerateDeletes)", async () => {
     // protect lifted first (the check reads the old state's protect, as the CLI's), then replaced.
     lc.program(chain(2));
     await lc.run("up", { skipPreview: true });
@@ -165,10 +164,10 @@ new Res("e", { parentId: b.computed, replaceOn: ["parentId"] });`;
     lc.program(chain(4).replace(/\nnew Res\("e".*/, ""));
     const up = await lc.run("up", { skipPreview: true });
     expect(writes(up).filter((w) => w.endsWith(" e"))).toEqual(["delete e"]);
-    expect(lc.state().resources.find((r) => r.name === "e")?.pendingReplacement).toBe(true);
-    const next = await lc.run("up", { skipPreview: true });
-    expect(writes(next)).toEqual([]);
+    // The CLI shows the dependent's delete as part of a replacement (a `delete-replaced` step).
+    expect(changes(up)).toContain("replace e");
     expect(lc.state().resources.some((r) => r.name === "e")).toBe(false);
+    expect(lc.state().resources.some((r) => r.pendingReplacement)).toBe(false);
   });
 });
 
@@ -206,27 +205,22 @@ new Res("free", {});`);
 describe("refresh", () => {
   const lc = lifecycleProject("refresh");
 
-  test("TestRefreshBasics: a refresh reads each resource with its outputs and inputs; drift is shown and saved", async () => {
+  test("TestRefreshBasics: a refresh reads each resource with its outputs and inputs; drift is shown (as an update: step.go RefreshStep.ResultOp, the provider's Diff of the inputs against what it read) and saved", async () => {
     lc.program(`new Res("a", { size: 1 });
 new Res("b", { size: 1 });`);
     await lc.run("up", { skipPreview: true });
     // Drift out of band: a's size changed at the "API".
-    const store = JSON.parse(require("node:fs").readFileSync(lc.stateFile.replace("state.json", "store.json"), "utf8"));
-    store.objects["id-1"].size = 9;
-    require("node:fs").writeFileSync(lc.stateFile.replace("state.json", "store.json"), JSON.stringify(store));
+    lc.editObjects((objects) => (objects["id-1"].size = 9));
     const r = await lc.run("refresh", { skipPreview: true });
     expect(r.calls.filter((c) => c.op === "read").map((c) => c.id).sort()).toEqual(["id-1", "id-2"]);
-    expect(changes(r)).toEqual(["refresh a"]);
+    expect(changes(r)).toEqual(["update a"]);
     expect(lc.state().resources.find((x) => x.name === "a")!.outputs.size).toBe(9);
   });
 
-  test("TestRefreshWithDelete: a resource gone at the API leaves the state; the next up creates it", async () => {
-    const file = lc.stateFile.replace("state.json", "store.json");
-    const store = JSON.parse(require("node:fs").readFileSync(file, "utf8"));
-    delete store.objects["id-2"];
-    require("node:fs").writeFileSync(file, JSON.stringify(store));
+  test("TestRefreshWithDelete: a resource gone at the API leaves the state (a's drift is still shown); the next up creates it", async () => {
+    lc.editObjects((objects) => delete objects["id-2"]);
     const r = await lc.run("refresh", { skipPreview: true });
-    expect(changes(r)).toEqual(["delete b"]);
+    expect(changes(r)).toEqual(["update a", "delete b"]);
     expect(stateIds(lc.state())).toEqual(["a id-1"]);
     const up = await lc.run("up", { skipPreview: true });
     expect(writes(up).sort()).toEqual(["create b", "update a"]);
@@ -252,7 +246,8 @@ describe("import, secrets, outputs and config", () => {
     lc.program(`new Res("a", {});
 new Res("imported", {}, { import: "id-1" });`);
     const r = await lc.run("up", { ok: false });
-    expect(r.errors.join("\n")).toContain("lc:Res imported: Preview failed: Cannot read properties of undefined (reading 'toJavaScript')");
+    // The import's Read gets no properties, so no __provider: cmd/dynamic-provider cannot load the provider's code.
+    expect(r.errors.join("\n")).toContain("lc:Res imported: Preview failed: code must be a string, not undefined");
     expect(r.calls.filter((c) => c.op === "read")).toEqual([]);
   });
 
@@ -261,11 +256,12 @@ new Res("imported", {}, { import: "id-1" });`);
     await lc.run("up", { skipPreview: true });
     const text = lc.stateText();
     expect(text).not.toContain("secret-token-456");
-    const stored = JSON.parse(text).resources.find((r: { name: string }) => r.name === "s");
+    const stored = (JSON.parse(text) as { checkpoint: { latest: { resources: { urn: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] } } }).checkpoint.latest.resources.find((r) => r.urn.endsWith("::s"))!;
     expect(stored.inputs.password).toBe("plain-pass-123");
-    expect(stored.outputs.password).toHaveProperty("secure");
-    expect(stored.inputs.token).toHaveProperty("secure");
-    expect(stored.outputs.token).toHaveProperty("secure");
+    // The checkpoint's secrets: the signature and the passphrase provider's ciphertext (pkg/resource/stack/deployment.go).
+    expect(stored.outputs.password).toHaveProperty("ciphertext");
+    expect(stored.inputs.token).toHaveProperty("ciphertext");
+    expect(stored.outputs.token).toHaveProperty("ciphertext");
   });
 
   test("TestStackOutputsProgramError: a failed program keeps the stack outputs it did not register again", async () => {
@@ -286,12 +282,13 @@ throw new Error("program error");`);
     await lc.run("up", { skipPreview: true });
     const cfg = lc.state().resources.find((r) => r.name === "cfg")!;
     expect(JSON.parse(cfg.outputs.config as string)).toEqual({ flavor: "mint" });
-    // `config set k v` stores `<project>:k`; `--path` stores whole numbers and booleans as such.
-    expect(qualifyConfigKey("region", lc.project)).toBe(`${lc.project}:region`);
-    expect(qualifyConfigKey("svc:apiUrl", lc.project)).toBe("svc:apiUrl");
-    setConfig(lc.dir, "dev", PASSPHRASE, `${lc.project}:limits.max`, "5", false, true);
-    setConfig(lc.dir, "dev", PASSPHRASE, `${lc.project}:limits.on`, "true", false, true);
-    setConfig(lc.dir, "dev", PASSPHRASE, `${lc.project}:limits.zip`, "0123", false, true);
-    expect(JSON.parse(readConfig(lc.dir, "dev", PASSPHRASE).values[`${lc.project}:limits`])).toEqual({ max: 5, on: true, zip: "0123" });
+    // `config set k v` stores `<project>:k`; `--path` stores whole numbers and booleans as such, a
+    // leading 0 keeps a string (sdk/go/common/resource/config/object.go `coerce`).
+    const set = await lc.command(["config", "set-all", "--path", "--plaintext", "region=eu", "--plaintext", "limits.max=5", "--plaintext", "limits.on=true", "--plaintext", "limits.zip=0123"]);
+    expect(set.code).toBe(0);
+    const all = await lc.command(["config", "--json"]);
+    const values = Object.fromEntries(Object.entries(JSON.parse(all.stdout) as Record<string, { value: string }>).map(([k, v]) => [k, v.value]));
+    expect(values).toMatchObject({ [`${lc.project}:region`]: "eu", "pulumi-nodejs:flavor": "mint" });
+    expect(JSON.parse(values[`${lc.project}:limits`])).toEqual({ max: 5, on: true, zip: "0123" });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The lifecycle suite: scenarios modelled on pulumi/pulumi pkg/engine/lifecycletest, each naming the
- * test it mirrors, run through the test engine with a dynamic provider of the suite's own
+ * test it mirrors, run by the real `pulumi` CLI with a dynamic provider of the suite's own
  * (harness.ts). Each asserts the steps, the provider calls and the saved state, as the real tests do.
  */
 import { changes, lifecycleProject, stateIds, writes } from "./harness";
@@ -42,23 +42,30 @@ describe("ReadResource (source_eval.go ReadResource, step.go ReadStep)", () => {
 const got = new Res("got", { size: undefined }, { id: ${JSON.stringify(id)} });
 got.size.apply((v) => note("size", v));`);
     const up = await lc.run("up", { skipPreview: true });
-    expect(changes(up)).toEqual(["read got"]);
+    // A read step changes nothing: the harness lists it with the unchanged (real-cli.ts OP: read → same).
+    expect(changes(up)).toEqual([]);
     // The program's properties carry __provider: the dynamic host can find the provider.
     expect(up.calls.filter((c) => c.op === "read")).toEqual([{ op: "read", name: "got", id, keys: ["__provider", "name"] }]);
     expect(lc.notes().filter((n) => !n.dryRun)).toContainEqual({ key: "size", value: 1, dryRun: false });
     expect(lc.state().resources.find((r) => r.name === "got")).toMatchObject({ id, external: true });
     lc.program(`new Res("a", { size: 1 });`);
     const dropped = await lc.run("up", { skipPreview: true });
-    expect(changes(dropped)).toEqual(["discard got"]);
+    // The CLI's `discard` step (shown as a delete) calls no provider.
+    expect(changes(dropped)).toEqual(["delete got"]);
     expect(writes(dropped)).toEqual([]);
     expect(Object.keys(lc.objects())).toEqual([id]);
     expect(stateIds(lc.state())).toEqual([`a ${id}`]);
   });
 
-  test("TestReadResourceGolangLifecycle: reading an id that does not exist fails the step", async () => {
-    lc.program(`new Res("missing", {}, { id: "id-404" });`);
-    const r = await lc.run("up", { skipPreview: true, ok: false });
-    expect(r.errors.join("\n")).toContain("resource 'id-404' does not exist");
+  test("step.go ReadStep.Apply: a read answering no id does not fail under the dynamic host (it fails only on no outputs, and the host always answers __provider): the requested id is kept, with no other output", async () => {
+    lc.program(`new Res("a", { size: 1 });
+new Res("missing", {}, { id: "id-404" });`);
+    const r = await lc.run("up", { skipPreview: true });
+    expect(r.errors).toEqual([]);
+    expect(r.calls.filter((c) => c.op === "read")).toEqual([{ op: "read", name: "missing", id: "id-404", keys: ["__provider", "name"] }]);
+    const missing = lc.state().resources.find((x) => x.name === "missing")!;
+    expect(missing).toMatchObject({ id: "id-404", external: true });
+    expect(Object.keys(missing.outputs)).toEqual(["__provider"]);
   });
 });
 
@@ -67,7 +74,7 @@ describe("aliases (step_generator.go getOldResource)", () => {
   const COMPONENT = `class Box extends pulumi.ComponentResource { constructor(name, opts) { super("lc:index:Box", name, {}, opts); } }
 const box = new Box("box");`;
 
-  test("TestAliases: a resource moved under a parent with an alias of its old URN keeps its state: no create, no delete", async () => {
+  test("TestAliases: a resource moved under a parent with an alias of its old URN keeps its state: no create, no delete (the new component's own create calls no provider)", async () => {
     lc.program(`new Res("a", { size: 1 });`);
     await lc.run("up", { skipPreview: true });
     const [id] = Object.keys(lc.objects());
@@ -75,7 +82,7 @@ const box = new Box("box");`;
 new Res("a", { size: 1 }, { parent: box, aliases: [{ parent: pulumi.rootStackResource }] });`);
     const up = await lc.run("up");
     expect(writes(up)).toEqual([]);
-    expect(changes(up)).toEqual([]);
+    expect(changes(up)).toEqual(["create box"]);
     const a = lc.state().resources.find((r) => r.name === "a")!;
     expect(a.urn).toBe(`urn:pulumi:dev::${lc.project}::lc:index:Box$pulumi-nodejs:dynamic/lc:Res::a`);
     expect(a.id).toBe(id);
