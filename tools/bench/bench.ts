@@ -1,22 +1,28 @@
 /**
- * `npm run bench` (issue 9): how close pulumi-svc runs to the platform's limit of 10 requests per
- * second per key, and how few calls it spends. A script that prints numbers, never a test.
+ * `npm run bench` (issues 9 and 43): how close pulumi-svc runs to the platform's limit of 10 requests
+ * per second per key, how few calls it spends, and what a pass of the real `pulumi` CLI costs around
+ * it. A script that prints numbers, never a test.
  *
- * Each scenario runs real stacks (tools/bench/programs/) through the test engine — the real Node
- * language runtime and one real dynamic-provider host per run — against an emulator in `time` mode,
- * whose transitions take their realistic time. Every figure comes from the emulator's request log
- * (what reached the API), the engine's results and the provider calls the engine made.
+ * Each scenario runs real stacks (tools/bench/programs/) through the real `pulumi` CLI — the one
+ * tools/pulumi-cli/locate.js finds: the built .pulumi-cli/bin, else a supported one on PATH — with a
+ * file backend of its own, against an emulator in `time` mode, whose transitions take their realistic
+ * time. Every figure comes from the emulator's request log (what reached the API), the CLI's own
+ * outputs (its event log, read as it is written, its `--json` plan, `stack export`) and /proc (the
+ * provider host's peak memory). First it measures the CLI's fixed cost on a program with no
+ * resources (a preview, an up): each operation is then compared with its physical minimum plus that
+ * fixed cost.
  *
- *   npm run bench                       every scenario (about 7 minutes)
+ *   npm run bench                       every scenario (long under the CLI: the 1,000-resource one most)
  *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, large,
- *                                        client, size
- *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes (under a
- *                                        minute): CI's proof that the script runs and prints its table
- *   npm run bench -- --skip-preview      up, refresh and destroy without the preview pass the CLI runs
- *                                        first (by default each runs it, as `pulumi up` does)
- *   npm run bench -- --verbose           also what the engine prints
- *   npm run bench -- --trace refresh,up  also the timeline of each such operation: every request and provider
- *                                        call, in ms from the engine's start (where the time goes)
+ *                                        client, size (the fixed cost is always measured)
+ *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes: CI's
+ *                                        proof that the script runs and prints its table
+ *   npm run bench -- --skip-preview      up, refresh and destroy with `--skip-preview` (by default
+ *                                        each runs its preview pass first, as `pulumi up` does)
+ *   npm run bench -- --parallel 64       the CLI's --parallel (its default: 4 × the CPUs, 8 on two cores)
+ *   npm run bench -- --verbose           also what the CLI prints
+ *   npm run bench -- --trace refresh,up  also the timeline of each such operation: every request and
+ *                                        resource event, in ms from the CLI's start (where the time goes)
  *
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
  */
@@ -33,9 +39,10 @@ import { createTemplateWorker } from "../../emulator/email/templates";
 import { JOB_SECONDS } from "../../emulator/vps/jobs";
 import { ApiClient, type RequestEvent } from "../../provider/client/http";
 import { CLIENT_BURST } from "../../provider/client/rate-limit";
-import { runEngine, type EngineOptions, type Operation, type RunResult } from "../engine/engine";
-import { setConfig } from "../engine/state";
-import { packageRoot, programRegistrations, type ProviderHost } from "../support/provider-host";
+import { packageRoot, programRegistrations } from "../support/provider-host";
+import type { CliRun, CliStack } from "../support/real-cli";
+import type { Operation, ResourceState } from "../support/stack-state";
+import { watchCliRun, type StampedEvent, type Watched } from "./cli-watch";
 
 const ROOT = packageRoot(__dirname);
 const PROGRAMS = join(ROOT, "tools/bench/programs");
@@ -71,6 +78,7 @@ const domainVerifiedSeconds = (() => {
 
 /** The longest chain of platform transitions one operation must wait through, in seconds. */
 const TRANSITION_CHAIN_S: Record<ProgramName, Record<Operation, number>> = {
+  empty: { up: 0, preview: 0, refresh: 0, destroy: 0 },
   // A backup can only be set up on a running server; rules need a running server too (same wait).
   small: { up: JOB_SECONDS["vps.create"] + JOB_SECONDS["vps.backup"], preview: 0, refresh: 0, destroy: JOB_SECONDS["vps.terminate"] },
   fleet: { up: JOB_SECONDS["vps.create"] + JOB_SECONDS["vps.backup"], preview: 0, refresh: 0, destroy: JOB_SECONDS["vps.terminate"] },
@@ -96,9 +104,8 @@ const TRANSITION_CHAIN_S: Record<ProgramName, Record<Operation, number>> = {
  * together in one request), so a server's rules count one write. Servers, their rules and backups
  * use the platform key; the email resources the email key.
  */
-function writesNeededOnBusiestKey(op: Operation, stateFile: string): number {
-  const state = JSON.parse(readFileSync(stateFile, "utf8")) as { resources: { type: string; custom: boolean; outputs: Record<string, unknown> }[] };
-  const custom = state.resources.filter((r) => r.custom);
+function writesNeededOnBusiestKey(op: Operation, resources: ResourceState[]): number {
+  const custom = resources.filter((r) => r.custom);
   const type = (r: { type: string }) => r.type.replace(/^pulumi-nodejs:dynamic\/svc:/, "");
   const platform = custom.filter((r) => type(r).startsWith("Vps"));
   const rules = platform.filter((r) => type(r) === "VpsFirewallRule");
@@ -112,9 +119,8 @@ function writesNeededOnBusiestKey(op: Operation, stateFile: string): number {
  * one (servers, sending domains — which the verifications read too —, webhooks, templates,
  * registered domains), each server's firewall list once, each backup add-on by GET (no list).
  */
-function readsNeeded(stateFile: string): { platform: number; email: number } {
-  const state = JSON.parse(readFileSync(stateFile, "utf8")) as { resources: { type: string; custom: boolean; outputs: Record<string, unknown> }[] };
-  const of = (type: string) => state.resources.filter((r) => r.custom && r.type === `pulumi-nodejs:dynamic/svc:${type}`);
+function readsNeeded(resources: ResourceState[]): { platform: number; email: number } {
+  const of = (type: string) => resources.filter((r) => r.custom && r.type === `pulumi-nodejs:dynamic/svc:${type}`);
   const anyOf = (...types: string[]) => (types.some((t) => of(t).length > 0) ? 1 : 0);
   const serversWithRules = new Set(of("VpsFirewallRule").map((r) => String(r.outputs.vpsId)));
   return {
@@ -131,69 +137,6 @@ function delaysStatement(): string {
     `Longest transition chains: fleet up ${s(TRANSITION_CHAIN_S.fleet.up)} (create + backup setup), fleet destroy ${s(TRANSITION_CHAIN_S.fleet.destroy)}, email up ${s(TRANSITION_CHAIN_S.email.up)} (add + verify), previews 0.`,
     `Limit: ${LIMIT_RPS} requests/s per key, burst ${LIMIT_BURST} in the emulator (429 + Retry-After), ${CLIENT_BURST} in the client. The fleet uses the platform key, the email stack the email key.`,
   ].join("\n  ");
-}
-
-// ---- provider calls, timed ----
-
-interface ProviderCall {
-  method: string;
-  start: number;
-  end: number;
-}
-let providerCalls: ProviderCall[] = [];
-/** The provider host's peak resident memory (VmHWM, KiB), read just before it stops: per phase. */
-let providerPeakRssKb: number | undefined;
-
-function peakRssKb(pid: number | undefined): number | undefined {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined; // not Linux, or gone
-  }
-}
-
-/**
- * The engine starts its provider host through this module's export; wrapping that export times every
- * provider call (check, diff, create, …) the engine makes, without a change to the engine.
- */
-function timeProviderCalls(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const hostModule = require("../support/provider-host") as { startProviderHost: typeof import("../support/provider-host").startProviderHost };
-  const start = hostModule.startProviderHost;
-  hostModule.startProviderHost = async (options) => {
-    const t0 = Date.now();
-    const host = await start(options);
-    providerCalls.push({ method: "host start", start: t0, end: Date.now() });
-    const timed =
-      <A extends unknown[], R>(method: string, call: (...args: A) => Promise<R>) =>
-      async (...args: A): Promise<R> => {
-        const t = Date.now();
-        try {
-          return await call.apply(host, args);
-        } finally {
-          providerCalls.push({ method, start: t, end: Date.now() });
-        }
-      };
-    // The host is a class instance: its methods are called on it, never copied off it.
-    const wrapped: ProviderHost = {
-      configure: timed("configure", host.configure),
-      check: timed("check", host.check),
-      diff: timed("diff", host.diff),
-      create: timed("create", host.create),
-      read: timed("read", host.read),
-      update: timed("update", host.update),
-      delete: timed("delete", host.delete),
-      stderr: () => host.stderr(),
-      stop: () => {
-        providerPeakRssKb = peakRssKb(host.pid);
-        return host.stop();
-      },
-      kill: () => host.kill(),
-      pid: host.pid,
-    };
-    return wrapped;
-  };
 }
 
 // ---- the package as a user installs it ----
@@ -220,7 +163,7 @@ function installPackedPackage(programs: ProgramName[]): () => void {
     cpSync(join(ROOT, "node_modules", "@pulumi", "pulumi"), join(pulumiScope, "pulumi"), { recursive: true, dereference: true });
   }
   rmSync(tmp, { recursive: true, force: true });
-  // The next engine run links the repository again (what the tests use).
+  // The next stack run links the repository again (what the tests use).
   return () => {
     for (const program of programs) for (const dir of installed(program)) rmSync(dir, { recursive: true, force: true });
   };
@@ -228,53 +171,65 @@ function installPackedPackage(programs: ProgramName[]): () => void {
 
 // ---- stacks ----
 
-type ProgramName = "small" | "fleet" | "email" | "combined" | "large";
+type ProgramName = "empty" | "small" | "fleet" | "email" | "combined" | "large";
 
 interface BenchStack {
   program: ProgramName;
   emulator: ThreadEmulator;
-  options: EngineOptions;
+  cli: CliStack;
+  tmp: string;
   close(): void;
 }
+
+/** The real CLI's driver (tools/support/real-cli.ts), loaded once the CLI is located: it reads
+ * SVC_PULUMI_BIN when it loads. */
+let realCli: typeof import("../support/real-cli");
 
 /** A fresh emulator (time mode, the bench's plan limits; tools/bench/emulator-thread.ts) on its own thread. */
 const benchEmulator = (servers = 25): Promise<ThreadEmulator> => startThreadEmulator(servers);
 
-function openStack(program: ProgramName, emulator: ThreadEmulator, print: (line: string) => void): BenchStack {
+function openStack(program: ProgramName, emulator: ThreadEmulator): BenchStack {
   const projectDir = join(PROGRAMS, program);
   const project = `svc-bench-${program}`;
   const tmp = mkdtempSync(join(tmpdir(), "svc-bench-"));
-  const config = (key: string, value: string, secret = false) => setConfig(projectDir, STACK, PASSPHRASE, key, value, secret);
-  config("svc:apiUrl", emulator.urls.api);
-  config("svc:emailUrl", emulator.urls.email);
-  config("svc:apiKey", emulator.keys.account, true);
-  config("svc:emailApiKey", emulator.keys.email, true);
-  config("svc:projectId", emulator.projects[0]);
-  config(`${project}:planId`, emulator.planId);
-  config(`${project}:rootPassword`, "Bench!pass2026x", true);
+  const cli = new realCli.CliStack(projectDir, project, STACK, PASSPHRASE, tmp);
+  cli.init();
+  cli.config("svc:apiUrl", emulator.urls.api);
+  cli.config("svc:emailUrl", emulator.urls.email);
+  cli.config("svc:apiKey", emulator.keys.account, true);
+  cli.config("svc:emailApiKey", emulator.keys.email, true);
+  cli.config("svc:projectId", emulator.projects[0]);
+  cli.config(`${project}:planId`, emulator.planId);
+  cli.config(`${project}:rootPassword`, "Bench!pass2026x", true);
   return {
     program,
     emulator,
-    options: { projectDir, stack: STACK, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json"), print, parallelDestroy: true },
+    cli,
+    tmp,
     close() {
-      rmSync(join(projectDir, `Pulumi.${STACK}.yaml`), { force: true });
+      cli.close();
       rmSync(tmp, { recursive: true, force: true });
     },
   };
 }
 
-// ---- one engine run, measured ----
+// ---- one CLI run, measured ----
 
 const sum = <T>(items: T[], pick: (item: T) => number) => items.reduce((total, item) => total + pick(item), 0);
 
 interface Phase {
   label: string;
+  program: ProgramName;
   op: Operation;
-  result: RunResult;
+  result: CliRun;
   resources: number;
   wallMs: number;
-  /** Engine start to the first provider call: language runtime, program, provider host start. */
+  /** CLI start to its first resource step event in the acting pass (CLI, language host, program,
+   * provider host start; for an up, refresh or destroy its preview pass too). */
   startupMs: number;
+  /** An up's, refresh's or destroy's preview pass: CLI start to the acting pass's prelude event
+   * (undefined for a preview, and with --skip-preview). */
+  previewPassMs?: number;
   /** Answered requests (429s excluded: a refused request uses none of the key's budget). */
   calls: number;
   writes: number;
@@ -291,32 +246,56 @@ interface Phase {
    * server's firewall rules one when created; none for a preview) ÷ 10 rps on the busiest key, plus the
    * longest transition chain. */
   minimumS: number;
-  /** Bytes of every checkpoint the engine wrote during the operation, added up. */
-  checkpointBytes: number;
-  /** First provider call (check, diff, create, …) to the last answer: the provider's part. */
-  providerSpanMs: number;
-  /** Spawning the provider host until it listens (part of the start-up). */
-  hostStartMs: number;
+  /** The acting pass's first resource step event to its last step's end: the provider's part and the
+   * engine's between them. */
+  stepsSpanMs: number;
   /** Operation start to the first answered request of the busiest key: from then on its reads are
    * paced by the limit (undefined when nothing was asked). */
   busiestKeyFirstMs?: number;
-  /** The provider host's peak resident memory, MB (undefined where /proc cannot tell). */
+  /** Peak resident memory of the provider hosts the CLI started, and of the CLI, MB (/proc VmHWM;
+   * undefined where /proc cannot tell). */
   providerRssMb?: number;
+  cliRssMb?: number;
+  /** Provider host processes the run started (one per pass). */
+  providerHosts: number;
   byRoute: Map<string, number>;
 }
 
-async function runPhase(stack: BenchStack, op: Operation, label: string): Promise<Phase> {
+interface StepMetadata {
+  op?: string;
+  type?: string;
+  urn?: string;
+}
+/** The resource of a step event (the stack and the provider resources are no steps of ours). */
+function stepEvent(e: StampedEvent): { kind: "start" | "end"; metadata: StepMetadata } | undefined {
+  const pre = e.event.resourcePreEvent as { metadata: StepMetadata } | undefined;
+  const end = (e.event.resOutputsEvent ?? e.event.resOpFailedEvent) as { metadata: StepMetadata } | undefined;
+  const found = pre ? { kind: "start" as const, metadata: pre.metadata } : end ? { kind: "end" as const, metadata: end.metadata } : undefined;
+  const type = found?.metadata.type ?? "";
+  return found && type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:") ? found : undefined;
+}
+
+/** The acting pass's events: those after the last prelude (an up's preview pass, when the log holds it, is before). */
+function actingPass(events: StampedEvent[]): { prelude?: StampedEvent; events: StampedEvent[] } {
+  let start = -1;
+  events.forEach((e, i) => {
+    if (e.event.preludeEvent) start = i;
+  });
+  return { prelude: start >= 0 ? events[start] : undefined, events: events.slice(start + 1) };
+}
+
+async function runPhase(stack: BenchStack, op: Operation, label: string, print: (line: string) => void): Promise<Phase> {
   await stack.emulator.clearRequests();
-  providerCalls = [];
-  providerPeakRssKb = undefined;
   // A destroy's writes are counted from the state it starts with, an up's from the state it leaves.
-  const destroyWrites = op === "destroy" ? writesNeededOnBusiestKey(op, stack.options.stateFile!) : 0;
+  const destroyWrites = op === "destroy" ? writesNeededOnBusiestKey(op, stack.cli.state().resources) : 0;
   const started = Date.now();
-  let checkpointBytes = 0;
-  const result = await runEngine(op, { ...stack.options, skipPreview, onCheckpoint: (bytes) => (checkpointBytes += bytes) });
+  const watch = watchCliRun(stack.tmp, realCli.CLI);
+  const result = await stack.cli.run(op, { skipPreview, ...(parallel ? { parallel } : {}) });
   const wallMs = Date.now() - started;
+  const watched = watch.stop();
+  for (const line of result.output) if (line.trim()) print(line);
   const requests: RequestLogEntry[] = await stack.emulator.requests();
-  if (traceOps.has(op)) printTimeline(label, started, requests);
+  if (traceOps.has(op)) printTimeline(label, started, requests, watched);
   const answered = requests.filter((r) => r.status !== 429);
   const kindOf = (r: RequestLogEntry) => (r.method !== "GET" ? "write" : POLL_ROUTES.has(r.route ?? "") ? "poll" : "read");
   const byRoute = new Map<string, number>();
@@ -330,15 +309,19 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
   const busiestKeyCalls = Math.max(0, ...perKey.values());
   const busiestKey = [...perKey].find(([, n]) => n === busiestKeyCalls)?.[0];
   const busiestKeyFirst = answered.find((r) => (r.keyPrefix ?? "") === busiestKey);
-  const calls = providerCalls.filter((c) => c.method !== "host start" && c.method !== "configure");
-  const firstCall = Math.min(...calls.map((c) => c.start));
+  const pass = actingPass(watched.events);
+  const steps = pass.events.filter((e) => stepEvent(e) !== undefined);
+  const firstStep = steps.find((e) => stepEvent(e)!.kind === "start");
+  const lastEnd = [...steps].reverse().find((e) => stepEvent(e)!.kind === "end");
   return {
     label,
+    program: stack.program,
     op,
     result,
     resources: result.steps.length,
     wallMs,
-    startupMs: calls.length ? firstCall - started : wallMs,
+    startupMs: firstStep ? firstStep.at : wallMs,
+    previewPassMs: op !== "preview" && !skipPreview ? pass.prelude?.at : undefined,
     calls: answered.length,
     writes: answered.filter((r) => kindOf(r) === "write").length,
     reads: answered.filter((r) => kindOf(r) === "read").length,
@@ -348,26 +331,36 @@ async function runPhase(stack: BenchStack, op: Operation, label: string): Promis
     failed: result.errors.length,
     failedBy429: result.errors.filter((e) => / 429 |RATE_LIMITED/.test(e)).length,
     boundS: busiestKeyCalls / LIMIT_RPS + TRANSITION_CHAIN_S[stack.program][op],
-    minimumS: op === "preview" || op === "refresh" ? 0 : (op === "up" ? writesNeededOnBusiestKey(op, stack.options.stateFile!) : destroyWrites) / LIMIT_RPS + TRANSITION_CHAIN_S[stack.program][op],
-    checkpointBytes,
-    providerSpanMs: calls.length ? Math.max(...calls.map((c) => c.end)) - firstCall : 0,
-    hostStartMs: sum(providerCalls.filter((c) => c.method === "host start"), (c) => c.end - c.start),
+    minimumS: op === "preview" || op === "refresh" ? 0 : (op === "up" ? writesNeededOnBusiestKey(op, stack.cli.state().resources) : destroyWrites) / LIMIT_RPS + TRANSITION_CHAIN_S[stack.program][op],
+    stepsSpanMs: firstStep && lastEnd ? lastEnd.at - firstStep.at : 0,
     busiestKeyFirstMs: busiestKeyFirst ? Date.parse(busiestKeyFirst.time) - started : undefined,
-    providerRssMb: providerPeakRssKb === undefined ? undefined : providerPeakRssKb / 1024,
+    providerRssMb: watched.providerRssMb,
+    cliRssMb: watched.cliRssMb,
+    providerHosts: watched.providerHosts,
     byRoute,
   };
 }
 
 /** The operations whose timeline is printed (`--trace`). */
 const traceOps = new Set<Operation>();
+/** `--parallel N`: the CLI's --parallel; undefined: its default. */
+let parallel: number | undefined;
+/** The CLI's default --parallel: 4 × GOMAXPROCS (pkg/cmd/pulumi/operations/up.go `defaultParallel`), unless PULUMI_PARALLEL says. */
+const cliDefaultParallel = (): string =>
+  Number(process.env.PULUMI_PARALLEL) > 0 ? `${process.env.PULUMI_PARALLEL} (PULUMI_PARALLEL)` : `${4 * cpus().length} (4 × ${cpus().length} CPUs)`;
 /** `--skip-preview`: the operations without the CLI's preview pass. */
 let skipPreview = false;
 
-/** Every request (as the emulator logged it) and provider call, ms after `started`, in time order. */
-function printTimeline(label: string, started: number, requests: RequestLogEntry[]): void {
+/** Every request (as the emulator logged it) and resource step event (as the CLI's event log held it,
+ * stamped when read: within 100 ms), ms after `started`, in time order. */
+function printTimeline(label: string, started: number, requests: RequestLogEntry[], watched: Watched): void {
   const lines = [
     ...requests.map((r) => ({ at: Date.parse(r.time) - started, text: `request ${r.method} ${r.path} ${r.status}` })),
-    ...providerCalls.map((c) => ({ at: c.start - started, text: `${c.method} (${c.end - c.start} ms)` })),
+    ...watched.events.flatMap((e) => {
+      const step = stepEvent(e);
+      if (e.event.preludeEvent) return [{ at: e.at, text: "prelude (a pass starts)" }];
+      return step ? [{ at: e.at, text: `${step.kind === "start" ? "step" : "done"} ${step.metadata.op} ${(step.metadata.urn ?? "").slice((step.metadata.urn ?? "").lastIndexOf("::") + 2)}` }] : [];
+    }),
   ].sort((a, b) => a.at - b.at);
   console.log(`  timeline of ${label}:`);
   for (const l of lines) console.log(`    ${String(l.at).padStart(6)} ms  ${l.text}`);
@@ -397,25 +390,52 @@ interface LifecycleOptions {
 /** up, a preview with nothing to change, (a refresh,) destroy, on a fresh emulator; notes the state's size after up. */
 async function lifecycle(program: ProgramName, name: string, print: (line: string) => void, options: LifecycleOptions = {}): Promise<Scenario> {
   const emulator = await benchEmulator(options.servers);
-  const stack = openStack(program, emulator, print);
+  const stack = openStack(program, emulator);
   const phases: Phase[] = [];
   const scenario: Scenario = { name, phases };
   try {
-    const up = await runPhase(stack, "up", `${name}: up`);
-    if (options.measureState ?? true) stateSizes.push({ ...stateSize(name, readFileSync(stack.options.stateFile!, "utf8")), upCheckpointBytes: up.checkpointBytes });
+    const up = await runPhase(stack, "up", `${name}: up`, print);
+    if (options.measureState ?? true) stateSizes.push(stateSize(name, readFileSync(stack.cli.stateFile, "utf8")));
     phases.push(up);
-    phases.push(await runPhase(stack, "preview", `${name}: preview`));
+    phases.push(await runPhase(stack, "preview", `${name}: preview`, print));
     if (options.refresh) {
-      scenario.readsNeeded = readsNeeded(stack.options.stateFile!);
-      scenario.refresh = await runPhase(stack, "refresh", `${name}: refresh`);
+      scenario.readsNeeded = readsNeeded(stack.cli.state().resources);
+      scenario.refresh = await runPhase(stack, "refresh", `${name}: refresh`, print);
     }
-    phases.push(await runPhase(stack, "destroy", `${name}: destroy`));
+    phases.push(await runPhase(stack, "destroy", `${name}: destroy`, print));
   } finally {
     stack.close();
     await emulator.close();
   }
   for (const p of [...phases, ...(scenario.refresh ? [scenario.refresh] : [])]) if (!p.result.ok) console.error(`${p.label} failed:\n  ${p.result.errors.join("\n  ")}`);
   return scenario;
+}
+
+/** The CLI's fixed cost: the walls of a preview and an up of a program with no resource (it loads
+ * `@pulumi/pulumi` and pulumi-svc, as a user's does), the lowest of `runs` each. */
+interface FixedCost {
+  previewMs: number;
+  upMs: number;
+  runs: number;
+  phases: Phase[];
+}
+
+async function fixedCost(runs: number, print: (line: string) => void): Promise<FixedCost> {
+  const emulator = await benchEmulator();
+  const stack = openStack("empty", emulator);
+  const phases: Phase[] = [];
+  try {
+    for (let i = 1; i <= runs; i++) {
+      phases.push(await runPhase(stack, "preview", `empty program: preview ${i}`, print));
+      phases.push(await runPhase(stack, "up", `empty program: up ${i}`, print));
+    }
+  } finally {
+    stack.close();
+    await emulator.close();
+  }
+  for (const p of phases) if (!p.result.ok) console.error(`${p.label} failed:\n  ${p.result.errors.join("\n  ")}`);
+  const lowest = (op: Operation) => Math.min(...phases.filter((p) => p.op === op).map((p) => p.wallMs));
+  return { previewMs: lowest("preview"), upMs: lowest("up"), runs, phases };
 }
 
 interface ClientResult {
@@ -475,24 +495,25 @@ interface StateSize {
   /** Bytes of the `__provider` strings in the file (inputs and outputs both hold one). */
   providerBytes: number;
   byType: Map<string, { count: number; bytes: number }>;
-  /** The checkpoints the `up` wrote, added up (the whole state after every step). */
-  upCheckpointBytes?: number;
 }
 const stateSizes: StateSize[] = [];
 
+/** The sizes in the checkpoint file the CLI's file backend keeps (uncompressed: PULUMI_DIY_BACKEND_GZIP=false). */
 function stateSize(stack: string, text: string): StateSize {
-  const state = JSON.parse(text) as { resources: { type: string; custom: boolean; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] };
-  const custom = state.resources.filter((r) => r.custom);
+  type Stored = { type: string; custom?: boolean; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+  const file = JSON.parse(text) as { checkpoint?: { latest?: { resources?: Stored[] } } };
+  // The provider resource the CLI stores is not one of the stack's.
+  const custom = (file.checkpoint?.latest?.resources ?? []).filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"));
   const byType = new Map<string, { count: number; bytes: number }>();
   let providerBytes = 0;
   for (const r of custom) {
     const type = r.type.replace(/^pulumi-nodejs:dynamic\/svc:/, "");
     const entry = byType.get(type) ?? { count: 0, bytes: 0 };
     entry.count++;
-    // As the file stores it (indented), so the per-type figures add up to the file.
-    entry.bytes += Buffer.byteLength(JSON.stringify(r, null, 2));
+    // As the file stores it (indented by 4), so the per-type figures add up to nearly the whole file.
+    entry.bytes += Buffer.byteLength(JSON.stringify(r, null, 4));
     byType.set(type, entry);
-    for (const props of [r.inputs, r.outputs]) if (typeof props.__provider === "string") providerBytes += Buffer.byteLength(props.__provider);
+    for (const props of [r.inputs ?? {}, r.outputs ?? {}]) if (typeof props.__provider === "string") providerBytes += Buffer.byteLength(props.__provider);
   }
   return { stack, resources: custom.length, fileBytes: Buffer.byteLength(text), providerBytes, byType };
 }
@@ -533,7 +554,13 @@ function table(header: string[], rows: string[][]): void {
   for (const r of rows) console.log(line(r));
 }
 
-const RUN_HEADER = ["", "resources", "calls", "writes", "reads", "polls", "poll %", "issue-route poll %", "429s", "failed", "wall s", "start-up s", "provider s", "bound s", "wall÷bound", "provider÷bound", "minimum s", "wall÷minimum"];
+/** The CLI's fixed cost, measured first (main). */
+let fixed: FixedCost;
+/** What an operation costs on a program with no resource: a preview is one pass; an up, refresh or
+ * destroy runs its preview pass first (as the empty up does), one pass with --skip-preview. */
+const fixedMsOf = (op: Operation): number => (op === "preview" || skipPreview ? fixed.previewMs : fixed.upMs);
+
+const RUN_HEADER = ["", "resources", "calls", "writes", "reads", "polls", "poll %", "issue-route poll %", "429s", "failed", "wall s", "first step s", "steps s", "bound s", "fixed s", "wall÷(bound+fixed)", "steps÷bound", "minimum s", "wall÷(minimum+fixed)"];
 
 /** A ratio to a bound under a second (a preview's) says nothing: shown as –. */
 const ratio = (ms: number, boundMs: number) => (boundMs < 1000 ? "–" : (ms / boundMs).toFixed(2));
@@ -542,8 +569,10 @@ function runRow(label: string, phases: Phase[], resources: number): string[] {
   const calls = sum(phases, (p) => p.calls);
   const polls = sum(phases, (p) => p.polls);
   const wall = sum(phases, (p) => p.wallMs);
-  const provider = sum(phases, (p) => p.providerSpanMs);
+  const steps = sum(phases, (p) => p.stepsSpanMs);
   const bound = sum(phases, (p) => p.boundS) * 1000;
+  const fixedMs = sum(phases, (p) => fixedMsOf(p.op));
+  const minimum = sum(phases, (p) => p.minimumS) * 1000;
   return [
     label,
     String(resources),
@@ -557,16 +586,63 @@ function runRow(label: string, phases: Phase[], resources: number): string[] {
     `${sum(phases, (p) => p.failed)}`,
     s1(wall),
     s1(sum(phases, (p) => p.startupMs)),
-    s1(provider),
+    s1(steps),
     s1(bound),
-    ratio(wall, bound),
-    ratio(provider, bound),
-    s1(sum(phases, (p) => p.minimumS) * 1000),
-    ratio(wall, sum(phases, (p) => p.minimumS) * 1000),
+    s1(fixedMs),
+    (wall / (bound + fixedMs)).toFixed(2),
+    ratio(steps, bound),
+    s1(minimum),
+    (wall / (minimum + fixedMs)).toFixed(2),
   ];
 }
 
 const resourcesOf = (s: Scenario) => s.phases.find((p) => p.op === "up")?.resources ?? 0;
+
+/** up, preview, refresh, destroy, in the order the issue lists them. */
+const inIssueOrder = (s: Scenario): Phase[] => {
+  const by = (op: Operation) => [...s.phases, ...(s.refresh ? [s.refresh] : [])].find((p) => p.op === op);
+  return (["up", "preview", "refresh", "destroy"] as Operation[]).map(by).filter((p): p is Phase => p !== undefined);
+};
+const mb = (v: number | undefined) => (v === undefined ? "–" : v.toFixed(0));
+
+/** Issue 43's table: each operation against its physical minimum plus the CLI's fixed cost. */
+function printCliTable(sized: Scenario[]): void {
+  if (!sized.length) return;
+  console.log("\nUnder the real CLI (issue 43): each operation against its physical minimum plus the CLI's fixed cost");
+  console.log("  fixed: the empty program's wall for the same passes (a preview: its preview; an up, refresh, destroy: its up, a preview pass");
+  console.log("  and an update pass); preview pass: CLI start to the acting pass's start (its prelude event); first step: CLI start to the");
+  console.log("  acting pass's first resource event; steps: that event to the last resource's end (event log stamps, within 0.1 s); RSS:");
+  console.log("  peak resident memory (VmHWM) of the provider hosts the CLI started (one per pass) and of the CLI itself.");
+  table(
+    ["", "resources", "wall s", "minimum s", "fixed s", "wall÷(minimum+fixed)", "wall − fixed s", "preview pass s", "first step s", "steps s", "calls", "failed", "provider RSS MB", "CLI RSS MB"],
+    sized.flatMap(inIssueOrder).map((p) => [
+      p.label,
+      String(p.resources),
+      s1(p.wallMs),
+      s1(p.minimumS * 1000),
+      s1(fixedMsOf(p.op)),
+      (p.wallMs / (p.minimumS * 1000 + fixedMsOf(p.op))).toFixed(2),
+      s1(p.wallMs - fixedMsOf(p.op)),
+      p.previewPassMs === undefined ? "–" : s1(p.previewPassMs),
+      s1(p.startupMs),
+      s1(p.stepsSpanMs),
+      String(p.calls),
+      String(p.failed),
+      mb(p.providerRssMb),
+      mb(p.cliRssMb),
+    ]),
+  );
+}
+
+function printFixedCost(): void {
+  console.log(`\nThe CLI's fixed cost: a program with no resource (it loads @pulumi/pulumi and pulumi-svc), lowest of ${fixed.runs} run(s) each`);
+  table(
+    ["", "wall s", "first step s", "CLI RSS MB"],
+    fixed.phases.map((p) => [p.label, s1(p.wallMs), p.startupMs === p.wallMs ? "–" : s1(p.startupMs), mb(p.cliRssMb)]),
+  );
+  console.log(`  fixed cost: preview ${s1(fixed.previewMs)} s (one pass), up ${s1(fixed.upMs)} s (two passes: its preview and its update)`);
+  if (fixed.upMs < fixed.previewMs) console.log("  (the empty up took less than the empty preview: the machine's load moved these walls more than the passes do)");
+}
 
 // ---- main ----
 
@@ -575,30 +651,50 @@ const SCENARIOS = ["small", "fleet", "fleet-off", "email", "noop200", "large", "
 const DEFAULT_SCENARIOS = [...SCENARIOS];
 const SMOKE_SCENARIOS = ["small", "size"];
 
+/** The `pulumi` to run, found as npm test finds it (tools/pulumi-cli/locate.js, never building it
+ * here); the CLI driver is loaded after, as it reads SVC_PULUMI_BIN when it loads. */
+function locateCli(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { locate } = require(join(ROOT, "tools/pulumi-cli/locate.js")) as { locate(o?: { build?: boolean }): { bin?: string; version?: string; source?: string; missing?: string } };
+  const found = locate({ build: false });
+  if (found.missing || !found.bin) throw new Error(`no pulumi CLI to run the bench under: ${found.missing}`);
+  process.env.SVC_PULUMI_BIN = found.bin;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  realCli = require("../support/real-cli") as typeof import("../support/real-cli");
+  return `pulumi ${found.version}, ${found.source}`;
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, "skip-preview": { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "string" } } });
+  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, "skip-preview": { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "string" }, parallel: { type: "string" } } });
   for (const op of values.trace?.split(",") ?? []) traceOps.add(op.trim() as Operation);
   const only = values.smoke ? SMOKE_SCENARIOS : values.only ? values.only.split(",").map((s) => s.trim()) : [...DEFAULT_SCENARIOS];
   const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}: choose from ${SCENARIOS.join(", ")}`);
   requireCurrentBuild();
+  const cliUsed = locateCli();
   skipPreview = values["skip-preview"] ?? false;
+  parallel = values.parallel === undefined ? undefined : Number(values.parallel);
+  if (parallel !== undefined && !(Number.isInteger(parallel) && parallel > 0)) throw new Error(`--parallel ${values.parallel}: give a whole number above 0`);
   const print = values.verbose ? (line: string) => console.log(`    | ${line}`) : () => undefined;
   const benchStarted = Date.now();
-  timeProviderCalls();
-  const uninstall = installPackedPackage(["small", "fleet", "email", "combined", "large"]);
+  const uninstall = installPackedPackage(["empty", "small", "fleet", "email", "combined", "large"]);
   process.on("exit", uninstall);
 
-  // The engine, the program, the provider host and the emulator share this machine's CPUs: start-up
-  // and preview times follow its load.
+  // The CLI, the program, the provider host and the emulator share this machine's CPUs: every wall
+  // follows its load.
   const machine = () => `${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)}`;
-  console.log("pulumi-svc benchmarks (issue 9)");
+  console.log("pulumi-svc benchmarks (issues 9 and 43)");
+  console.log(`  Under ${cliUsed}, --parallel ${parallel ?? `${cliDefaultParallel()}: the CLI's default`}${skipPreview ? ", with --skip-preview" : ""}.`);
   console.log(`  ${delaysStatement()}\n  Machine: ${machine()} at the start.\n`);
 
   const scenarios: Scenario[] = [];
   const progress = (text: string) => console.log(`… ${text} (${s1(Date.now() - benchStarted)} s)`);
+  // Under load one run can take twice another: the lowest of three says more.
+  const fixedRuns = values.smoke ? 1 : 3;
+  progress(`the CLI's fixed cost: a program with no resource, preview and up ×${fixedRuns}`);
+  fixed = await fixedCost(fixedRuns, print);
   if (only.includes("small")) {
-    progress("0. small (10 resources): up, preview, destroy");
+    progress("0. small (10 resources): up, preview, refresh, destroy");
     scenarios.push(await lifecycle("small", "0. small", print, { refresh: true }));
   }
   if (only.includes("fleet")) {
@@ -641,30 +737,34 @@ async function main(): Promise<void> {
   }
   console.log(`… done (${s1(Date.now() - benchStarted)} s)\n`);
 
+  printFixedCost();
   const allPhases = [...scenarios, ...(noop200 ? [noop200] : []), ...(large ? [large] : [])].flatMap((s) => [...s.phases, ...(s.refresh ? [s.refresh] : [])]);
   if (allPhases.length) {
     // -- the table: one row per scenario --
-    console.log("Scenarios 1 and 2: up, a no-op preview, destroy");
+    console.log("\nScenarios 1 and 2: up, a no-op preview, destroy");
     console.log("  calls: answered requests (429s apart); writes: not GET; polls: GETs of vps.get/list, email.jobs.*, email.domains.get/list");
     console.log("  and vps.backup.get (the backup status; issue-route poll % leaves it out); reads: the other GETs.");
-    console.log("  start-up: engine start to the first provider call; provider: first provider call to its last answer.");
+    console.log("  first step: CLI start to its first resource event in the acting pass; steps: that event to the last resource's end.");
     console.log("  bound: calls ÷ 10 rps (of the busiest key) + the longest transition chain, per operation, summed. It grows with");
     console.log("  the calls made: compare coalescing on and off by their calls and wall times, not by their ratios.");
     console.log("  minimum: the physical minimum — the writes the program needs (one per resource, to create or to delete it; an up adds");
     console.log("  a server's firewall rules with one request) ÷ 10 rps");
     console.log("  on the busiest key + the longest transition chain; it does not move when the provider makes more calls.");
+    console.log("  fixed: the CLI's fixed cost for the same operations (the empty program's walls).");
     table(RUN_HEADER, scenarios.map((s) => runRow(s.name, s.phases, resourcesOf(s))));
-    console.log("\nBy operation (a preview's bound and minimum are under a second: no ratio)");
+    console.log("\nBy operation (a preview's bound and minimum are under a second: no ratio to them alone)");
     table(RUN_HEADER, allPhases.map((p) => runRow(p.label, [p], p.resources)));
     console.log("\nCalls by route (429 answers apart)");
     for (const p of allPhases) console.log(`  ${p.label}: ${[...p.byRoute].map(([route, n]) => `${route} ${n}`).join(", ") || "none"}`);
   }
 
-  const previews = [...scenarios.filter((s) => !s.name.includes("off")), ...(noop200 ? [noop200] : [])].map((s) => s.phases.find((p) => p.op === "preview")).filter((p): p is Phase => p !== undefined);
+  const previews = [...scenarios.filter((s) => !s.name.includes("off")), ...(noop200 ? [noop200] : []), ...(large ? [large] : [])]
+    .map((s) => s.phases.find((p) => p.op === "preview"))
+    .filter((p): p is Phase => p !== undefined);
   if (previews.length) {
-    console.log("\nScenario 3: no-op previews after up (provider time: first check to the last diff answered; the start-up holds the provider host's start)");
+    console.log("\nScenario 3: no-op previews after up (first step: CLI start to the first resource event; steps: to the last one's end)");
     table(
-      ["", "resources", "calls", "writes", "changes", "wall s", "start-up s", "of which host start s", "provider time s"],
+      ["", "resources", "calls", "writes", "changes", "wall s", "wall − the empty program's s", "first step s", "steps s", "provider RSS MB"],
       previews.map((p) => [
         p.label,
         String(p.resources),
@@ -672,9 +772,10 @@ async function main(): Promise<void> {
         String(p.writes),
         String(p.result.steps.filter((x) => x.op !== "same").length),
         s1(p.wallMs),
+        s1(p.wallMs - fixed.previewMs),
         s1(p.startupMs),
-        s1(p.hostStartMs),
-        (p.providerSpanMs / 1000).toFixed(2),
+        (p.stepsSpanMs / 1000).toFixed(2),
+        mb(p.providerRssMb),
       ]),
     );
   }
@@ -692,17 +793,16 @@ async function main(): Promise<void> {
     table(["type", "__provider bytes"], [...providers].map(([type, bytes]) => [type, String(bytes)]));
   }
   if (stateSizes.length) {
-    console.log("\nScenario 5: state file after up (bytes, as the engine writes it: compact JSON as the CLI's file backend; each resource stores `__provider` twice, in inputs and outputs;");
-    console.log("  the package installed from its tarball)");
+    console.log("\nScenario 5: the CLI's checkpoint file after up (bytes: the file backend's, uncompressed; each resource stores `__provider`");
+    console.log("  twice, in inputs and outputs; the package installed from its tarball)");
     table(
-      ["stack", "resources", "file bytes", "state bytes/resource", "__provider share", "checkpoint bytes written by up", "state bytes/resource by type"],
+      ["stack", "resources", "file bytes", "state bytes/resource", "__provider share", "state bytes/resource by type"],
       stateSizes.map((st) => [
         st.stack,
         String(st.resources),
         String(st.fileBytes),
         String(Math.round(st.fileBytes / st.resources)),
         pct(st.providerBytes, st.fileBytes),
-        st.upCheckpointBytes === undefined ? "–" : st.upCheckpointBytes.toLocaleString("en-US"),
         [...st.byType].map(([type, t]) => `${type} ${Math.round(t.bytes / t.count)}`).join(", "),
       ]),
     );
@@ -710,12 +810,14 @@ async function main(): Promise<void> {
 
   const withRefresh = [...scenarios, ...(noop200 ? [noop200] : []), ...(large ? [large] : [])].filter((s) => s.refresh);
   printRefreshes(withRefresh);
-  if (large) printLarge(large);
+  const sized = [...scenarios.filter((s) => s.name === "1. fleet"), ...(noop200 ? [noop200] : []), ...(large ? [large] : [])];
+  printCliTable(sized.length ? sized : scenarios.filter((s) => !s.name.includes("off")));
 
   printGoals(scenarios, previews, client, providers);
   printLargeGoals(withRefresh, large);
+  printCliGoals(sized, large);
   console.log(`\nTotal bench time: ${s1(Date.now() - benchStarted)} s (${machine()} at the end)`);
-  const failures = [...allPhases].filter((p) => !p.result.ok);
+  const failures = [...fixed.phases, ...allPhases].filter((p) => !p.result.ok);
   process.exit(failures.length ? 1 : 0);
 }
 
@@ -725,42 +827,24 @@ const readsMinimumS = (reads: { platform: number; email: number }) => Math.max(0
 
 function printRefreshes(scenarios: Scenario[]): void {
   if (!scenarios.length) return;
-  console.log("\nScenario 7: refresh (issue 24), through the engine's parallel refresh (--parallel as the CLI's default)");
+  console.log("\nScenario 7: refresh (issue 24), through the CLI's parallel refresh (its default --parallel)");
   console.log("  reads needed: one list per kind that has one (servers, sending domains, webhooks, templates), each server's firewall");
-  console.log("  list, each backup add-on by GET; minimum: the busiest key's reads needed after its burst of 10, at 10 rps (start-up not");
-  console.log("  included); wall: start-up included; first read: when the busiest key's first read was answered, the");
-  console.log("  earliest its paced reads can start (the engine reaches a resource's read in state order).");
+  console.log("  list, each backup add-on by GET; minimum: the busiest key's reads needed after its burst of 10, at 10 rps (the CLI's");
+  console.log("  fixed cost not included); wall: everything included; first read: when the busiest key's first read was answered, the");
+  console.log("  earliest its paced reads can start.");
   table(
-    ["", "resources", "calls", "reads needed (platform + email)", "calls ÷ needed", "429s", "failed", "wall s", "start-up s", "first read s", "minimum s"],
+    ["", "resources", "calls", "reads needed (platform + email)", "calls ÷ needed", "429s", "failed", "wall s", "fixed s", "first step s", "first read s", "minimum s"],
     scenarios.map((s) => {
       const p = s.refresh!;
       const needed = s.readsNeeded!;
-      return [p.label, String(p.resources), String(p.calls), `${needed.platform + needed.email} (${needed.platform} + ${needed.email})`, (p.calls / (needed.platform + needed.email)).toFixed(2), String(p.rateLimited), String(p.failed), s1(p.wallMs), s1(p.startupMs), p.busiestKeyFirstMs === undefined ? "–" : s1(p.busiestKeyFirstMs), readsMinimumS(needed).toFixed(1)];
+      return [p.label, String(p.resources), String(p.calls), `${needed.platform + needed.email} (${needed.platform} + ${needed.email})`, (p.calls / (needed.platform + needed.email)).toFixed(2), String(p.rateLimited), String(p.failed), s1(p.wallMs), s1(fixedMsOf("refresh")), s1(p.startupMs), p.busiestKeyFirstMs === undefined ? "–" : s1(p.busiestKeyFirstMs), readsMinimumS(needed).toFixed(1)];
     }),
   );
 }
 
-function printLarge(s: Scenario): void {
-  const phases = [...s.phases.slice(0, 2), s.refresh!, ...s.phases.slice(2)];
-  console.log("\nScenario 6: the 1,000-resource stack (provider RSS: the provider host's peak resident memory in the operation)");
-  table(
-    ["", "resources", "calls", "429s", "failed", "wall s", "minimum s", "wall ÷ minimum", "provider RSS MB"],
-    phases.map((p) => [
-      p.label,
-      String(p.resources),
-      String(p.calls),
-      String(p.rateLimited),
-      String(p.failed),
-      s1(p.wallMs),
-      p.op === "refresh" ? readsMinimumS(s.readsNeeded!).toFixed(1) : s1(p.minimumS * 1000),
-      p.op === "preview" ? "–" : (p.wallMs / ((p.op === "refresh" ? readsMinimumS(s.readsNeeded!) : p.minimumS) * 1000)).toFixed(2),
-      p.providerRssMb === undefined ? "–" : p.providerRssMb.toFixed(0),
-    ]),
-  );
-}
+const verdict = (met: boolean) => (met ? "met    " : "NOT met");
 
 function printLargeGoals(refreshed: Scenario[], large: Scenario | undefined): void {
-  const verdict = (met: boolean) => (met ? "met    " : "NOT met");
   const big = refreshed.find((s) => s.name.startsWith("3."));
   if (big?.refresh) {
     console.log(`  ${verdict(big.refresh.calls <= 50)} ${big.refresh.label}: ${big.refresh.calls} calls ≤ 50`);
@@ -769,41 +853,60 @@ function printLargeGoals(refreshed: Scenario[], large: Scenario | undefined): vo
     // reads with nothing in the state before them, so its wall is what this machine can do for them.
     const alone = refreshed.find((s) => s.name === "1. fleet")?.refresh;
     const floor = alone ? `; the same platform reads with no resource before them (${alone.label}): ${s1(alone.wallMs)} s` : "";
+    const ours = big.refresh.wallMs - fixedMsOf("refresh");
     console.log(
-      `  ${verdict(big.refresh.wallMs <= 4000)} ${big.refresh.label}: wall ${s1(big.refresh.wallMs)} s ≤ 4 s, start-up included (minimum ${readsMinimumS(big.readsNeeded!).toFixed(1)} s after the busiest key's first read${first === undefined ? "" : ` at ${s1(first)} s`}${floor})`,
+      `  ${verdict(ours <= 4000)} ${big.refresh.label}: wall ${s1(big.refresh.wallMs)} s − the CLI's fixed cost ${s1(fixedMsOf("refresh"))} s = ${s1(ours)} s ≤ 4 s (minimum ${readsMinimumS(big.readsNeeded!).toFixed(1)} s after the busiest key's first read${first === undefined ? "" : ` at ${s1(first)} s`}${floor})`,
     );
   }
   if (!large?.refresh) return;
-  const up = large.phases.find((p) => p.op === "up")!;
   const needed = large.readsNeeded!.platform + large.readsNeeded!.email;
-  const all = [...large.phases, large.refresh];
-  const rss = Math.max(0, ...all.map((p) => p.providerRssMb ?? 0));
-  console.log(`  ${verdict(up.wallMs <= 1.1 * up.minimumS * 1000)} ${up.label}: wall ÷ physical minimum ${(up.wallMs / (up.minimumS * 1000)).toFixed(2)} ≤ 1.10`);
   console.log(`  ${verdict(large.refresh.calls <= 1.1 * needed)} ${large.refresh.label}: ${large.refresh.calls} calls for ${needed} reads needed (${(large.refresh.calls / needed).toFixed(2)}×) ≤ 1.10×`);
-  console.log(`  ${verdict(rss > 0 && rss < 400)} ${large.name}: provider peak RSS ${rss ? rss.toFixed(0) : "–"} MB < 400 MB`);
-  const failed = sum(all, (p) => p.failed);
+  const failed = sum([...large.phases, large.refresh], (p) => p.failed);
   console.log(`  ${verdict(failed === 0)} ${large.name}: ${failed} failed operations`);
+}
+
+/** Issue 43's goals, under the real CLI. */
+function printCliGoals(sized: Scenario[], large: Scenario | undefined): void {
+  console.log("\nGoals under the real CLI (issue 43)");
+  for (const s of sized) {
+    const preview = s.phases.find((p) => p.op === "preview");
+    if (preview) {
+      const over = preview.wallMs - fixed.previewMs;
+      const line = `${preview.label}: no-op preview ${s1(preview.wallMs)} s, ${s1(over)} s over the empty program's ${s1(fixed.previewMs)} s`;
+      console.log(s === large ? `  ${verdict(over <= 10_000)} ${line} ≤ 10 s` : `  (info)  ${line} (the goal is the 1,000-resource one's ≤ 10 s)`);
+    }
+    const up = s.phases.find((p) => p.op === "up");
+    if (up) {
+      const limit = 1.3 * (up.minimumS * 1000 + fixed.upMs);
+      const line = `${up.label}: wall ${s1(up.wallMs)} s, ${(up.wallMs / (up.minimumS * 1000 + fixed.upMs)).toFixed(2)}× (minimum ${s1(up.minimumS * 1000)} s + two fixed pass costs, the empty up's ${s1(fixed.upMs)} s)`;
+      console.log(s === large ? `  ${verdict(up.wallMs <= limit)} ${line} ≤ 1.3×` : `  (info)  ${line} (the goal is the 1,000-resource one's ≤ 1.3×)`);
+    }
+    const rss = Math.max(0, ...inIssueOrder(s).map((p) => p.providerRssMb ?? 0));
+    const line = `${s.name}: provider host peak RSS ${rss ? rss.toFixed(0) : "–"} MB`;
+    console.log(s === large ? `  ${verdict(rss > 0 && rss <= 250)} ${line} ≤ 250 MB` : `  (info)  ${line} (the goal is the 1,000-resource one's ≤ 250 MB)`);
+  }
+  if (!large) console.log("  (not measured) the 1,000-resource goals: run with --only large (or the whole bench)");
 }
 
 function printGoals(scenarios: Scenario[], previews: Phase[], client: ClientResult | undefined, providers: Map<string, number> | undefined): void {
   console.log("\nGoals");
-  const verdict = (met: boolean) => (met ? "met    " : "NOT met");
   for (const s of scenarios.filter((x) => !x.name.includes("off"))) {
     const wall = sum(s.phases, (p) => p.wallMs);
-    const provider = sum(s.phases, (p) => p.providerSpanMs);
+    const steps = sum(s.phases, (p) => p.stepsSpanMs);
     const bound = sum(s.phases, (p) => p.boundS) * 1000;
+    const fixedMs = sum(s.phases, (p) => fixedMsOf(p.op));
     const failed = sum(s.phases, (p) => p.failed);
     const by429 = sum(s.phases, (p) => p.failedBy429);
     const calls = sum(s.phases, (p) => p.calls);
     const polls = sum(s.phases, (p) => p.polls);
     const issuePolls = sum(s.phases, (p) => p.issuePolls);
     console.log(
-      `  ${verdict(wall / bound <= 1.15)} ${s.name}: wall ÷ bound ${(wall / bound).toFixed(2)} ≤ 1.15, start-ups included (the provider's part alone: ${(provider / bound).toFixed(2)})`,
+      `  ${verdict(wall / (bound + fixedMs) <= 1.15)} ${s.name}: wall ÷ (bound + the CLI's fixed cost) ${(wall / (bound + fixedMs)).toFixed(2)} ≤ 1.15 (the steps' part alone ÷ bound: ${(steps / bound).toFixed(2)})`,
     );
     console.log(`  ${verdict(failed === 0 && by429 === 0)} ${s.name}: ${failed} failed operations, ${by429} of them 429s (${sum(s.phases, (p) => p.rateLimited)} 429s retried by the client)`);
     console.log(`  ${verdict(polls <= 0.15 * calls)} ${s.name}: polling ${pct(polls, calls)} of calls ≤ 15 % (the issue's poll routes alone: ${pct(issuePolls, calls)})`);
     const up = s.phases.find((p) => p.op === "up");
-    if (up) console.log(`  ${verdict(up.wallMs <= 1.3 * up.minimumS * 1000)} ${s.name}: up wall ÷ physical minimum ${(up.wallMs / (up.minimumS * 1000)).toFixed(2)} ≤ 1.3, start-ups included`);
+    if (up) console.log(`  ${verdict(up.wallMs <= 1.3 * (up.minimumS * 1000 + fixed.upMs))} ${s.name}: up wall ÷ (physical minimum + the CLI's fixed cost) ${(up.wallMs / (up.minimumS * 1000 + fixed.upMs)).toFixed(2)} ≤ 1.3`);
   }
   for (const st of stateSizes) {
     const perResource = Math.round(st.fileBytes / st.resources);
@@ -812,8 +915,8 @@ function printGoals(scenarios: Scenario[], previews: Phase[], client: ClientResu
   for (const p of previews) {
     console.log(`  ${verdict(p.writes === 0 && p.result.steps.every((x) => x.op === "same"))} ${p.label}: ${p.writes} writes, ${p.result.steps.filter((x) => x.op !== "same").length} changes`);
   }
-  const big = previews.find((p) => p.resources >= 200);
-  if (big) console.log(`  ${verdict(big.providerSpanMs < 2000)} ${big.label}: provider time ${(big.providerSpanMs / 1000).toFixed(2)} s < 2 s for ${big.resources} resources`);
+  const big = previews.find((p) => p.label.startsWith("3. "));
+  if (big) console.log(`  ${verdict(big.stepsSpanMs < 2000)} ${big.label}: steps ${(big.stepsSpanMs / 1000).toFixed(2)} s < 2 s for ${big.resources} resources (first resource event to the last one's end)`);
   if (client) console.log(`  ${verdict(client.sustainedRps >= 9.5 && client.failed === 0)} 4. client: ${client.sustainedRps.toFixed(2)} requests/s sustained ≥ 9.5, ${client.failed} failures`);
   if (providers) {
     const largest = Math.max(...providers.values());

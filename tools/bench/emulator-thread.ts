@@ -1,9 +1,9 @@
 /**
- * The bench's emulator on a thread of its own (node:worker_threads). In the bench's process the
- * engine writes the whole state after every step — as the CLI's backends do, about 1.3 MB per step for
- * 1,000 resources — and an emulator sharing that event loop answered late enough for the provider's
- * 30 s header timeout. On its own thread it answers as a separate service would. The bench reaches it
- * as a client does: its URLs, keys and control API over HTTP.
+ * The bench's emulator on a thread of its own (node:worker_threads): the bench's process also reads
+ * the CLI's event log (up to megabytes for 1,000 resources) and /proc while a run goes, and an
+ * emulator sharing that event loop would answer later than a separate service. On its own thread it
+ * answers as one would. The bench reaches it as a client does: its URLs, keys and control API over
+ * HTTP.
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { startEmulator, type RequestLogEntry } from "../../emulator";
