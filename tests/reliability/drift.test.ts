@@ -61,8 +61,8 @@ test("deleted webhook, removed rule, cancelled backup, stopped server, changed t
   expect(step(refreshed, "ssh")).toMatchObject({ op: "delete" });
   expect(step(refreshed, "bak")).toMatchObject({ op: "delete" });
   // The Diff compares inputs: the stopped server's `powerState`; its `status` output goes into the state.
-  expect(step(refreshed, "srv")).toMatchObject({ op: "refresh", diffs: expect.arrayContaining(["powerState"]) });
-  expect(step(refreshed, "tpl")).toMatchObject({ op: "refresh", diffs: expect.arrayContaining(["textBody"]) });
+  expect(step(refreshed, "srv")).toMatchObject({ op: "update", diffs: expect.arrayContaining(["powerState"]) });
+  expect(step(refreshed, "tpl")).toMatchObject({ op: "update", diffs: expect.arrayContaining(["textBody"]) });
   expect(step(refreshed, "dom")).toMatchObject({ op: "same" });
   const names = s.state().resources.map((r) => r.name);
   expect(names.filter((n) => ["hook", "ssh", "bak"].includes(n))).toEqual([]);
@@ -87,7 +87,7 @@ test("an out-of-band plan upgrade: refresh shows it, up refuses to downsize at p
 
   const refreshed = await run(s, "refresh");
   runs.push(refreshed);
-  expect(step(refreshed, "srv")).toMatchObject({ op: "refresh", diffs: expect.arrayContaining(["planId"]) });
+  expect(step(refreshed, "srv")).toMatchObject({ op: "update", diffs: expect.arrayContaining(["planId"]) });
 
   s.clearRequests();
   const refused = await run(s, "up");

@@ -266,17 +266,19 @@ export function stepsOfEventLog(text: string): { steps: Step[]; errors: string[]
         // A refresh step's outputs event carries its result (v3.274.1 engine/update.go, `ResultOp`;
         // resource/deploy/step.go `RefreshStep.ResultOp`): `delete` when the object is gone, `same`
         // when the provider's Diff of the read state against the program's finds no change (an
-        // output that moved alone is taken into the state silently), `update` when it finds some,
-        // its keys the diff's; `refresh` with the outputs compared for a resource the CLI diffs by
-        // outputs only (an external one).
+        // output that moved alone is taken into the state silently), `update` when it finds some
+        // (drift, as the CLI prints it), its keys the diff's; `refresh` with the outputs compared for
+        // a resource the CLI diffs by outputs only (an external one).
         if (!m.new || m.op === "delete") refreshed.op = "delete";
         else if (m.op === "refresh") {
           const before = m.old?.outputs ?? {};
           const after = m.new.outputs ?? {};
           refreshed.diffs = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => stable(before[k]) !== stable(after[k]));
           if (!refreshed.diffs.length) refreshed.op = "same";
-        } else if (m.op === "update") refreshed.diffs = m.diffs?.length ? m.diffs : changedInputs(m);
-        else refreshed.op = "same";
+        } else if (m.op === "update") {
+          refreshed.op = "update";
+          refreshed.diffs = m.diffs?.length ? m.diffs : changedInputs(m);
+        } else refreshed.op = "same";
       } else stepOf(m);
     }
     if (e.resOpFailedEvent) {
