@@ -208,7 +208,8 @@ describe("refresh", () => {
   test("TestRefreshBasics: a refresh reads each resource with its outputs and inputs; drift is shown (as an update: step.go RefreshStep.ResultOp, the provider's Diff of the inputs against what it read) and saved", async () => {
     lc.program(`new Res("a", { size: 1 });
 new Res("b", { size: 1 });`);
-    await lc.run("up", { skipPreview: true });
+    // One create at a time, in the program's order: a is id-1, b id-2 (side by side, either may be first).
+    await lc.run("up", { skipPreview: true, parallel: 1 });
     // Drift out of band: a's size changed at the "API".
     lc.editObjects((objects) => (objects["id-1"].size = 9));
     const r = await lc.run("refresh", { skipPreview: true });
