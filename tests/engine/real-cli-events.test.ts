@@ -32,12 +32,17 @@ test("an up's steps are those of its update pass, a replacement's three steps on
   expect(r.messages).toEqual(["a provider line"]);
 });
 
-test("a refresh step is a delete when the object is gone, `refresh` with the changed outputs, else same; an error names the resource", () => {
+test("a refresh step is the result the CLI gives it (step.go RefreshStep.ResultOp): delete when gone, update with the diff's keys on drift, same when the Diff finds none, `refresh` with the changed outputs for a resource diffed by outputs only; an error names the resource", () => {
   const text = log(
     { preludeEvent: { config: {} } },
-    done("refresh", "gone", { old: { outputs: { a: 1 } }, new: null }),
-    done("refresh", "drift", { old: { outputs: { a: 1, b: 2 } }, new: { outputs: { a: 1, b: 3 } } }),
-    done("refresh", "kept", { old: { outputs: { a: 1 } }, new: { outputs: { a: 1 } } }),
+    pre("refresh", "gone"),
+    done("delete", "gone", { old: { outputs: { a: 1 } }, new: null }),
+    pre("refresh", "drift"),
+    done("update", "drift", { diffs: ["b"], old: { outputs: { a: 1, b: 2 } }, new: { outputs: { a: 1, b: 3 } } }),
+    pre("refresh", "moved"),
+    done("same", "moved", { old: { outputs: { a: 1, n: 1 } }, new: { outputs: { a: 1, n: 2 } } }),
+    pre("refresh", "external"),
+    done("refresh", "external", { old: { outputs: { a: 1, b: 2 } }, new: { outputs: { a: 1, b: 3 } } }),
     pre("create", "bad"),
     { resOpFailedEvent: { metadata: { op: "create", urn: urn("bad"), type: T } } },
     { diagnosticEvent: { urn: urn("bad"), message: "create failed: POST /email/webhooks 400 VALIDATION\n", severity: "error" } },
@@ -45,8 +50,9 @@ test("a refresh step is a delete when the object is gone, `refresh` with the cha
   const r = stepsOfEventLog(text);
   expect(r.steps.map((s) => [s.name, s.op, s.diffs, s.error])).toEqual([
     ["gone", "delete", [], undefined],
-    ["drift", "refresh", ["b"], undefined],
-    ["kept", "same", [], undefined],
+    ["drift", "update", ["b"], undefined],
+    ["moved", "same", [], undefined],
+    ["external", "refresh", ["b"], undefined],
     ["bad", "create", [], "create failed: POST /email/webhooks 400 VALIDATION"],
   ]);
   expect(r.errors).toEqual(["svc:Webhook bad: create failed: POST /email/webhooks 400 VALIDATION"]);
