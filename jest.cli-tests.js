@@ -29,6 +29,7 @@ module.exports = [
   "<rootDir>/tests/reliability/interrupted.test.ts",
   "<rootDir>/tests/reliability/secrets.test.ts",
   "<rootDir>/tests/engine/lifecycle/**/*.test.ts",
+  "<rootDir>/tests/engine/unhappy.test.ts",
   "<rootDir>/tests/engine/entry-point.test.ts",
   "<rootDir>/tests/engine/refresh-parallel.test.ts",
   "<rootDir>/tests/compat/state-v010.test.ts",
