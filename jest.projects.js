@@ -25,7 +25,6 @@ const cli = {
   ...common,
   displayName: "cli",
   testMatch: underCli,
-  setupFiles: ["<rootDir>/tests/support/real-cli-env.js"],
   setupFilesAfterEnv: ["<rootDir>/tests/support/real-cli-timeouts.js"],
 };
 

@@ -82,7 +82,7 @@ export function adoptIdOf(inputs: Props): string | undefined {
  * preview and the `up` both show the resource as a create). A dynamic provider cannot attach a
  * message to its resource: the Node host gives it no URN and no engine connection (`pulumi.log` in
  * the host falls back to the console). It writes to stderr, which the CLI shows as a message of the
- * run (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go, newPlugin), as the test engine does.
+ * run (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go, newPlugin).
  */
 function sayAdopted(line: string): void {
   process.stderr.write(`${line}\n`);

@@ -29,7 +29,7 @@ const ALLOWED = {
   tools: ["contract", "provider", "emulator/core", "emulator", "sdk", "examples"],
   tests: ["contract", "provider", "emulator/core", "emulator", "sdk", "examples", "tools"],
 };
-const SKIP = new Set(["node_modules", "dist", "build-tools", "fixtures", ".pulumi-test-engine"]);
+const SKIP = new Set(["node_modules", "dist", "build-tools", "fixtures"]);
 
 function sourceFiles(dir) {
   if (!existsSync(dir)) return [];

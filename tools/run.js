@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node tools/run.js <tool>.js [args…]` (what `npm run engine`, `demo`, `chaos`, `bench` and `docs`
+ * `node tools/run.js <tool>.js [args…]` (what `npm run demo`, `chaos`, `bench` and `docs`
  * call): runs build-tools/tools/<tool>.js, compiling the tools first only when they are stale. A
  * no-op `tsc -p tsconfig.tools.json`, incremental as it is, still loads the whole program (~10 s
  * here); comparing file times costs milliseconds.
@@ -61,7 +61,7 @@ if (require.main === module) {
   const ROOT = join(__dirname, "..");
   const [tool, ...args] = process.argv.slice(2);
   if (!tool) {
-    console.error("usage: node tools/run.js <tool>.js [args…]   (e.g. engine/cli.js)");
+    console.error("usage: node tools/run.js <tool>.js [args…]   (e.g. demo/demo.js)");
     process.exit(2);
   }
   const status = buildIfStale(ROOT, tool, () =>

@@ -7,14 +7,14 @@
  * The tsconfigs are found, not listed, so a new one is checked without anyone remembering to add it.
  * An example is checked as a user's project: `pulumi-svc` resolves through its node_modules to this
  * package's built types (`npm run build` first, as `npm test` does); the link is made here the way
- * `npm install` of `file:../..` (and the test engine) makes it.
+ * `npm install` of `file:../..` makes it.
  */
 const { spawn } = require("node:child_process");
 const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } = require("node:fs");
 const { dirname, join, relative } = require("node:path");
 
 const ROOT = join(__dirname, "..");
-const SKIP = new Set(["node_modules", "dist", "build-tools", ".git", ".pulumi-test-engine"]);
+const SKIP = new Set(["node_modules", "dist", "build-tools", ".git"]);
 
 function findTsconfigs(dir) {
   const found = [];

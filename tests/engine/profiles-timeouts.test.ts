@@ -1,5 +1,5 @@
 /**
- * Issue 17 through the test engine against the emulator: named profiles (`profile`, stack config
+ * Issue 17 under the real `pulumi` CLI against the emulator: named profiles (`profile`, stack config
  * `svc:profiles`) and the resource option `customTimeouts`, which the sdk carries to the provider.
  *
  * Structured config is set here as its JSON text under `svc:profiles`: what the CLI hands a

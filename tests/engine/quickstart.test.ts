@@ -1,5 +1,5 @@
 /**
- * examples/quickstart through the test engine against an emulator: the whole lifecycle of a real
+ * examples/quickstart under the real `pulumi` CLI against an emulator: the whole lifecycle of a real
  * program (issue 7, acceptance 2–6), each step confirmed in the emulator, the request log and the
  * state file.
  */
@@ -124,8 +124,8 @@ test("destroy refuses while the server is protected, and deletes nothing", async
   s.clearRequests();
   const r = await s.run("destroy", false);
   expect(r.errors).toEqual([expect.stringMatching(/^svc:Vps web: Preview failed: resource "urn:[^"]+::web" cannot be deleted\s+because it is protected\. To unprotect the resource/)]);
-  // Stopped at the destroy's preview pass: the CLI's lists the deletes it planned before the
-  // protected one failed, the test engine's none; under both, nothing ran.
+  // Stopped at the destroy's preview pass, which lists the deletes it planned before the protected
+  // one failed: nothing ran.
   expect(r.steps.filter((x) => x.op !== "delete")).toEqual([]);
   expect(s.writes()).toEqual([]);
   expect(s.state().resources.filter((x) => x.custom)).toHaveLength(8);

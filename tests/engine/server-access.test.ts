@@ -1,5 +1,5 @@
 /**
- * examples/server-access through the test engine against an emulator (issue 25, acceptance 1): up
+ * examples/server-access under the real `pulumi` CLI against an emulator (issue 25, acceptance 1): up
  * (a shared-address server, two keys, an https forward with a domain, a snapshot) → a preview with no
  * changes → a key's label changed (one replace, the old key removed first) → refresh after objects
  * were deleted out of band → destroy, nothing left at the API. Each step confirmed in the emulator and the request log.

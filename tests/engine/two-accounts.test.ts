@@ -1,5 +1,5 @@
 /**
- * examples/two-accounts through the test engine against the emulator's two seeded accounts (issue 17,
+ * examples/two-accounts under the real `pulumi` CLI against the emulator's two seeded accounts (issue 17,
  * acceptance 1): a Vps and a Template in account A (top-level settings) and the same in account B
  * (the profile "client"). Each object lands in its own account, each wallet is charged once, the
  * state holds no key, a second preview is empty, destroy removes all four.

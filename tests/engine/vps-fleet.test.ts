@@ -1,5 +1,5 @@
 /**
- * examples/vps-fleet through the test engine against an emulator: creates, no perpetual diff,
+ * examples/vps-fleet under the real `pulumi` CLI against an emulator: creates, no perpetual diff,
  * scaling down, a larger plan (one update), a rule's port (one replace), a rule removed (one delete),
  * destroy — each confirmed in the emulator (issue 7, acceptance 2, 3, 5, 6).
  */

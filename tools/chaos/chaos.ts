@@ -63,8 +63,6 @@ interface Tally {
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, "dist/provider/index.js"))) throw new Error("dist/ is missing: run `npm run build` first");
   if (!realCliPresent()) throw new Error(`the real pulumi CLI is not built (${CLI_BIN_DIR}): run \`npm run build:real-cli\` (Go needed) first`);
-  // Every stack of the run goes through the real CLI.
-  process.env.SVC_ENGINE = "pulumi";
   const args = process.argv.slice(2);
   const smoke = args.includes("--smoke");
   const typesArg = args.find((a) => a.startsWith("--types="))?.slice("--types=".length) ?? process.env.SVC_CHAOS_TYPES;

@@ -11,11 +11,9 @@ import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
 import type { AddressRec, ReceivingRec, TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
 import type { DomainRec } from "../../emulator/domains/state";
 import type { Operation, RunResult } from "../support/stack-state";
-import type { EngineStack, SharedRunOptions } from "../support/engine-harness";
+import type { EngineStack, RunOptions } from "../support/engine-harness";
 import { running, STACK_LOCKED, type CliOutput } from "../support/real-cli";
 import { adoptIdLinesAsked, secretsShown } from "../support/run-findings";
-
-export { adoptIdLinesAsked };
 
 export type ResourceType =
   | "SendingDomain"
@@ -432,7 +430,7 @@ export interface HostHandle {
 }
 
 /** Options of one scenario run: the flags it takes and, once `pulumi` runs, the process's id (`onStart`). */
-export type ScenarioRunOptions = Omit<SharedRunOptions, "signal" | "onProviderHost"> & { onStart?: (pid: number) => void };
+export type ScenarioRunOptions = Omit<RunOptions, "signal" | "onProviderHost">;
 
 /** One operation, whatever its outcome. */
 export function run(s: EngineStack, op: Operation, signal?: AbortSignal, onProviderHost?: (host: HostHandle) => void, extra: ScenarioRunOptions = {}): Promise<Run> {

@@ -318,7 +318,7 @@ function checkpointHasPending(text: string): boolean {
  * or its provider host alone. The fault rules are removed afterwards; the request log starts empty.
  */
 export async function interruptedUp(s: EngineStack, i: Interruption, delayMs = 0): Promise<InterruptedUp> {
-  if (i.kill === "engine" && !s.cli) throw new Error("killing `pulumi` needs the stack under the real CLI (SVC_ENGINE=pulumi)");
+  if (i.kill === "engine" && !s.cli) throw new Error("killing `pulumi` needs a stack run by the real CLI");
   const problems: string[] = [];
   let ended: Run | undefined;
   for (const h of i.hold) await s.emu.ctl("POST", "/faults", { ...h, afterCommit: true, delayMs: i.holdMs ?? HOLD_MS, times: 1 });

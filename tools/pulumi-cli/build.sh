@@ -11,7 +11,7 @@ mkdir -p "$bin"
 cd "$here"
 
 if ! command -v go >/dev/null; then
-  echo "go is not installed: the real CLI cannot be built (the test engine stays the only engine)" >&2
+  echo "go is not installed: the real CLI cannot be built (the stack tests need it, or a pulumi >= 3.139 on PATH)" >&2
   exit 1
 fi
 version="$(go list -m -f '{{.Version}}' github.com/pulumi/pulumi/pkg/v3)"

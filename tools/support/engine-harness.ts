@@ -1,19 +1,17 @@
 /**
- * Harness of the engine tests: one emulator, one stack of a project (an example, or a generated
- * JavaScript fixture under tests/fixtures/engine-<name>/), its config set as `pulumi config set`
- * would, and its state file in a temp dir, so a test never touches a developer's stack files.
+ * Harness of the stack tests: one emulator, one stack of a project (an example, or a generated
+ * JavaScript fixture under tests/fixtures/engine-<name>/) run by the `pulumi` CLI, its config set with
+ * `pulumi config set`, its backend in a temp dir, so a test never touches a developer's stacks.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmulatorOptions, RequestLogEntry, World } from "../../emulator";
-import { readStackState, runEngine, type EngineOptions, type Operation, type RunResult, type Step } from "../engine/engine";
-import { setConfig } from "../engine/state";
 import { readProject } from "./project";
-import type { StackState } from "./stack-state";
+import type { Operation, RunResult, StackState, Step } from "./stack-state";
 import { startTestEmulator, type TestEmulator } from "./emulator";
 import { packageRoot } from "./provider-host";
-import { CliStack, realCliMissing, realCliPresent, useRealCli, type CliOnlyRunOptions, type CliRun } from "./real-cli";
+import { CliStack, realCliMissing, realCliPresent, type CliRun, type CliRunOptions } from "./real-cli";
 
 export const ROOT = packageRoot(__dirname);
 const PASSPHRASE = "engine-test-passphrase";
@@ -21,17 +19,15 @@ const PASSPHRASE = "engine-test-passphrase";
 export interface EngineRun extends RunResult {
   /** What the engine printed. */
   output: string[];
-  /** Under the real CLI: the preview pass an operation ran before acting (tools/support/real-cli.ts `CliRun`). */
+  /** The preview pass an operation ran before acting (tools/support/real-cli.ts `CliRun`). */
   previewPass?: CliRun["previewPass"];
 }
 
 export interface EngineStack {
   emu: TestEmulator;
-  /** Which engine runs this stack's operations: the test engine, or the real `pulumi` CLI (SVC_ENGINE=pulumi). */
-  engine: "test-engine" | "pulumi";
-  /** Under the real CLI: the stack's driver, for any `pulumi` command (`cancel`, `state move`) and the pid of a run. */
-  cli?: CliStack;
-  options: Required<Pick<EngineOptions, "projectDir" | "stack" | "passphrase" | "stateFile">>;
+  /** The stack's driver, for any `pulumi` command (`cancel`, `state move`) and the pid of a run. */
+  cli: CliStack;
+  options: { projectDir: string; stack: string; passphrase: string; stateFile: string };
   /** One operation; throws with the printed output when `ok` is not what `expectOk` says. */
   run(op: Operation, expectOk?: boolean, extra?: RunOptions): Promise<EngineRun>;
   /** One operation, whatever its outcome, with the options both engines take (and, under the real CLI, its own flags). */
@@ -50,17 +46,8 @@ export interface EngineStack {
   close(): Promise<void>;
 }
 
-/** Run options that mean the same under the test engine and the real CLI (its flags). */
-export type SharedRunOptions = Pick<EngineOptions, "clearPendingCreates" | "refresh" | "parallel" | "signal"> & {
-  /** As `pulumi up --skip-preview` (and `destroy`, `refresh`): the operation without its preview
-   * pass first; for a test's setup runs, whose preview proves nothing. */
-  skipPreview?: boolean;
-  /** Under the real CLI: a handle that kills its provider host. */
-  onProviderHost?: (host: { kill(): void }) => void;
-};
-
-/** A run's options: those both engines take, and the real CLI's own flags (`--target`, `--replace`, `--exclude`, `--json`, `--continue-on-error`), refused by the test engine. */
-export type RunOptions = SharedRunOptions & CliOnlyRunOptions;
+/** A run's options: the CLI's flags (`--skip-preview` for a test's setup runs, whose preview proves nothing; `--target`, `--replace`…). */
+export type RunOptions = CliRunOptions;
 
 export interface StackOptions {
   projectDir: string;
@@ -95,49 +82,12 @@ function configureFor(emu: TestEmulator, config: EngineStack["config"]): void {
   config("svc:projectId", emu.projects[0]);
 }
 
-/** Starts an emulator and configures `stack` of the project with its URLs, keys and project id. */
+/**
+ * Starts an emulator and configures `stack` of the project with its URLs, keys and project id; its
+ * operations run under the `pulumi` CLI (tools/support/real-cli.ts), with a file backend and a
+ * PULUMI_HOME of its own in a temp dir.
+ */
 export async function engineStack(o: StackOptions): Promise<EngineStack> {
-  if (useRealCli()) return cliEngineStack(o);
-  if (o.backendDir) throw new Error(`stack ${o.stack}: a shared backend (backendDir) needs the real CLI (SVC_ENGINE=pulumi)`);
-  const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
-  const tmp = mkdtempSync(join(tmpdir(), "svc-engine-"));
-  const stackFile = join(o.projectDir, `Pulumi.${o.stack}.yaml`);
-  rmSync(stackFile, { force: true });
-  const options = { projectDir: o.projectDir, stack: o.stack, passphrase: PASSPHRASE, stateFile: join(tmp, "state.json") };
-  const config = (key: string, value: string, secret = false) => setConfig(o.projectDir, o.stack, PASSPHRASE, key, value, secret);
-  configureFor(emu, config);
-  const execute = async (op: Operation, extra: RunOptions = {}): Promise<EngineRun> => {
-    const { onProviderHost, target, replace, exclude, previewPlan, continueOnError, onStart, ...rest } = extra;
-    const cliOnly = Object.entries({ target, replace, exclude, previewPlan, continueOnError, onStart }).filter(([, v]) => v !== undefined);
-    if (cliOnly.length) throw new Error(`${op} --${cliOnly.map(([k]) => k).join(", --")}: a flag of the real CLI only (SVC_ENGINE=pulumi); the test engine has none`);
-    const output: string[] = [];
-    const result = await runEngine(op, { ...options, ...rest, print: (line) => output.push(line), onProviderHost: onProviderHost && ((h) => onProviderHost(h)) });
-    return { ...result, output };
-  };
-  return {
-    emu,
-    engine: "test-engine",
-    options,
-    config,
-    execute,
-    run: expectingOutcome(execute),
-    state: () => readStackState(options),
-    stateText: () => readFileSync(options.stateFile, "utf8"),
-    resetState: () => rmSync(options.stateFile, { force: true }),
-    world: () => emu.control.state(),
-    writes: () => emu.control.requests().filter((r) => r.method !== "GET"),
-    clearRequests: () => emu.control.clearRequests(),
-    async close() {
-      rmSync(stackFile, { force: true });
-      if (o.removeProject) rmSync(o.projectDir, { recursive: true, force: true });
-      rmSync(tmp, { recursive: true, force: true });
-      if (!o.sharedEmulator) await emu.close();
-    },
-  };
-}
-
-/** The same stack under the real `pulumi` CLI (tools/support/real-cli.ts): its own file backend and PULUMI_HOME in a temp dir. */
-async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
   if (!realCliPresent()) throw new Error(`stack ${o.stack} needs the pulumi CLI: ${realCliMissing()}`);
   const emu = o.sharedEmulator ?? (await startTestEmulator({ transitions: "immediate", ...o.emulator }));
   const tmp = mkdtempSync(join(tmpdir(), "svc-cli-"));
@@ -149,7 +99,6 @@ async function cliEngineStack(o: StackOptions): Promise<EngineStack> {
   const execute = (op: Operation, extra: RunOptions = {}): Promise<EngineRun> => cli.run(op, extra);
   return {
     emu,
-    engine: "pulumi",
     cli,
     options: { projectDir: o.projectDir, stack: o.stack, passphrase: PASSPHRASE, stateFile: cli.stateFile },
     config,

@@ -179,7 +179,7 @@ export interface DiffAnswer {
  * pkg/resource/plugin/provider_plugin.go: every request carries the URN, name and type; Diff, Update
  * and Delete the old inputs; Create, Update and Delete the custom timeout in seconds; Diff and
  * Update the ignoreChanges paths). The resource tests leave it out: the Node dynamic host reads
- * none of these fields (see tools/engine/CONFORMANCE.md); the test engine sends them all.
+ * none of these fields (docs/cli-behaviour.md); the CLI sends them all.
  */
 export interface EngineFields {
   /** The resource's URN (default: `urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/svc:<type>::r`). */
@@ -231,9 +231,9 @@ export interface HostOptions {
   cwd?: string;
   project?: string;
   stack?: string;
-  /** Extra environment variables of the host (the test engine passes the user's `SVC_*`, as the CLI does). */
+  /** Extra environment variables of the host (the user's `SVC_*`, as the CLI passes them). */
   env?: Record<string, string>;
-  /** Launched as the real engine launches a `pulumi-nodejs` provider plugin (the test engine): its
+  /** Launched as the real engine launches a `pulumi-nodejs` provider plugin: its
    * environment gains PULUMI_NODEJS_PROJECT, PULUMI_PROJECT and PULUMI_CONFIG (the config of the
    * `pulumi-nodejs` namespace: none) and no stack (pulumi/pulumi provider_plugin.go NewProvider). */
   asEngine?: boolean;

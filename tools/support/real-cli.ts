@@ -3,7 +3,7 @@
  * .pulumi-cli/bin/, driven the way a user drives it — a local file backend (`pulumi login
  * file://…`), passphrase secrets, no update check, no plugin download — and read back through its
  * own outputs: the engine events it writes with `--event-log`, and `pulumi stack export`. Answers
- * the same RunResult and StackState the test engine answers, so a test runs unchanged on either.
+ * a RunResult and a StackState (tools/support/stack-state.ts).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,9 +25,6 @@ export const realCliPresent = (): boolean => existsSync(CLI) && existsSync(join(
 /** Why there is no CLI to run a stack under: what npm test's global setup found, or how to get one. */
 export const realCliMissing = (): string =>
   process.env.SVC_PULUMI_MISSING ?? `no pulumi CLI in ${CLI_BIN_DIR}: run npm run build:real-cli (Go needed) or put pulumi ≥ 3.139 on PATH`;
-
-/** The engine the harness runs: the real CLI when SVC_ENGINE=pulumi, else the test engine. */
-export const useRealCli = (): boolean => process.env.SVC_ENGINE === "pulumi";
 
 /** The CLI's version: the one the build stamped (tools/pulumi-cli/go.mod's pin), or what it says. */
 export function realCliVersion(): string {
@@ -168,7 +165,7 @@ export function runCli(
   });
 }
 
-/** The step ops of the engine's events, as the test engine names them (a replacement's three steps are one `replace`). */
+/** The step ops of the engine's events, as the tests name them (a replacement's three steps are one `replace`). */
 const OP: Record<string, StepOp> = {
   create: "create",
   update: "update",
@@ -209,7 +206,7 @@ interface EngineEvent {
 
 const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 const isStepResource = (type: string): boolean => type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:");
-/** `svc:Type` for our dynamic resources (as the test engine prints a resource), the type otherwise. */
+/** `svc:Type` for our dynamic resources (as the tests name a resource), the type otherwise. */
 const shortType = (type: string): string => type.replace(/^pulumi-nodejs:dynamic\/svc:/, "svc:");
 // eslint-disable-next-line no-control-regex
 const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, "").replace(/<\{%[^%]*%\}>/g, "").trim();
@@ -374,7 +371,7 @@ interface ExportedResource {
   customTimeouts?: { create?: number; update?: number; delete?: number };
 }
 
-/** `pulumi stack export --show-secrets`, as the test engine's StackState. */
+/** `pulumi stack export --show-secrets`, as a StackState. */
 export function stateOfExport(text: string): StackState {
   const doc = JSON.parse(text) as { deployment?: { resources?: ExportedResource[]; pending_operations?: { resource: ExportedResource; type: string }[] } };
   const all = doc.deployment?.resources ?? [];
@@ -415,7 +412,7 @@ export function stateOfExport(text: string): StackState {
   return { salt: "", resources, outputs, secretOutputs: [...stackSecrets], ...(pending.length ? { pendingOperations: pending } : {}) };
 }
 
-/** Flags only the real CLI takes (the test engine has none of them): each a list of URNs. */
+/** The CLI's targeting flags: each a list of URNs. */
 export interface CliOnlyRunOptions {
   /** `--target URN` each: only these resources (and, for a delete, nothing else). */
   target?: string[];
@@ -546,7 +543,7 @@ export class CliStack {
     return state;
   }
 
-  /** The stack with no resources again, its config kept (the test engine's removal of its state file). */
+  /** The stack with no resources again, its config kept (as a fresh stack). */
   reset(): void {
     const file = join(this.tmp, "empty-deployment.json");
     writeFileSync(file, this.emptyDeployment);
