@@ -4,7 +4,7 @@
  * outcome, and no handler changes what it is given. A 429 is the rate-limit handler's outcome;
  * the attempt after it takes its token at the head of the key's line.
  */
-import { ApiClient, routes, TokenBucket, type Clock, type Outcome, type RequestEvent } from "../../provider/client";
+import { ApiClient, routes, TokenBucket, type Clock, type ErrorCode, type Outcome, type RequestEvent } from "../../provider/client";
 import { attemptOf, requestOf, wrapRateLimit, wrapRetry, type Attempt } from "../../provider/client/handlers";
 import { RetryBudget } from "../../provider/client/retry-budget";
 import { RETRY } from "../../provider/client/backoff";
@@ -27,14 +27,14 @@ function manualClock() {
   };
 }
 
-const failure = (status: number, code: string, retryAfterSeconds?: number): Outcome => ({
+const failure = (status: number, code: ErrorCode, retryAfterSeconds?: number): Outcome => ({
   error: { service: "platform", method: "GET", path: "/vps/a", status, code, apiMessage: code, retryable: true, retryAfterSeconds },
   notSent: false,
 });
 
 test("a 429, a 503, then a success: three attempts, each a frozen value of its own over the one frozen request; only the one after the 429 follows a refusal", async () => {
   const { clock, advance } = manualClock();
-  const answers: Outcome[] = [failure(429, "RATE_LIMITED", 0), failure(503, "SERVICE_DOWN"), { data: { id: "a" }, status: 200, envelope: {} }];
+  const answers: Outcome[] = [failure(429, "RATE_LIMITED", 0), failure(503, "INTERNAL_ERROR"), { data: { id: "a" }, status: 200, envelope: {} }];
   const seen: Attempt[] = [];
   const send = wrapRetry(
     wrapRateLimit(async (attempt) => {
