@@ -144,6 +144,16 @@ export const aiErrorCodeGroups = {
 
 export type AiErrorCode = (typeof aiErrorCodeGroups)[keyof typeof aiErrorCodeGroups][number];
 
+// ai-gateway.md, "Type by status": the `error.type` of both styles, by status; the only code an
+// Anthropic-style error body carries (it has no `error.code`). Not codes of the code table: the
+// emulator's AiError never answers one as its code.
+export const aiErrorTypes = [
+  "invalid_request_error", "authentication_error", "billing_error", "permission_error", "not_found_error", "request_too_large",
+  "rate_limit_error", "api_error",
+] as const;
+
+export type AiErrorType = (typeof aiErrorTypes)[number];
+
 const flatten = (groups: Record<string, readonly string[]>) => [...new Set(Object.values(groups).flat())];
 
 /** Every platform and email code once. */

@@ -22,7 +22,10 @@ export const accountModule: ServiceModule = {
 
     "account.notifications.list": (ctx) => {
       const unreadOnly = ctx.query.unreadOnly === "true";
-      return visibleNotifications(ctx).filter((n) => !unreadOnly || !n.isRead);
+      // The record's own `accountId` (whose account-wide notification it is) is the emulator's bookkeeping, not the API's field.
+      return visibleNotifications(ctx)
+        .filter((n) => !unreadOnly || !n.isRead)
+        .map(({ accountId: _account, ...notification }) => notification);
     },
 
     "account.notifications.unreadCount": (ctx) => ({ count: visibleNotifications(ctx).filter((n) => !n.isRead).length }),

@@ -5,7 +5,7 @@
  */
 import type { AiStyle } from "../../contract/routes";
 import type { AiFaultKind } from "./state";
-import type { AiErrorCode } from "../../contract/error-codes";
+import type { AiErrorCode, AiErrorType } from "../../contract/error-codes";
 
 export class AiError extends Error {
   constructor(
@@ -18,7 +18,7 @@ export class AiError extends Error {
   }
 }
 
-function typeOfStatus(status: number): string {
+function typeOfStatus(status: number): AiErrorType {
   switch (status) {
     case 400:
       return "invalid_request_error";

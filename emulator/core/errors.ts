@@ -15,10 +15,10 @@ export class EmuError extends Error {
   }
 }
 
-/** A success answer with a status or envelope fields other than the route's default. */
-export class Reply {
+/** A success answer with a status or envelope fields other than the route's default; `T` is its route's `data` (module.ts `Answer`). */
+export class Reply<T = unknown> {
   constructor(
-    readonly data: unknown,
+    readonly data: T,
     readonly options: { status?: SuccessStatus; extra?: Record<string, unknown> } = {},
   ) {}
 }

@@ -5,9 +5,10 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import type { RouteId, Routes, Service } from "../../contract/routes";
+import type { RouteId, RouteResponse, Routes, Service } from "../../contract/routes";
 import type { Caller } from "./auth";
 import type { Emu, TransitionFn } from "./emu";
+import type { Reply } from "./errors";
 import type { FaultBook, RequestLog } from "./faults";
 import type { AiErrorCode, ApiErrorCode } from "../../contract/error-codes";
 import type { World } from "./world";
@@ -44,7 +45,33 @@ export interface Ctx<R extends RouteId = RouteId> {
   body: RequestBody<R>;
   headers: Record<string, string | string[] | undefined>;
 }
-export type Handler<R extends RouteId = RouteId> = (ctx: Ctx<R>) => unknown;
+/** The keys an object type names, without its index signature. */
+type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 0 };
+/**
+ * A response type as a handler must answer it: each field its schema declares, without the
+ * `[x: string]: unknown` that a loose object adds. That index signature checks nothing, and it
+ * would refuse every record kept in an `interface` (TypeScript gives interfaces no implicit index
+ * signature); a field beyond the declared ones is still allowed, as the loose schema allows it. A
+ * pure map (`z.record`) keeps its index signature: it has no other keys to check.
+ */
+type Declared<T> = T extends readonly (infer E)[]
+  ? Declared<E>[]
+  : T extends object
+    ? [NamedKeys<T>] extends [never]
+      ? T
+      : { [K in keyof T as string extends K ? never : number extends K ? never : K]: Declared<T[K]> }
+    : T;
+
+/**
+ * What a route's handler answers: its response schema's `data`, bare or in a `Reply` (another
+ * success status, extra envelope fields), so an answer its route does not declare fails to
+ * compile. A refusal is thrown (`EmuError`), so it needs no place here. The schema's output type,
+ * not its input: the serializer (fastify-type-provider-zod 7's `serializerCompiler`) runs
+ * `z.safeEncode(response, data)`, which takes the output side and writes the input side as JSON.
+ * Distributes over a union of routes, like `Ctx`.
+ */
+export type Answer<R extends RouteId> = R extends RouteId ? Declared<RouteResponse<R>> | Reply<Declared<RouteResponse<R>>> : never;
+export type Handler<R extends RouteId = RouteId> = (ctx: Ctx<R>) => Answer<R> | Promise<Answer<R>>;
 
 /** Handlers for the routes `R`, each typed by its own route. */
 export type Handlers<R extends RouteId> = { [K in R]: Handler<K> };

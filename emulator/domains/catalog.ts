@@ -64,7 +64,7 @@ export function billing(registration: number, whoisProtection: number): DomainBi
  * or charged"; dry runs "return the wallet balance after the charge and a boolean `enoughBalance`"):
  * its price, after every refusal the real call makes but the wallet's (200, never 402).
  */
-export function dryRunReply(account: Account, bill: DomainBilling, what: string): Reply {
+export function dryRunReply(account: Account, bill: DomainBilling, what: string) {
   const balanceAfter = account.wallet - bill.total;
   return new Reply(
     { dryRun: true as const, currency: account.currency, billing: bill, balanceAfter, enoughBalance: balanceAfter >= 0, note: `Dry run: ${what}` },

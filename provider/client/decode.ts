@@ -4,7 +4,7 @@
  * functions of the answer and the route: no I/O, no clock.
  */
 import { z } from "zod";
-import { ClientCodes, redact, redactValue, type ApiErrorInit } from "./errors";
+import { answeredCode, ClientCodes, redact, redactValue, statusCode, type ApiErrorInit } from "./errors";
 import type { Method, RouteDef, Service } from "../../contract/routes";
 
 /** A success answer: the validated `data`, plus the envelope's `code` when a success carries one
@@ -83,7 +83,7 @@ function decodeEnvelope(answer: Answer, json: unknown, clean: (s: string) => str
     const details = redactValue(extra, answer.secrets) as Record<string, unknown>;
     return failed({
       ...base, retryAfterSeconds: answer.retryAfterSeconds, details,
-      code: envelope?.code ? clean(envelope.code) : `HTTP_${status}`,
+      code: envelope?.code ? answeredCode(clean(envelope.code)) : statusCode(status),
       apiMessage: clean(envelope?.error ?? "no error message"),
       retryable: retryableStatus(status),
     });
@@ -117,9 +117,10 @@ function decodeAi(answer: Answer, json: unknown, clean: (s: string) => string): 
   if (status >= 400) {
     const body = aiFailure.safeParse(json);
     const error = body.success ? body.data.error : undefined;
+    const code = error?.code ?? error?.type;
     return failed({
       ...base, retryAfterSeconds: answer.retryAfterSeconds,
-      code: clean(error?.code ?? error?.type ?? `HTTP_${status}`),
+      code: code !== undefined ? answeredCode(clean(code)) : statusCode(status),
       apiMessage: clean(error?.message ?? "no error message"),
       retryable: retryableStatus(status),
     });

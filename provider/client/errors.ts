@@ -4,7 +4,7 @@
  * client's own below), never on message text (tests/client/no-text-branching.test.ts checks).
  */
 import type { Method, Service } from "../../contract/services";
-import type { AiErrorCode, ApiErrorCode } from "../../contract/error-codes";
+import type { AiErrorCode, AiErrorType, ApiErrorCode } from "../../contract/error-codes";
 
 /** Codes the client itself assigns when there is no API answer to take a code from. */
 export const ClientCodes = {
@@ -23,15 +23,38 @@ export const ClientCodes = {
 } as const;
 
 export type ClientCode = (typeof ClientCodes)[keyof typeof ClientCodes];
-/** Every code an error of this package may carry: the APIs' catalogue and the client's own. */
-export type ErrorCode = ApiErrorCode | AiErrorCode | ClientCode;
+/** Every code of the catalogue and the client's own: what `isApiError` and `apiErrorOf` match. */
+export type ErrorCode = ApiErrorCode | AiErrorCode | AiErrorType | ClientCode;
+
+declare const answered: unique symbol;
+/**
+ * A code as an API answer carried it (`answeredCode`, in decode.ts): one of the catalogue, or one
+ * the catalogue lacks (an API newer than it), kept as it came for messages and logs. Branded, so
+ * that only an answer makes one: a code the program writes is an `ErrorCode`, and a misspelled one
+ * does not compile.
+ */
+export type AnsweredCode = string & { readonly [answered]: true };
+/** The code of a failed answer that carries none: its status (`HTTP_502`, a proxy's page). */
+export type StatusCode = `HTTP_${number}`;
+/**
+ * What an ApiError's `code` holds: a code of the catalogue or the client's, an answer's own code,
+ * or its status. A comparison with a string literal still compiles whatever it says (TypeScript
+ * lets a literal be compared with any type made of strings): branch with `isApiError(err, code)`,
+ * which takes only an `ErrorCode`.
+ */
+export type ApiErrorCodeOf = ErrorCode | AnsweredCode | StatusCode;
+
+/** `code` as an API answer carried it (see AnsweredCode). */
+export const answeredCode = (code: string): AnsweredCode => code as AnsweredCode;
+/** The code of a failed answer without one (see StatusCode). */
+export const statusCode = (status: number): StatusCode => `HTTP_${status}`;
 
 export interface ApiErrorInit {
   service: Service;
   method: Method;
   path: string;
   status?: number;
-  code: string;
+  code: ApiErrorCodeOf;
   apiMessage: string;
   retryAfterSeconds?: number;
   retryable: boolean;
@@ -50,7 +73,7 @@ export class ApiError extends Error {
   readonly path: string;
   /** HTTP status; undefined when no answer arrived. */
   readonly status?: number;
-  readonly code: string;
+  readonly code: ApiErrorCodeOf;
   readonly apiMessage: string;
   readonly retryAfterSeconds?: number;
   readonly retryable: boolean;

@@ -8,11 +8,16 @@
  *   whether the request never left;
  * - decode: the answer's meaning (decode.ts): the route's validated data or a typed error;
  * - log: each attempt reported (`onRequest`) and written to the debug log, with its timing;
- * - rate limit: a token of the key's bucket before each attempt; a 429 pauses the bucket and puts
- *   the request's next attempt at the head of the line;
- * - retry: whether to send again (decode.ts `shouldRetry`), how long to wait, the client's retry
+ * - rate limit: a token of the key's bucket before each attempt (at the head of the line for an
+ *   attempt that follows a 429); a 429 pauses the bucket;
+ * - retry: each attempt built as its own value (hcloud-go's retry handler clones the request per
+ *   attempt), whether to send again (decode.ts `shouldRetry`), how long to wait, the client's retry
  *   budget (retry-budget.ts); what the caller gets when it gives up (ApiError, OutcomeUnknownError);
  * - write mark: writes counted for Listing's recent answers (poller.ts).
+ *
+ * Nothing a handler is given is changed by any handler: a request is one frozen value for all its
+ * attempts, and each attempt one frozen value of its own; what an attempt tells the next (a 429,
+ * a failure to retry) goes back as its outcome, and the retry handler builds the next attempt from it.
  */
 import type { Agent } from "undici";
 import { request as undiciRequest } from "undici";
@@ -24,21 +29,37 @@ import type { TokenBucket } from "./rate-limit";
 import type { RetryBudget } from "./retry-budget";
 import type { Method, RouteDef, RouteId, Service } from "../../contract/routes";
 
-/** One request as its handlers see it: fixed for all its attempts, but `attempt` and `refused`. */
-export interface Exchange {
-  id: RouteId;
-  route: RouteDef;
-  path: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  signal?: AbortSignal;
+/** One request, the same for all its attempts (ApiClient.request builds it, `requestOf` freezes it). */
+export interface ApiRequest {
+  readonly id: RouteId;
+  readonly route: RouteDef;
+  readonly path: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly signal?: AbortSignal;
   /** A read whose answer many waiters share (CallOptions.shared): ahead of the key's queue. */
-  shared: boolean;
-  /** The attempt under way, from 1 (the retry handler counts). */
-  attempt: number;
-  /** The last attempt was refused with 429 (the rate-limit handler sets and reads it). */
-  refused: boolean;
+  readonly shared: boolean;
+}
+
+/** One attempt of a request: built by the retry handler for each attempt (`attemptOf`), never changed. */
+export interface Attempt {
+  readonly request: ApiRequest;
+  /** From 1. */
+  readonly number: number;
+  /** The attempt before this one was refused with 429: it was served once already, so this one
+   * takes its token at the head of the key's line (rate-limit.ts `take`'s `refused`). */
+  readonly followsRefusal: boolean;
+}
+
+/** A request as one frozen value, its headers too. */
+export function requestOf(init: ApiRequest): ApiRequest {
+  return Object.freeze({ ...init, headers: Object.freeze({ ...init.headers }) });
+}
+
+/** An attempt as one frozen value. */
+export function attemptOf(request: ApiRequest, number: number, followsRefusal: boolean): Attempt {
+  return Object.freeze({ request, number, followsRefusal });
 }
 
 /** An answer as it arrived, before it is decoded. */
@@ -48,10 +69,10 @@ export interface Arrival {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export type Transport = (exchange: Exchange) => Promise<Arrival | Failure>;
-export type Handler = (exchange: Exchange) => Promise<Outcome>;
-/** The outer handlers: a success, or the error the caller gets thrown. */
-export type Send = (exchange: Exchange) => Promise<ApiResult<unknown>>;
+export type Transport = (attempt: Attempt) => Promise<Arrival | Failure>;
+export type Handler = (attempt: Attempt) => Promise<Outcome>;
+/** The outer handlers, given the request (the retry handler makes its attempts): a success, or the error the caller gets thrown. */
+export type Send = (request: ApiRequest) => Promise<ApiResult<unknown>>;
 
 /** What a handler writes to the debug log (http.ts adds the service and keeps the key out). */
 export type Log = (text: string) => void;
@@ -61,7 +82,7 @@ const NOT_SENT_CODES = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOT
 
 /** One HTTP exchange within `requestMs`. The caller's signal ends it with the signal's reason. */
 export function transport(agent: Agent, requestMs: number, service: Service, secrets: string[]): Transport {
-  return async ({ route, path, url, headers, body, signal }) => {
+  return async ({ request: { route, path, url, headers, body, signal } }) => {
     const timeout = AbortSignal.timeout(requestMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
@@ -86,10 +107,10 @@ export function transport(agent: Agent, requestMs: number, service: Service, sec
 
 /** An arrival decoded (decode.ts); a refused key's error says where the key was set. */
 export function wrapDecode(next: Transport, options: { service: Service; secrets: string[]; keySource?: string; clock: Clock }): Handler {
-  return async (exchange) => {
-    const arrival = await next(exchange);
+  return async (attempt) => {
+    const arrival = await next(attempt);
     if ("error" in arrival) return arrival;
-    const { route, path } = exchange;
+    const { route, path } = attempt.request;
     const outcome = decodeAnswer({
       service: options.service, route, method: route.method, path, status: arrival.status, text: arrival.text,
       contentType: arrival.headers["content-type"] === undefined ? undefined : String(arrival.headers["content-type"]),
@@ -118,28 +139,28 @@ export interface RequestEvent {
 
 /** Each attempt reported to `onRequest` and the debug log: method, path, status, code, timing. */
 export function wrapLog(next: Handler, options: { service: Service; clock: Clock; log: Log; onRequest?: (event: RequestEvent) => void }): Handler {
-  return async (exchange) => {
+  return async (attempt) => {
     const started = options.clock.now();
-    const outcome = await next(exchange);
+    const outcome = await next(attempt);
     const { status, code, requestId } = "error" in outcome ? outcome.error : outcome;
-    const { route, path, attempt } = exchange;
+    const { route, path, id } = attempt.request;
     const ms = options.clock.now() - started;
-    options.onRequest?.({ service: options.service, method: route.method, path, route: exchange.id, attempt, status, code, requestId, ms });
-    options.log(`${route.method} ${path}${attempt > 1 ? ` (attempt ${attempt})` : ""} → ${status ?? "no answer"}${code ? ` ${code}` : ""} in ${Math.round(ms)} ms${requestId ? ` (request id ${requestId})` : ""}`);
+    options.onRequest?.({ service: options.service, method: route.method, path, route: id, attempt: attempt.number, status, code, requestId, ms });
+    options.log(`${route.method} ${path}${attempt.number > 1 ? ` (attempt ${attempt.number})` : ""} → ${status ?? "no answer"}${code ? ` ${code}` : ""} in ${Math.round(ms)} ms${requestId ? ` (request id ${requestId})` : ""}`);
     return outcome;
   };
 }
 
-/** A token of the key's bucket before each attempt; a 429 pauses the bucket until its Retry-After. */
+/**
+ * A token of the key's bucket before each attempt; a 429 pauses the bucket until its Retry-After
+ * and is this handler's outcome: the retry handler makes the next attempt from it (`followsRefusal`).
+ */
 export function wrapRateLimit(next: Handler, bucket: TokenBucket): Handler {
-  return async (exchange) => {
-    await bucket.take({ signal: exchange.signal, refused: exchange.refused, shared: exchange.shared });
-    exchange.refused = false;
-    const outcome = await next(exchange);
-    if ("error" in outcome && outcome.error.status === 429) {
-      bucket.pause(rateLimitPauseMs(outcome.error.retryAfterSeconds));
-      exchange.refused = true;
-    }
+  return async (attempt) => {
+    const { signal, shared } = attempt.request;
+    await bucket.take({ signal, refused: attempt.followsRefusal, shared });
+    const outcome = await next(attempt);
+    if ("error" in outcome && outcome.error.status === 429) bucket.pause(rateLimitPauseMs(outcome.error.retryAfterSeconds));
     return outcome;
   };
 }
@@ -166,29 +187,31 @@ export function wrapRetry(
   options: { policy: RetryPolicy; schedule: Schedule; budget: RetryBudget; clock: Clock; random: () => number; log: Log },
 ): Send {
   const { policy, budget, log } = options;
-  return async (exchange) => {
+  return async (request) => {
+    const { route, path, signal } = request;
+    const what = `${route.method} ${path}`;
     let failures = 0;
     let rateLimited = 0;
     let lastDrawn: number | undefined;
-    for (exchange.attempt = 1; ; exchange.attempt++) {
-      const outcome = await next(exchange);
+    for (let attempt = attemptOf(request, 1, false); ; ) {
+      const outcome = await next(attempt);
       if (!("error" in outcome)) {
         budget.succeeded(lastDrawn);
         return outcome;
       }
       const { error } = outcome;
-      const what = `${exchange.route.method} ${exchange.path}`;
-      switch (shouldRetry(outcome, exchange.route)) {
+      switch (shouldRetry(outcome, route)) {
         case "rate-limited": {
           if (++rateLimited < policy.rateLimitedAttempts) {
             log(`${what}: rate limited (${error.status} ${error.code}): waiting ${rateLimitPauseMs(error.retryAfterSeconds)} ms (Retry-After ${error.retryAfterSeconds ?? "absent: 1"} s), then retry ${rateLimited + 1} of ${policy.rateLimitedAttempts}`);
+            attempt = attemptOf(request, attempt.number + 1, true);
             continue;
           }
           log(`${what}: rate limited ${rateLimited} times: giving up`);
           throw new ApiError(error);
         }
         case "outcome-unknown":
-          log(`${what}: ${error.status ?? "no answer"} ${error.code} on a ${exchange.route.safety} call: not sent again, the outcome is unknown`);
+          log(`${what}: ${error.status ?? "no answer"} ${error.code} on a ${route.safety} call: not sent again, the outcome is unknown`);
           throw new OutcomeUnknownError(error);
         case "fail":
           throw new ApiError(error);
@@ -205,7 +228,8 @@ export function wrapRetry(
           lastDrawn = drawn;
           const delayMs = retryDelayMs(failures, error.retryAfterSeconds, options.random, options.schedule);
           log(`${what}: retry ${failures + 1} of ${policy.attempts} in ${Math.round(delayMs)} ms after ${error.status ?? "no answer"} ${error.code}`);
-          await options.clock.sleep(delayMs, exchange.signal);
+          await options.clock.sleep(delayMs, signal);
+          attempt = attemptOf(request, attempt.number + 1, false);
         }
       }
     }
@@ -257,7 +281,7 @@ export class WriteLog {
 
 /** Writes counted in `writes` from their first attempt to their outcome. */
 export function wrapWriteMark(next: Send, writes: WriteLog): Send {
-  return (exchange) => (exchange.route.method === "GET" ? next(exchange) : writes.during(() => next(exchange), exchange.route.method === "DELETE"));
+  return (request) => (request.route.method === "GET" ? next(request) : writes.during(() => next(request), request.route.method === "DELETE"));
 }
 
 function errorCode(err: unknown): string | undefined {

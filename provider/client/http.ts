@@ -11,7 +11,7 @@ import { RETRY } from "./backoff";
 import { systemClock, type Clock } from "./clock";
 import { RateLimits } from "./rate-limit";
 import { RetryBudget } from "./retry-budget";
-import { transport, wrapDecode, wrapLog, wrapRateLimit, wrapRetry, wrapWriteMark, WriteLog, type Handler, type RequestEvent, type RetryPolicy, type Send } from "./handlers";
+import { requestOf, transport, wrapDecode, wrapLog, wrapRateLimit, wrapRetry, wrapWriteMark, WriteLog, type Handler, type RequestEvent, type RetryPolicy, type Send } from "./handlers";
 import { debugLogger, type DebugLog } from "../log";
 import { fillPath, routes, type RouteBody, type RouteDef, type RouteId, type RouteQuery, type RouteResponse, type Service } from "../../contract/routes";
 
@@ -156,14 +156,14 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers["content-type"] = "application/json";
     }
-    const result = await this.send({
-      id, route, path, headers, body,
-      url: this.baseUrl + path + queryString(options.query as Record<string, unknown> | undefined),
-      signal: options.signal,
-      shared: options.shared === true && route.method === "GET",
-      attempt: 1,
-      refused: false,
-    });
+    const result = await this.send(
+      requestOf({
+        id, route, path, headers, body,
+        url: this.baseUrl + path + queryString(options.query as Record<string, unknown> | undefined),
+        signal: options.signal,
+        shared: options.shared === true && route.method === "GET",
+      }),
+    );
     return result as ApiResult<RouteResponse<K>>;
   }
 

@@ -6,13 +6,14 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AI_ERROR_CODES, API_ERROR_CODES, aiGatewayErrorCodes, type ApiErrorCode } from "../../contract/error-codes";
+import { AI_ERROR_CODES, API_ERROR_CODES, aiErrorTypes, aiGatewayErrorCodes, type ApiErrorCode } from "../../contract/error-codes";
 import { ApiClient, ApiError, isApiError, OperationError } from "../../provider/client";
 import { operationError } from "../../provider/resource";
 import { EmuError } from "../../emulator/core/errors";
 import { AiError } from "../../emulator/ai/errors";
 import type { TestEmulator } from "../../tools/support/emulator";
 import { useEmulator } from "../support/per-file";
+import { freshKey, reply, startServer } from "../support/http-server";
 
 // The spec documents the project is built against: shared/spec beside the repository (as CI's clone
 // has it); SVC_SPEC_DIR points elsewhere.
@@ -46,6 +47,11 @@ describe("the catalogue is the spec's tables", () => {
     expect([...aiGatewayErrorCodes].sort()).toEqual([...tableCodes(errors, /^[a-z]+(_[a-z]+)+$/)].sort());
     expect(AI_ERROR_CODES).toEqual(expect.arrayContaining([...aiGatewayErrorCodes]));
   });
+
+  test("AiErrorType is the gateway's Type by status table", () => {
+    const table = specText("ai-gateway.md").split("### Type by status")[1].split("###")[0];
+    expect([...aiErrorTypes].sort()).toEqual([...tableCodes(table, /^[a-z]+(_[a-z]+)+$/)].sort());
+  });
 });
 
 describe("a code outside the catalogue does not compile", () => {
@@ -58,6 +64,22 @@ describe("a code outside the catalogue does not compile", () => {
     expect(isApiError(err, "VPS_BUSSY")).toBe(false);
     // @ts-expect-error a code no spec table has
     expect(isApiError(err, "SERVICE_UNAVAILABLE")).toBe(false);
+    // @ts-expect-error not a code at all
+    expect(isApiError(err, "TYPO")).toBe(false);
+    // An Anthropic-style error's type stands in for its code.
+    expect(isApiError(err, "rate_limit_error")).toBe(false);
+  });
+
+  test("an ApiError the program makes takes a catalogued code, the client's own or a status; only a decoded answer carries another", () => {
+    const init = { service: "platform", method: "GET", path: "/vps/x", status: 404, apiMessage: "gone", retryable: false } as const;
+    expect(new ApiError({ ...init, code: "INSTANCE_NOT_FOUND" }).code).toBe("INSTANCE_NOT_FOUND");
+    expect(new ApiError({ ...init, code: "TIMEOUT" }).code).toBe("TIMEOUT");
+    expect(new ApiError({ ...init, code: "HTTP_404" }).code).toBe("HTTP_404");
+    // @ts-expect-error a misspelled code
+    expect(new ApiError({ ...init, code: "INSTANCE_NOT_FOUNDD" }).code).toBe("INSTANCE_NOT_FOUNDD");
+    const text: string = "X";
+    // @ts-expect-error any string is not a code: the API's own come only from a decoded answer
+    expect(new ApiError({ ...init, code: text }).code).toBe("X");
   });
 
   test("the emulator's error helpers take only catalogued codes", () => {
@@ -71,6 +93,25 @@ describe("a code outside the catalogue does not compile", () => {
     expect(new AiError(404, "NOT_FOUND", "gone").code).toBe("NOT_FOUND");
     const typed: ApiErrorCode = "INSTANCE_NOT_FOUND";
     expect(typed).toBe("INSTANCE_NOT_FOUND");
+  });
+});
+
+describe("the code of a failed answer, as the client decodes it", () => {
+  test.each([
+    ["a code the catalogue lacks: as the API wrote it", reply.fail(409, "NEWER_THAN_THE_CATALOGUE", "new"), "NEWER_THAN_THE_CATALOGUE"],
+    ["no code in the failure envelope: the status", reply.json(503, { success: false, error: "down" }), "HTTP_503"],
+    ["a JSON body without the envelope: the status", reply.json(502, { message: "bad gateway" }), "HTTP_502"],
+  ])("%s", async (_what, answer, code) => {
+    const server = await startServer(() => answer);
+    const client = new ApiClient({ service: "platform", baseUrl: server.baseUrl, apiKey: freshKey("codes"), retry: { attempts: 1 } });
+    try {
+      const err = await client.call("vps.get", { params: { id: "x" } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe(code);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
 
@@ -110,6 +151,17 @@ describe("against the emulator", () => {
       expect(op.message).toMatch(new RegExp(`^read failed: GET /vps/${missing} 404 INSTANCE_NOT_FOUND — .+\\. Run \`pulumi refresh\`$`));
       // The same operation is not wrapped twice.
       expect(operationError("read", op)).toBe(op);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("an Anthropic-style error carries its type as the code", async () => {
+    const client = new ApiClient({ service: "ai", baseUrl: emu.urls.ai, apiKey: emu.keys.account });
+    try {
+      const err = await client.call("ai.messages", { body: { model: "no-such-model", max_tokens: 8, messages: [{ role: "user", content: "hi" }] } }).catch((e: unknown) => e);
+      expect(isApiError(err, "not_found_error")).toBe(true);
+      expect(err).toMatchObject({ status: 404, code: "not_found_error" });
     } finally {
       await client.close();
     }

@@ -1,10 +1,10 @@
 /**
  * The client's retry budget (retry-budget.ts) and `isApiError` through the cause chain.
  */
-import { ApiClient, ApiError, apiErrorOf, isApiError, OperationError, RetryBudget, RETRY_COSTS } from "../../provider/client";
+import { ApiClient, ApiError, apiErrorOf, isApiError, OperationError, RetryBudget, RETRY_COSTS, type ErrorCode } from "../../provider/client";
 import { freshKey, reply, startServer, type TestServer } from "../support/http-server";
 
-const apiError = (code: string) =>
+const apiError = (code: ErrorCode) =>
   new ApiError({ service: "platform", method: "POST", path: "/vps", status: 409, code, apiMessage: "busy", retryable: false });
 
 describe("isApiError follows the cause chain", () => {

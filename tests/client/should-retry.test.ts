@@ -4,7 +4,7 @@
 import { routes, shouldRetry, type ApiErrorInit, type Failure } from "../../provider/client";
 
 const failure = (error: Partial<ApiErrorInit>, notSent = false): Failure => ({
-  error: { service: "platform", method: "GET", path: "/x", code: "X", apiMessage: "x", retryable: false, ...error },
+  error: { service: "platform", method: "GET", path: "/x", code: "INTERNAL_ERROR", apiMessage: "x", retryable: false, ...error },
   notSent,
 });
 

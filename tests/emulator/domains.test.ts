@@ -4,6 +4,7 @@
  * protection, auto-renew, owner details, and every code of the spec's "Domain API codes" table.
  * Every refusal and every refunded outcome is checked against the wallet.
  */
+import { notification } from "../../contract/schemas";
 import type { CallResult, TestEmulator } from "../../tools/support/emulator";
 import { DAY_MS, SEEDED_WALLET, walletOf } from "../../tools/support/world";
 import { useEmulator } from "../support/per-file";
@@ -221,6 +222,8 @@ describe("registry failures are refunded once and notified", () => {
     expect((await api("GET", "/domains")).body.data).toEqual([]);
     const notifications = (await api("GET", "/account/notifications")).body.data;
     expect(notifications).toEqual([expect.objectContaining({ type: "domain.registration_failed", projectId: null, isRead: false })]);
+    // An account-wide notification answers the contract's fields, not the emulator's record of whose account it is.
+    expect(Object.keys(notifications[0]).sort()).toEqual(Object.keys(notification.shape).sort());
     expect(notifications[0].message).toContain("refund.com");
   });
 
