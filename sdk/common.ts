@@ -130,14 +130,30 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
     // A plain string given for a secret input would be stored in clear in the state's inputs:
     // the engine marks only outputs secret (additionalSecretOutputs).
     for (const key of spec.outputs.secret) if (given[key] !== undefined) given[key] = pulumi.secret(given[key] as pulumi.Input<unknown>);
-    super(
-      provider,
-      name,
-      { ...spec.outputs.computed, ...given, ...commonInputs(adoption.opts), ...extra },
-      spec.outputs.secret.length ? pulumi.mergeOptions(adoption.opts, { additionalSecretOutputs: spec.outputs.secret }) : adoption.opts,
-      "svc",
-      spec.type,
-    );
+    // The registration makes four promises per property, each with `new Error().stack` formatted at
+    // once through the language host's source-map hook (@pulumi/pulumi runtime/rpc.ts
+    // transferProperties, runtime/debuggable.ts): about half of a program's CPU for 1,000 resources
+    // (docs/status.md, the bench). Those stacks serve only PULUMI_DEBUG_PROMISE_LEAKS' report; the
+    // resource's source position is read apart, with its own limit (resource.ts callsites).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(
+        provider,
+        name,
+        { ...spec.outputs.computed, ...given, ...commonInputs(adoption.opts), ...extra },
+        spec.outputs.secret.length ? pulumi.mergeOptions(adoption.opts, { additionalSecretOutputs: spec.outputs.secret }) : adoption.opts,
+        "svc",
+        spec.type,
+      );
+    } catch (err) {
+      // An error the registration throws at once keeps a stack: from the program's declaration on.
+      Error.stackTraceLimit = stackTraceLimit;
+      if (err instanceof Error) Error.captureStackTrace(err, new.target);
+      throw err;
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     for (const key of spec.idOutputs ?? []) (this as unknown as Record<string, unknown>)[key] = this.id;
     // Its keys, forwards and snapshots learn its plan and power state at preview (./vps/server-links.ts).
     if (spec.linksServer) linkServer(this.id, args as Parameters<typeof linkServer>[1]);

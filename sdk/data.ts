@@ -10,8 +10,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiClient, CallOptions } from "../provider/client/http";
 import type { RouteId, RouteResponse } from "../contract/routes";
-import { missingProfile, resolveSettings, type ConfigSource } from "../provider/config";
-import { ApiContexts } from "../provider/context";
+import type { ConfigSource, Settings } from "../provider/config";
+import type { ApiContexts } from "../provider/context";
 import { operationError } from "../provider/resource";
 // Plain types written from the schemas (npm run docs): the answers below are returned as these, so
 // the compiler checks they match; the public declarations reach no zod type.
@@ -40,14 +40,30 @@ export interface GetNotificationsArgs extends ProfileOption {
 const programConfig: ConfigSource = { get: (key) => pulumi.runtime.getConfig(key) };
 
 type Api = "platform" | "email" | "ai";
-/** One ApiContext per settings for the program's life (the program's config and environment may
- * change between calls in tests): all calls with the same settings share its clients. */
-const contexts = new ApiContexts();
+/**
+ * The settings and the client (undici, zod, the route table's schemas) load at a program's first
+ * data function: a program that declares resources only starts without them (issue 43, the
+ * program's start). One ApiContext per settings for the program's life (the program's config and
+ * environment may change between calls in tests): all calls with the same settings share its clients.
+ */
+let clientCode: { config: typeof import("../provider/config"); contexts: ApiContexts } | undefined;
+function loadClientCode(): NonNullable<typeof clientCode> {
+  if (!clientCode) {
+    const context = require("../provider/context") as typeof import("../provider/context");
+    clientCode = { config: require("../provider/config") as typeof import("../provider/config"), contexts: new context.ApiContexts() };
+  }
+  return clientCode;
+}
+
+function programSettings(profile: string | undefined): Settings {
+  return loadClientCode().config.resolveSettings(programConfig, process.env, profile);
+}
 
 function client(api: Api, profile?: string): ApiClient {
-  const missing = profile === undefined ? undefined : missingProfile(profile, programConfig);
+  const { config, contexts } = loadClientCode();
+  const missing = profile === undefined ? undefined : config.missingProfile(profile, programConfig);
   if (missing) throw new Error(`profile: ${missing}`);
-  const settings = resolveSettings(programConfig, process.env, profile);
+  const settings = programSettings(profile);
   return contexts.of(JSON.stringify(settings), () => settings)[api];
 }
 
@@ -179,7 +195,7 @@ export function getNotifications(args: GetNotificationsArgs = {}): Promise<Notif
  * ```
  */
 export function getProjectActivity(projectId?: string, opts: ProfileOption = {}): Promise<ActivityEntry[]> {
-  const id = projectId || resolveSettings(programConfig, process.env, opts.profile).projectId;
+  const id = projectId || programSettings(opts.profile).projectId;
   if (!id) return Promise.reject(new Error("getProjectActivity: no projectId given and svc:projectId / SVC_PROJECT_ID is not set"));
   return lookup("getProjectActivity", "platform", "account.activity", { params: { projectId: id } }, opts.profile);
 }

@@ -29,7 +29,7 @@ test("every type has its dynamic module and package.json export, the module path
   expect(Object.keys(exports)).toEqual(expect.arrayContaining([".", "./provider", "./package.json"]));
 });
 
-test("a provider file exporting a ResourceSchema is a type: the map imports it and package.json exports its module", () => {
+test("a provider file exporting a ResourceSchema is a type: the map loads it at first use and package.json exports its module", () => {
   const root = mkdtempSync(join(tmpdir(), "wiring-"));
   try {
     mkdirSync(join(root, "provider", "things"), { recursive: true });
@@ -39,8 +39,7 @@ test("a provider file exporting a ResourceSchema is a type: the map imports it a
     );
     const types = discoverTypes(root);
     expect(types).toEqual([{ type: "Gadget", provider: "provider/things/gadget.ts", exportName: "gadget", sdk: "sdk/things/gadget.ts" }]);
-    expect(resourcesModule(types)).toContain('import { gadget } from "../things/gadget";');
-    expect(resourcesModule(types)).toContain("  Gadget: gadget,");
+    expect(resourcesModule(types)).toContain('  Gadget: () => (require("../things/gadget") as typeof import("../things/gadget")).gadget,');
     const pkg = JSON.parse(packageJson(readFileSync(join(ROOT, "package.json"), "utf8"), types)) as { exports: Record<string, unknown> };
     expect(pkg.exports["./dynamic/Gadget"]).toEqual({ types: "./dist/sdk/dynamic/Gadget.d.ts", default: "./dist/sdk/dynamic/Gadget.js" });
   } finally {

@@ -49,3 +49,34 @@ test("an output that is the object's id is the resource's id", async () => {
   expect(domainId).toBe(id);
   expect(id).toBe("mail-id");
 });
+
+test("a declaration leaves the program's stack trace limit as it was", async () => {
+  const before = Error.stackTraceLimit;
+  Error.stackTraceLimit = 17;
+  let hook: import("../../sdk").Webhook;
+  try {
+    hook = new (svc().Webhook)("limit", { url: "https://hooks.example.com/svc", events: ["email.delivered"] });
+    expect(Error.stackTraceLimit).toBe(17);
+  } finally {
+    Error.stackTraceLimit = before;
+  }
+  // Registered to the end (its provider serialized once, for the declaration below as well).
+  await new Promise((resolve) => hook.id.apply(resolve));
+});
+
+test("an error the registration throws at once keeps its message and a stack from the declaring line, and leaves the limit as it was", () => {
+  const before = Error.stackTraceLimit;
+  function declareWithABadParent(): void {
+    new (svc().Webhook)("bad-parent", { url: "https://hooks.example.com/svc", events: ["email.delivered"] }, { parent: {} as pulumi.Resource });
+  }
+  let thrown: unknown;
+  try {
+    declareWithABadParent();
+  } catch (err) {
+    thrown = err;
+  }
+  expect(thrown).toBeInstanceOf(Error);
+  expect((thrown as Error).message).toMatch(/^Resource parent is not a valid Resource/);
+  expect((thrown as Error).stack).toMatch(/\n\s+at declareWithABadParent /);
+  expect(Error.stackTraceLimit).toBe(before);
+});

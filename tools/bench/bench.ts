@@ -10,7 +10,8 @@
  * outputs (its event log, read as it is written, its `--json` plan, `stack export`) and /proc (the
  * provider host's peak memory). First it measures the CLI's fixed cost on a program with no
  * resources (a preview, an up): each operation is then compared with its physical minimum plus that
- * fixed cost.
+ * fixed cost. Then what pulumi-svc adds to a program's start and to the provider host's (./startup.ts,
+ * a few seconds).
  *
  *   npm run bench                       every scenario (long under the CLI: the 1,000-resource one most)
  *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, large,
@@ -23,6 +24,7 @@
  *   npm run bench -- --verbose           also what the CLI prints
  *   npm run bench -- --trace refresh,up  also the timeline of each such operation: every request and
  *                                        resource event, in ms from the CLI's start (where the time goes)
+ *   npm run bench -- --help              these lines
  *
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
  */
@@ -43,6 +45,7 @@ import { packageRoot, programRegistrations } from "../support/provider-host";
 import type { CliRun, CliStack } from "../support/real-cli";
 import type { Operation, ResourceState } from "../support/stack-state";
 import { watchCliRun, type StampedEvent, type Watched } from "./cli-watch";
+import { measureStartup, type StartupFigures } from "./startup";
 
 const ROOT = packageRoot(__dirname);
 const PROGRAMS = join(ROOT, "tools/bench/programs");
@@ -438,6 +441,18 @@ async function fixedCost(runs: number, print: (line: string) => void): Promise<F
   return { previewMs: lowest("preview"), upMs: lowest("up"), runs, phases };
 }
 
+/** What pulumi-svc adds to a program's start and to the provider host's (./startup.ts), in the empty
+ * program's project (the package installed from its tarball), configured with a fresh emulator's settings. */
+async function startupFigures(runs: number): Promise<StartupFigures> {
+  const emulator = await benchEmulator();
+  try {
+    const settings = { apiUrl: emulator.urls.api, emailUrl: emulator.urls.email, apiKey: emulator.keys.account, emailApiKey: emulator.keys.email, projectId: emulator.projects[0] };
+    return measureStartup(join(PROGRAMS, "empty"), settings, runs);
+  } finally {
+    await emulator.close();
+  }
+}
+
 interface ClientResult {
   requests: number;
   concurrency: number;
@@ -556,6 +571,10 @@ function table(header: string[], rows: string[][]): void {
 
 /** The CLI's fixed cost, measured first (main). */
 let fixed: FixedCost;
+/** What pulumi-svc adds to the starts, measured after the fixed cost (main). */
+let startup: StartupFigures;
+/** Issue 43: pulumi-svc adds at most this to a program's start and to the provider host's. */
+const STARTUP_GOAL_MS = 150;
 /** What an operation costs on a program with no resource: a preview is one pass; an up, refresh or
  * destroy runs its preview pass first (as the empty up does), one pass with --skip-preview. */
 const fixedMsOf = (op: Operation): number => (op === "preview" || skipPreview ? fixed.previewMs : fixed.upMs);
@@ -644,12 +663,40 @@ function printFixedCost(): void {
   if (fixed.upMs < fixed.previewMs) console.log("  (the empty up took less than the empty preview: the machine's load moved these walls more than the passes do)");
 }
 
+function printStartup(): void {
+  const ms = (v: number) => v.toFixed(0);
+  console.log(`\nStart-up: what pulumi-svc adds over @pulumi/pulumi alone, in fresh processes (${startup.runs} runs each; the package installed from its tarball)`);
+  console.log("  program: require(\"pulumi-svc\") after require(\"@pulumi/pulumi\"); provider host: after what its host loads, a Webhook's provider");
+  console.log("  object, its configure and its first Check and Diff, less the same calls through a provider that answers at once.");
+  table(
+    ["", "lowest ms", "median ms"],
+    [
+      ["program", ms(startup.program.minMs), ms(startup.program.medianMs)],
+      ["provider host", ms(startup.host.minMs), ms(startup.host.medianMs)],
+    ],
+  );
+}
+
+
 // ---- main ----
 
 const SCENARIOS = ["small", "fleet", "fleet-off", "email", "noop200", "large", "client", "size"] as const;
 /** Every scenario, the 10-resource stack included (its wall ÷ minimum shows the start-ups' weight). */
 const DEFAULT_SCENARIOS = [...SCENARIOS];
 const SMOKE_SCENARIOS = ["small", "size"];
+
+/** The usage lines of this file's header. */
+const USAGE = [
+  "npm run bench [-- options]: benchmarks under the real pulumi CLI (needs a current dist/: npm run build)",
+  "  (no option)         every scenario (long under the CLI: the 1,000-resource one most)",
+  `  --only a,b          some of them: ${SCENARIOS.join(", ")} (the fixed cost and the start-up are always measured)`,
+  "  --smoke             the 10-resource stack (with a refresh) and the sizes: CI's proof that the script runs",
+  "  --skip-preview      up, refresh and destroy with --skip-preview (by default each runs its preview pass first)",
+  "  --parallel N        the CLI's --parallel (its default: 4 × the CPUs)",
+  "  --verbose           also what the CLI prints",
+  "  --trace refresh,up  also the timeline of each such operation",
+  "  --help              these lines",
+].join("\n");
 
 /** The `pulumi` to run, found as npm test finds it (tools/pulumi-cli/locate.js, never building it
  * here); the CLI driver is loaded after, as it reads SVC_PULUMI_BIN when it loads. */
@@ -665,7 +712,11 @@ function locateCli(): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, "skip-preview": { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "string" }, parallel: { type: "string" } } });
+  const { values } = parseArgs({ options: { only: { type: "string" }, smoke: { type: "boolean", default: false }, "skip-preview": { type: "boolean", default: false }, verbose: { type: "boolean", default: false }, trace: { type: "string" }, parallel: { type: "string" }, help: { type: "boolean", default: false } } });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   for (const op of values.trace?.split(",") ?? []) traceOps.add(op.trim() as Operation);
   const only = values.smoke ? SMOKE_SCENARIOS : values.only ? values.only.split(",").map((s) => s.trim()) : [...DEFAULT_SCENARIOS];
   const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
@@ -693,6 +744,9 @@ async function main(): Promise<void> {
   const fixedRuns = values.smoke ? 1 : 3;
   progress(`the CLI's fixed cost: a program with no resource, preview and up ×${fixedRuns}`);
   fixed = await fixedCost(fixedRuns, print);
+  const startupRuns = values.smoke ? 3 : 7;
+  progress(`start-up: what pulumi-svc adds to a program's and to the provider host's, ${startupRuns} runs each`);
+  startup = await startupFigures(startupRuns);
   if (only.includes("small")) {
     progress("0. small (10 resources): up, preview, refresh, destroy");
     scenarios.push(await lifecycle("small", "0. small", print, { refresh: true }));
@@ -738,6 +792,7 @@ async function main(): Promise<void> {
   console.log(`… done (${s1(Date.now() - benchStarted)} s)\n`);
 
   printFixedCost();
+  printStartup();
   const allPhases = [...scenarios, ...(noop200 ? [noop200] : []), ...(large ? [large] : [])].flatMap((s) => [...s.phases, ...(s.refresh ? [s.refresh] : [])]);
   if (allPhases.length) {
     // -- the table: one row per scenario --
@@ -868,6 +923,9 @@ function printLargeGoals(refreshed: Scenario[], large: Scenario | undefined): vo
 /** Issue 43's goals, under the real CLI. */
 function printCliGoals(sized: Scenario[], large: Scenario | undefined): void {
   console.log("\nGoals under the real CLI (issue 43)");
+  for (const [what, figures] of [["program", startup.program], ["provider host", startup.host]] as const) {
+    console.log(`  ${verdict(figures.medianMs <= STARTUP_GOAL_MS)} pulumi-svc adds ${figures.medianMs.toFixed(0)} ms (median; lowest ${figures.minMs.toFixed(0)} ms) to the ${what}'s start ≤ ${STARTUP_GOAL_MS} ms`);
+  }
   for (const s of sized) {
     const preview = s.phases.find((p) => p.op === "preview");
     if (preview) {
