@@ -57,15 +57,15 @@ test("a new type is its provider file (and its example page): npm run docs write
  * types fails too (remove it).
  */
 const LISTS_ALLOWED: Record<string, string> = {
-  "tests/acceptance/acceptance-rows.ts": "the acceptance matrix's rows: one of the three places a type is added by hand",
+  "tools/support/acceptance-rows.ts": "the acceptance matrix's rows: one of the three places a type is added by hand",
   "README.md": "the project's tour, prose for readers (as docs/): it may name any type, and no check requires a new one there",
   "tests/client/coalesced-reads.test.ts": "a test of the client's coalesced reads over the types it picked; nothing requires a new type in it",
   "tools/chaos/catalogue.ts": "the bad-input catalogue: hand-picked cases of each type's rules; nothing requires a new type in it (docs/decisions.md)",
   "tools/chaos/interrupt.ts": "the kill points chaos runs, picked per type; nothing requires a new type in it (the acceptance matrix's interrupted-create cell covers every row)",
-  // Lists a new type must still join by hand, each required by a check; to be derived from the matrix's rows (issue 45, open).
+  "tools/chaos/harness.ts": "the program lines, config and world checks written for the types it names; a type added since joins the program from its row (rowOnly, tests/reliability/chaos-coverage.test.ts)",
+  "tools/chaos/matrix.ts": "the calls and spec faults written for the types it names; a type added since is faulted at its row's create call (rowCalls)",
+  // A list a new type must still join by hand, required by a check; to be derived from the matrix's rows (issue 45, open).
   "tests/consumer/program.ts": "TO DERIVE: run.sh refuses to run while a class is missing from it (tests/consumer/run.sh `coverage`)",
-  "tools/chaos/harness.ts": "TO DERIVE: RESOURCE_TYPES and the program's line of each (tests/reliability/chaos-coverage.test.ts requires every class)",
-  "tools/chaos/matrix.ts": "TO DERIVE: CALLS and SPEC_FAULT, one entry per type of RESOURCE_TYPES (typed Record<ResourceType, …>)",
 };
 
 /** Files excepted from the rule, as a whole. */
