@@ -26,6 +26,9 @@ test("a type it does not construct is added from its row, in a block of its own;
   const topic = ROWS.find((row) => row.type === "EmailTopic")!;
   expect(out).toContain(`  {\n    ${topic.program}\n  }`);
   expect(() => consumerProgram(withoutTopic, [...TYPES, "Gadget"], ROWS)).toThrow("Gadget: tests/consumer/program.ts does not construct it and no acceptance row gives its lines");
+  // A row whose resource name the program already uses would make a second resource of the same URN.
+  const clashing = ROWS.map((row) => (row.type === "EmailTopic" ? { ...row, program: row.program.replace('"topic"', '"web"') } : row));
+  expect(() => consumerProgram(withoutTopic, TYPES, clashing)).toThrow('EmailTopic: its row declares "web", a name tests/consumer/program.ts uses');
 });
 
 test("the added lines type-check with the program under strict TypeScript (every row's lines, needs included)", () => {

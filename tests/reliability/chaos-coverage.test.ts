@@ -11,7 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as sdk from "../../sdk";
 import type { World } from "../../emulator";
-import { PROGRAM, RESOURCE_TYPES, rowOnly, rowOnlyProblems, rowOnlyProgram, TUNED_TYPES } from "../../tools/chaos/harness";
+import { PROGRAM, RESOURCE_NAMES, RESOURCE_TYPES, rowOnly, rowOnlyProblems, rowOnlyProgram, TUNED_TYPES } from "../../tools/chaos/harness";
 import { ACCESS_TYPES, accessRuleOf, allCells, FAULT_KINDS, OPS, rowCalls } from "../../tools/chaos/matrix";
 import { ROWS } from "../../tools/support/acceptance-rows";
 import type { ResourceState } from "../../tools/support/stack-state";
@@ -37,6 +37,8 @@ test("every type of the matrix is declared by its program and has a cell for eac
   const noDelete = TUNED_TYPES.filter((type) => !cells.some((c) => c.type === type && c.op === "delete")).sort();
   expect(noDelete).toEqual(["DomainRegistrant", "Domain", "SendingDomainVerification"].sort());
   for (const type of ACCESS_TYPES) for (const op of OPS) expect(accessRuleOf(type, op, "a")).toBeDefined();
+  // One stack: a row-only type's resource named as one of the program's own would share its URN.
+  expect(RESOURCE_NAMES.filter((name, i) => RESOURCE_NAMES.indexOf(name) !== i)).toEqual([]);
   expect(Object.keys(PLAN_PURCHASE_CELLS).sort()).toEqual([...FAULT_KINDS].sort());
 });
 

@@ -10,16 +10,20 @@
  */
 import { readFileSync } from "node:fs";
 import { discoverTypes } from "../docs/wiring";
-import { ROWS, type AcceptanceRow } from "./acceptance-rows";
+import { declared, ROWS, type AcceptanceRow } from "./acceptance-rows";
 import { packageRoot } from "./provider-host";
 
 /** `program` with the lines of each type of `types` it does not construct, from the type's row. */
 export function consumerProgram(program: string, types: readonly string[], rows: readonly AcceptanceRow[] = ROWS): string {
   const missing = types.filter((type) => !program.includes(`new svc.${type}(`));
   if (!missing.length) return program;
+  const named = new Set([...program.matchAll(/new svc\.\w+\(\s*"([\w-]+)"/g)].map((m) => m[1]));
   const blocks = missing.map((type) => {
     const row = rows.find((r) => r.type === type);
     if (!row) throw new Error(`${type}: tests/consumer/program.ts does not construct it and no acceptance row gives its lines`);
+    // One stack: a resource name program.ts uses would be a second resource of the same URN.
+    const taken = declared(row).filter((d) => named.has(d.name));
+    if (taken.length) throw new Error(`${type}: its row declares ${taken.map((d) => `"${d.name}"`).join(", ")}, a name tests/consumer/program.ts uses`);
     return `  {\n${[row.needs, row.program].filter(Boolean).join("\n").replace(/^/gm, "    ")}\n  }`;
   });
   return [
