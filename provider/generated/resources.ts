@@ -24,23 +24,80 @@ function loadedOnFirstUse(loaders: Record<string, () => SchemaResource>): Record
  * the provider host's start).
  */
 export const resources: Record<string, SchemaResource> = loadedOnFirstUse({
-  Domain: () => (require("../domains/domain") as typeof import("../domains/domain")).domain,
-  DomainRegistrant: () => (require("../domains/registrant") as typeof import("../domains/registrant")).domainRegistrant,
-  EmailPlan: () => (require("../email/plan") as typeof import("../email/plan")).emailPlan,
-  EmailSegment: () => (require("../email/segment") as typeof import("../email/segment")).emailSegment,
-  EmailSuppression: () => (require("../email/suppression") as typeof import("../email/suppression")).emailSuppression,
-  EmailTopic: () => (require("../email/topic") as typeof import("../email/topic")).emailTopic,
-  MailAlias: () => (require("../email/mail-alias") as typeof import("../email/mail-alias")).mailAlias,
-  Mailbox: () => (require("../email/mailbox") as typeof import("../email/mailbox")).mailbox,
-  ReceivingDomain: () => (require("../email/receiving-domain") as typeof import("../email/receiving-domain")).receivingDomain,
-  SendingDomain: () => (require("../email/sending-domain") as typeof import("../email/sending-domain")).sendingDomain,
-  SendingDomainVerification: () => (require("../email/sending-domain-verification") as typeof import("../email/sending-domain-verification")).sendingDomainVerification,
-  Template: () => (require("../email/template") as typeof import("../email/template")).template,
-  Vps: () => (require("../vps/vps") as typeof import("../vps/vps")).vps,
-  VpsBackup: () => (require("../vps/backup") as typeof import("../vps/backup")).vpsBackup,
-  VpsFirewallRule: () => (require("../vps/firewall-rule") as typeof import("../vps/firewall-rule")).vpsFirewallRule,
-  VpsPortForward: () => (require("../vps/port-forward") as typeof import("../vps/port-forward")).vpsPortForward,
-  VpsSnapshot: () => (require("../vps/snapshot") as typeof import("../vps/snapshot")).vpsSnapshot,
-  VpsSshKey: () => (require("../vps/ssh-key") as typeof import("../vps/ssh-key")).vpsSshKey,
-  Webhook: () => (require("../email/webhook") as typeof import("../email/webhook")).webhook,
+  Domain: () => {
+    const loaded: typeof import("../domains/domain") = require("../domains/domain");
+    return loaded.domain;
+  },
+  DomainRegistrant: () => {
+    const loaded: typeof import("../domains/registrant") = require("../domains/registrant");
+    return loaded.domainRegistrant;
+  },
+  EmailPlan: () => {
+    const loaded: typeof import("../email/plan") = require("../email/plan");
+    return loaded.emailPlan;
+  },
+  EmailSegment: () => {
+    const loaded: typeof import("../email/segment") = require("../email/segment");
+    return loaded.emailSegment;
+  },
+  EmailSuppression: () => {
+    const loaded: typeof import("../email/suppression") = require("../email/suppression");
+    return loaded.emailSuppression;
+  },
+  EmailTopic: () => {
+    const loaded: typeof import("../email/topic") = require("../email/topic");
+    return loaded.emailTopic;
+  },
+  MailAlias: () => {
+    const loaded: typeof import("../email/mail-alias") = require("../email/mail-alias");
+    return loaded.mailAlias;
+  },
+  Mailbox: () => {
+    const loaded: typeof import("../email/mailbox") = require("../email/mailbox");
+    return loaded.mailbox;
+  },
+  ReceivingDomain: () => {
+    const loaded: typeof import("../email/receiving-domain") = require("../email/receiving-domain");
+    return loaded.receivingDomain;
+  },
+  SendingDomain: () => {
+    const loaded: typeof import("../email/sending-domain") = require("../email/sending-domain");
+    return loaded.sendingDomain;
+  },
+  SendingDomainVerification: () => {
+    const loaded: typeof import("../email/sending-domain-verification") = require("../email/sending-domain-verification");
+    return loaded.sendingDomainVerification;
+  },
+  Template: () => {
+    const loaded: typeof import("../email/template") = require("../email/template");
+    return loaded.template;
+  },
+  Vps: () => {
+    const loaded: typeof import("../vps/vps") = require("../vps/vps");
+    return loaded.vps;
+  },
+  VpsBackup: () => {
+    const loaded: typeof import("../vps/backup") = require("../vps/backup");
+    return loaded.vpsBackup;
+  },
+  VpsFirewallRule: () => {
+    const loaded: typeof import("../vps/firewall-rule") = require("../vps/firewall-rule");
+    return loaded.vpsFirewallRule;
+  },
+  VpsPortForward: () => {
+    const loaded: typeof import("../vps/port-forward") = require("../vps/port-forward");
+    return loaded.vpsPortForward;
+  },
+  VpsSnapshot: () => {
+    const loaded: typeof import("../vps/snapshot") = require("../vps/snapshot");
+    return loaded.vpsSnapshot;
+  },
+  VpsSshKey: () => {
+    const loaded: typeof import("../vps/ssh-key") = require("../vps/ssh-key");
+    return loaded.vpsSshKey;
+  },
+  Webhook: () => {
+    const loaded: typeof import("../email/webhook") = require("../email/webhook");
+    return loaded.webhook;
+  },
 });

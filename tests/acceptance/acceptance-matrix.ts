@@ -18,6 +18,9 @@ import { engineStack, type EngineRun, type EngineStack, type RunOptions } from "
 import type { TestEmulator } from "../../tools/support/emulator";
 import { adoptIdLinesAsked, secretsShown } from "../../tools/support/run-findings";
 import { emailRecords, SEEDED_WALLET, type Props } from "../../tools/support/world";
+import { declared, type AcceptanceRow, type ApiCall, type Ids } from "../../tools/support/acceptance-rows";
+
+export { declared };
 
 /** One run of a matrix stack: its steps and errors, and what the CLI printed. */
 export type Run = EngineRun;
@@ -25,69 +28,7 @@ export type Run = EngineRun;
 /** The root password of every server the rows' `needs` make (a secret config value). */
 export const ROOT_PASSWORD = "Acceptance!pass2026x";
 
-/** Ids by resource name (the program's names). */
-export type Ids = Record<string, string>;
-
-/** An API call, as the emulator's fault rules match it (`skip`: matching requests let through first). */
-export interface ApiCall {
-  method: string;
-  path: string;
-  skip?: number;
-}
-
-/**
- * One resource type's row. The program lines are JavaScript with `pulumi`, `svc`, `config` in scope
- * and: `adopt(name)` (the `adoptId` the matrix gives that resource, else undefined), `planId` (the
- * seeded small plan), `sharedPlanId` (a plan sharing its address: SSH keys, forwards, 1 snapshot), `rootPassword` (a secret every rule accepts). Resource names are unique across
- * rows; a row's own resource is `name`, the rest of its lines are what it needs.
- */
-export interface AcceptanceRow {
-  /** The class name exported by sdk/index.ts. */
-  type: string;
-  /** The resource under test (its name in the program). */
-  name: string;
-  /** Lines declaring what the resource needs (a Vps for a rule), in place before the cells' creates. */
-  needs?: string;
-  /** Lines declaring the resource; they may use the variables `needs` declares. */
-  program: string;
-  /** Ids of the type's live objects at the API (CheckDestroy; "no duplicate" compares them with the state). */
-  list(w: World): string[];
-  /** Problems when what the state holds of the resource disagrees with its object at the API, beyond its id (checked with "no duplicate"). */
-  agrees?(w: World, r: ResourceState): string[];
-  /** Deletes the object `id` out of band, as someone outside the stack would (the API, or the emulator). */
-  deleteOutOfBand?(emu: TestEmulator, id: string, ids: Ids): Promise<void>;
-  /** The resources a refresh drops once the object is deleted out of band (default: `[name]`). */
-  dropped?: string[];
-  /** The `adoptId` of a live object, from its Pulumi id and outputs (default: the id). */
-  adoptId?(id: string, outputs: Props): string;
-  /** Outputs of an adopting stack that differ from the creating stack's, and why (secrets are never compared). */
-  adoptionDiffers?: Record<string, string>;
-  /** Why adopting makes the object anew (a new id), when it does. */
-  remadeOnAdoption?: string;
-  /** Why the object cannot be deleted out of band, when it cannot (the project's email plan: the email API answers nothing
-   * without one). Its resources then stay through the out-of-band steps: refresh and up find them unchanged. */
-  undeletable?: string;
-  /** Why the object stays at the API after destroy, when it does. */
-  keptAfterDestroy?: string;
-  /** The API call of its create (the 500 and the interrupted-create cells fault it); `ids` of what `needs` made. */
-  createCall(ids: Ids): ApiCall;
-  /** After an interrupted create, the rerun adopts what it made on its own, or stops and names the `adoptId` line. */
-  interrupted: "adopts" | "asks adoptId";
-  /** Lines declaring it with one bad input (no `needs`: nothing else may call the API), and the property refused. */
-  badInput: { program: string; property: string };
-  /** What the world must allow before the row runs (Terraform's PreCheck): a plan setting, made through the control API. Run on every fresh world. */
-  preCheck?(emu: TestEmulator): Promise<void>;
-  /**
-   * The in-place update the row's lines make when the program's `changed` is true (`changed ? a : b`
-   * in them), as the examples wire it: `updates` names what the preview must update, every other
-   * resource of the row stays the same. Or why the type has no in-place update.
-   */
-  inPlace: { updates: string[] } | { none: string };
-  /** The secret values the row's objects hold (a password given as a plain string, a secret the API made), which no state file or output may hold in clear. */
-  secrets?(w: World, ids: Ids): string[];
-  /** What `<Type>.get(name, id, state)` needs besides the id, as program text (`{ vpsId: fwServer.id }`); default none. */
-  getState?: string;
-}
+export type { AcceptanceRow, ApiCall, Ids } from "../../tools/support/acceptance-rows";
 
 export type StepName =
   | "create"
@@ -126,11 +67,6 @@ export const STEPS: StepName[] = [
 
 /** Problems per row type (empty: the cell passed). */
 export type RowProblems = Record<string, string[]>;
-
-/** (type, name) of every resource a row's lines declare. */
-export function declared(row: AcceptanceRow): { type: string; name: string }[] {
-  return [...`${row.needs ?? ""}\n${row.program}`.matchAll(/new svc\.(\w+)\(\s*"([\w-]+)"/g)].map((m) => ({ type: m[1], name: m[2] }));
-}
 
 /** The program of all rows: `rows` (config) says which are declared, `phase` whether only what they need, `bad` their bad-input lines. */
 export function programOf(rows: AcceptanceRow[]): string {

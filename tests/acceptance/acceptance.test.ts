@@ -1,6 +1,6 @@
 /**
  * Issue 23, the acceptance matrix: every resource type exported by sdk/index.ts, one row each
- * (acceptance-rows.ts), under the real `pulumi` CLI against the emulator (jest.realcli.config.js:
+ * (tools/support/acceptance-rows.ts), under the real `pulumi` CLI against the emulator (jest.realcli.config.js:
  * `npx jest -c jest.realcli.config.js tests/acceptance`). Every row is declared in one program, so
  * each step is one `pulumi` operation (or a few) for all rows (acceptance-matrix.ts says what each
  * step asserts). Each test is one step; it fails naming every row that failed it. The type × step
@@ -12,7 +12,7 @@ import * as sdk from "../../sdk";
 import { fixtureProject } from "../../tools/support/engine-harness";
 import { SEEDED_WALLET } from "../../tools/support/world";
 import { perFile } from "../support/per-file";
-import { ROWS as ALL_ROWS } from "./acceptance-rows";
+import { ROWS as ALL_ROWS } from "../../tools/support/acceptance-rows";
 
 /** `SVC_ACCEPTANCE_ROWS=DomainRegistrant,EmailSuppression`: only these rows (a type's own run); default every row. */
 const only = process.env.SVC_ACCEPTANCE_ROWS?.split(",").filter(Boolean);

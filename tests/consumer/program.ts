@@ -1,8 +1,9 @@
 /**
- * The consumer test's program (tests/consumer/run.sh copies it to `index.ts` of a fresh
- * `pulumi new typescript` project): every resource class of pulumi-svc and three data functions,
- * as a user writes them — strict, no esModuleInterop, the package imported by name. run.sh refuses
- * to run while a class the package exports is missing here: add a `new svc.<Class>(…)` for a new one.
+ * The consumer test's program (tests/consumer/run.sh writes it to `index.ts` of a fresh
+ * `pulumi new typescript` project): the resource classes of pulumi-svc and three data functions,
+ * as a user writes them — strict, no esModuleInterop, the package imported by name. A class not
+ * constructed here (a type added since) is added after it from its acceptance row
+ * (tools/support/consumer-program.ts), whose lines take `rootPassword` and `planIdNamed` from here.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";

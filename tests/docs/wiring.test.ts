@@ -3,12 +3,16 @@
  * a type is found by its provider file alone, and `npm run docs -- --check` flags a wiring file that
  * is stale or missing.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { resources } from "../../provider/index";
 import { generate, leftovers, stalePaths } from "../../tools/docs/docs";
 import { discoverTypes, packageJson, resourcesModule } from "../../tools/docs/wiring";
+// The closure serializer's map from a module file to the path it writes in the state (the same code from 3.139.0 to today).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { getModuleFromPath } = require("@pulumi/pulumi/runtime/closure/package") as { getModuleFromPath(path: string, pkg: unknown): string };
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -18,18 +22,36 @@ test("the types found in the provider files are the resources map's, each with i
   for (const t of types) expect(t.sdk).toBe(t.provider.replace(/^provider\//, "sdk/"));
 });
 
-test("every type has its dynamic module and package.json export, the module path the state requires", () => {
+test("every type has its dynamic module, and package.json's one pattern exports it at the path the state requires", () => {
   const wanted = generate(ROOT);
-  const exports = (JSON.parse(wanted.get("package.json")!) as { exports: Record<string, { types: string; default: string }> }).exports;
+  const pkg = JSON.parse(wanted.get("package.json")!) as { name: string; exports: Record<string, unknown> };
+  expect(Object.keys(pkg.exports).filter((key) => key.startsWith("./dynamic/"))).toEqual(["./dynamic/*"]);
+  // The other exports stay as they are.
+  expect(Object.keys(pkg.exports)).toEqual([".", "./provider", "./dynamic/*", "./package.json"]);
   for (const type of Object.keys(resources)) {
     expect(wanted.get(join("sdk", "dynamic", `${type}.ts`))).toContain(`export = providerShim("${type}");`);
-    expect(exports[`./dynamic/${type}`]).toEqual({ types: `./dist/sdk/dynamic/${type}.d.ts`, default: `./dist/sdk/dynamic/${type}.js` });
+    // What the closure serializer writes for the built module, through the exports (@pulumi/pulumi runtime/closure/package.js).
+    expect(getModuleFromPath(`${pkg.name}/dist/sdk/dynamic/${type}.js`, pkg)).toBe(`${pkg.name}/dynamic/${type}`);
   }
-  // The other exports stay as they are.
-  expect(Object.keys(exports)).toEqual(expect.arrayContaining([".", "./provider", "./package.json"]));
 });
 
-test("a provider file exporting a ResourceSchema is a type: the map loads it at first use and package.json exports its module", () => {
+test("Node resolves `pulumi-svc/dynamic/<Type>` of every type through the pattern to its built module, and nothing else under dynamic/", () => {
+  const types = Object.keys(resources);
+  // A child process: Node's own resolution of the package's exports (self-reference by name), not jest's resolver.
+  const script = `for (const t of ${JSON.stringify([...types, "Nope", "../provider/index"])}) {
+    let to; try { to = require("node:path").relative(process.cwd(), require.resolve("pulumi-svc/dynamic/" + t)); } catch (e) { to = e.code; }
+    console.log(t + " " + to);
+  }`;
+  const out = execFileSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" }).trim().split("\n");
+  expect(out).toEqual([
+    ...types.map((t) => `${t} ${join("dist", "sdk", "dynamic", `${t}.js`)}`),
+    "Nope MODULE_NOT_FOUND",
+    // Node refuses a `..` segment in what `*` matches.
+    "../provider/index ERR_INVALID_MODULE_SPECIFIER",
+  ]);
+});
+
+test("a provider file exporting a ResourceSchema is a type: the map loads it at first use, and package.json exports its module unchanged", () => {
   const root = mkdtempSync(join(tmpdir(), "wiring-"));
   try {
     mkdirSync(join(root, "provider", "things"), { recursive: true });
@@ -39,9 +61,11 @@ test("a provider file exporting a ResourceSchema is a type: the map loads it at 
     );
     const types = discoverTypes(root);
     expect(types).toEqual([{ type: "Gadget", provider: "provider/things/gadget.ts", exportName: "gadget", sdk: "sdk/things/gadget.ts" }]);
-    expect(resourcesModule(types)).toContain('  Gadget: () => (require("../things/gadget") as typeof import("../things/gadget")).gadget,');
-    const pkg = JSON.parse(packageJson(readFileSync(join(ROOT, "package.json"), "utf8"), types)) as { exports: Record<string, unknown> };
-    expect(pkg.exports["./dynamic/Gadget"]).toEqual({ types: "./dist/sdk/dynamic/Gadget.d.ts", default: "./dist/sdk/dynamic/Gadget.js" });
+    expect(resourcesModule(types)).toContain('  Gadget: () => {\n    const loaded: typeof import("../things/gadget") = require("../things/gadget");\n    return loaded.gadget;\n  },');
+    // package.json names no type: the checkout's, as `npm run docs` writes it, serves the new type's module too.
+    const text = readFileSync(join(ROOT, "package.json"), "utf8");
+    expect(packageJson(text)).toBe(text);
+    expect(getModuleFromPath("pulumi-svc/dist/sdk/dynamic/Gadget.js", JSON.parse(text))).toBe("pulumi-svc/dynamic/Gadget");
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -57,13 +81,13 @@ function generatedTree(wanted: ReadonlyMap<string, string>, prefix: string): str
   return root;
 }
 
-test("--check names a missing dynamic module and a package.json without a type's export", () => {
+test("--check names a missing dynamic module and a package.json that lists a type's module by name", () => {
   const wanted = generate(ROOT);
   const root = generatedTree(wanted, "wiring-check-");
   try {
     rmSync(join(root, "sdk", "dynamic", "Webhook.ts"));
     const pkg = JSON.parse(wanted.get("package.json")!) as { exports: Record<string, unknown> };
-    delete pkg.exports["./dynamic/Vps"];
+    pkg.exports["./dynamic/Vps"] = { types: "./dist/sdk/dynamic/Vps.d.ts", default: "./dist/sdk/dynamic/Vps.js" };
     writeFileSync(join(root, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
     expect(stalePaths(wanted, root, true).sort()).toEqual([join("package.json"), join("sdk", "dynamic", "Webhook.ts")].sort());
   } finally {

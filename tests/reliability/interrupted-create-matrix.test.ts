@@ -15,7 +15,7 @@ import { fixtureProject, type EngineStack } from "../../tools/support/engine-har
 import { useEngineStack } from "../support/per-file";
 import { PROGRAM } from "../../tools/chaos/harness";
 import { CREATE_MATRIX, runKillPoint } from "../../tools/chaos/interrupt";
-import { ROWS } from "../acceptance/acceptance-rows";
+import { ROWS } from "../../tools/support/acceptance-rows";
 
 jest.setTimeout(120_000);
 

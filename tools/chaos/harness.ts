@@ -10,31 +10,40 @@ import type { World } from "../../emulator";
 import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
 import type { AddressRec, ReceivingRec, TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
 import type { DomainRec } from "../../emulator/domains/state";
-import type { Operation, RunResult } from "../support/stack-state";
+import type { Operation, RunResult, StackState } from "../support/stack-state";
+import { declared, ROWS, type AcceptanceRow } from "../support/acceptance-rows";
 import type { EngineStack, RunOptions } from "../support/engine-harness";
 import { running, STACK_LOCKED, type CliOutput } from "../support/real-cli";
 import { adoptIdLinesAsked, secretsShown } from "../support/run-findings";
 
-export type ResourceType =
-  | "SendingDomain"
-  | "SendingDomainVerification"
-  | "Webhook"
-  | "Template"
-  | "Vps"
-  | "VpsFirewallRule"
-  | "VpsBackup"
-  | "Domain"
-  | "ReceivingDomain"
-  | "Mailbox"
-  | "MailAlias"
-  | "DomainRegistrant"
-  | "EmailTopic"
-  | "EmailSegment"
-  | "EmailSuppression";
-export const RESOURCE_TYPES: ResourceType[] = [
+/** The types whose cells are written here: their program lines, config, world checks and charges below, their calls in matrix.ts. */
+export const TUNED_TYPES = [
   "SendingDomain", "SendingDomainVerification", "Webhook", "Template", "Vps", "VpsFirewallRule", "VpsBackup", "Domain", "ReceivingDomain", "Mailbox", "MailAlias",
   "DomainRegistrant", "EmailTopic", "EmailSegment", "EmailSuppression",
-];
+] as const;
+export type TunedType = (typeof TUNED_TYPES)[number];
+
+/**
+ * The server-access types (issue 25), whose cells run through the provider host on a server that
+ * shares its address (matrix.ts ACCESS_CALLS), and the email plan, whose create and update are one
+ * paid purchase (plan-purchase.ts): not part of the matrix's program.
+ */
+export type AccessType = "VpsSshKey" | "VpsPortForward" | "VpsSnapshot";
+export const ACCESS_TYPES: AccessType[] = ["VpsSshKey", "VpsPortForward", "VpsSnapshot"];
+const RUN_APART: readonly string[] = [...ACCESS_TYPES, "EmailPlan"];
+
+/**
+ * The acceptance matrix's rows of the types with no cells written here (a type added since): each
+ * is declared by its row's lines, faulted at its row's create call (matrix.ts `rowCalls`), and
+ * checked by its row's list of ids (`rowOnlyProblems`). So a new type runs in chaos from its row.
+ */
+export function rowOnly(rows: readonly AcceptanceRow[] = ROWS): AcceptanceRow[] {
+  return rows.filter((row) => !(TUNED_TYPES as readonly string[]).includes(row.type) && !RUN_APART.includes(row.type));
+}
+export const ROW_ONLY = rowOnly();
+
+export type ResourceType = string;
+export const RESOURCE_TYPES: ResourceType[] = [...TUNED_TYPES, ...ROW_ONLY.map((row) => row.type)];
 
 export const INITIAL_WALLET = 50_000_000;
 export const ROOT_PASSWORD = "Chaos!pass2026x";
@@ -44,7 +53,7 @@ export const ROOT_PASSWORD = "Chaos!pass2026x";
  * that needs another, the rule and backup their Vps, the verification its domain, is declared only
  * with it). Every value a scenario changes is config.
  */
-export const PROGRAM = `
+const TUNED_PROGRAM = `
 const declared = (config.get("declare") ?? "all").split(",");
 const has = (t) => declared.includes("all") || declared.includes(t);
 // adoptId per resource, set by a scenario after a create stopped and named the object to adopt.
@@ -80,8 +89,35 @@ if (has("EmailSegment")) new svc.EmailSegment("seg", { name: "chaos-segment", ru
 if (has("EmailSuppression")) new svc.EmailSuppression("sup", { email: config.require("supEmail"), adoptId: adoptId("sup") });
 `;
 
-/** The resource names of PROGRAM. */
-export const RESOURCE_NAMES = ["sd", "sdv", "hook", "tpl", "srv", "ssh", "bak", "dom", "rcv", "mbx", "als", "owner", "topic", "seg", "sup"] as const;
+/**
+ * The row-only types' lines, each in its block under `has(<type>)`, with what the rows' lines take
+ * (AcceptanceRow): `changed` (config `rowsChanged`, true once updated), `adopt`, `planId`,
+ * `sharedPlanId`, `rootPassword`. Nothing when every type has its lines here.
+ */
+export function rowOnlyProgram(rows: readonly AcceptanceRow[]): string {
+  if (!rows.length) return "";
+  const blocks = rows.map((row) => `  if (has(${JSON.stringify(row.type)})) {\n${[row.needs, row.program].filter(Boolean).join("\n").replace(/^/gm, "    ")}\n  }`);
+  return [
+    "// The types with no lines above: each its acceptance row's lines (tools/support/acceptance-rows.ts).",
+    "{",
+    '  const changed = config.getBoolean("rowsChanged") ?? false;',
+    "  const adopt = adoptId;",
+    '  const planId = config.require("planId");',
+    '  const sharedPlanId = config.require("sharedPlanId");',
+    '  const rootPassword = config.requireSecret("rootPassword");',
+    ...blocks,
+    "}",
+    "",
+  ].join("\n");
+}
+
+export const PROGRAM = TUNED_PROGRAM + rowOnlyProgram(ROW_ONLY);
+
+/** The resource names of PROGRAM: its own lines', then the row-only types' lines'. */
+export const RESOURCE_NAMES: readonly string[] = [
+  "sd", "sdv", "hook", "tpl", "srv", "ssh", "bak", "dom", "rcv", "mbx", "als", "owner", "topic", "seg", "sup",
+  ...ROW_ONLY.flatMap((row) => declared(row).map((d) => d.name)),
+];
 
 /** The owner details PROGRAM writes that are secret (DomainRegistrant's email, phone, address, postal code), baseline and updated. */
 export const OWNER_SECRETS = {
@@ -102,6 +138,8 @@ export interface Declared {
   hookUrl: string;
   tplBody: string;
   planId: string;
+  /** The plan whose servers share an address, for the row-only types' lines. */
+  sharedPlanId: string;
   power: "running" | "stopped";
   sshPort: string;
   backupPlan: string;
@@ -119,13 +157,17 @@ export interface Declared {
   topicDescription: string;
   segValue: string;
   supEmail: string;
+  /** The row-only types' update: their rows' lines with `changed` true. */
+  rowsChanged: boolean;
   /** adoptId by resource name. */
-  adopt?: Partial<Record<(typeof RESOURCE_NAMES)[number], string>>;
+  adopt?: Partial<Record<string, string>>;
 }
 
 export interface Plans {
   small: { id: string; monthly: number };
   larger: { id: string; monthly: number };
+  /** A plan whose servers share an address (the row-only types' lines may declare one: `sharedPlanId`). */
+  shared: string;
 }
 
 /** The seeded catalogue's first plan and a larger one of its family and region that offers the same image. */
@@ -137,7 +179,9 @@ export function plansOf(world: World): Plans {
       p.diskGb >= small.diskGb && p.osTemplates.some((t) => t.osType === "ubuntu" && t.osVersion === "24.04"),
   );
   if (!larger) throw new Error("the seeded catalogue has no larger plan to upgrade to");
-  return { small: { id: small.id, monthly: small.prices.monthly }, larger: { id: larger.id, monthly: larger.prices.monthly } };
+  const shared = world.catalog.vpsPlans.find((p) => p.sharedAddress);
+  if (!shared) throw new Error("the seeded catalogue has no plan whose servers share an address");
+  return { small: { id: small.id, monthly: small.prices.monthly }, larger: { id: larger.id, monthly: larger.prices.monthly }, shared: shared.id };
 }
 
 export function baseline(plans: Plans, types: ResourceType[] = RESOURCE_TYPES): Declared {
@@ -149,6 +193,7 @@ export function baseline(plans: Plans, types: ResourceType[] = RESOURCE_TYPES): 
     hookUrl: "https://hooks.example.com/chaos/v1",
     tplBody: "Hello {{name}}, version 1",
     planId: plans.small.id,
+    sharedPlanId: plans.shared,
     power: "running",
     sshPort: "22",
     backupPlan: "backup-10",
@@ -162,6 +207,7 @@ export function baseline(plans: Plans, types: ResourceType[] = RESOURCE_TYPES): 
     topicDescription: "Chaos news v1",
     segValue: "@chaos-v1.example.com",
     supEmail: SUPPRESSED[0],
+    rowsChanged: false,
   };
 }
 
@@ -185,6 +231,7 @@ export function updated(d: Declared, plans: Plans): Declared {
     topicDescription: "Chaos news v2",
     segValue: "@chaos-v2.example.com",
     supEmail: SUPPRESSED[1],
+    rowsChanged: true,
   };
 }
 
@@ -217,12 +264,15 @@ export function apply(s: EngineStack, project: string, d: Declared): void {
   set("segValue", d.segValue);
   set("supEmail", d.supEmail);
   for (const name of RESOURCE_NAMES) set(`adopt_${name}`, d.adopt?.[name] ?? "");
+  if (ROW_ONLY.length) {
+    set("rowsChanged", d.rowsChanged);
+    set("sharedPlanId", d.sharedPlanId);
+  }
 }
 
 /** adoptIdLinesAsked for PROGRAM's resources. */
-export function adoptIdsAsked(r: RunResult): Partial<Record<(typeof RESOURCE_NAMES)[number], string>> {
-  const names: readonly string[] = RESOURCE_NAMES;
-  return Object.fromEntries(Object.entries(adoptIdLinesAsked(r)).filter(([name]) => names.includes(name)));
+export function adoptIdsAsked(r: RunResult): Partial<Record<string, string>> {
+  return Object.fromEntries(Object.entries(adoptIdLinesAsked(r)).filter(([name]) => RESOURCE_NAMES.includes(name)));
 }
 
 /** Types declared, with their dependencies honoured (as the program does). */
@@ -400,6 +450,7 @@ export function worldProblems(s: EngineStack, d: Declared, charges: Charges, eve
     const rec = registered(w).find((r) => r.name === d.domainName);
     expect(rec?.whoisProtection === d.whois, `domain whois protection ${rec?.whoisProtection}, ${d.whois} declared`);
   }
+  problems.push(...rowOnlyProblems(ROW_ONLY, w, state, types));
   const wallet = INITIAL_WALLET - charges.total();
   expect(w.account.wallet === wallet, `wallet ${w.account.wallet}, ${wallet} expected (${charges.items.map((c) => `${c.what} ${c.amount}`).join(", ")}): ${w.account.wallet < wallet ? "charged twice" : "missing a charge"}`);
   return problems;
@@ -415,7 +466,29 @@ export function duplicateCount(s: EngineStack, d: Declared): number {
     Math.max(0, addressesOf(w, "mailbox").length - (types.has("Mailbox") ? 1 : 0)) +
     Math.max(0, addressesOf(w, "alias").length - (types.has("MailAlias") ? 1 : 0)) +
     Math.max(0, audienceOf(w).topics.length - (types.has("EmailTopic") ? 1 : 0)) +
-    Math.max(0, audienceOf(w).segments.length - (types.has("EmailSegment") ? 1 : 0));
+    Math.max(0, audienceOf(w).segments.length - (types.has("EmailSegment") ? 1 : 0)) +
+    ROW_ONLY.reduce((n, row) => n + Math.max(0, row.list(w).length - (types.has(row.type) ? 1 : 0)), 0);
+}
+
+/**
+ * The world check of the row-only types: as many objects at the API as declared (its row's `list`),
+ * the state naming the live one, and what the row's `agrees` compares. Their lines' `needs` are
+ * counted by the checks above when they are of a type written here (a new type that needs a server
+ * must say so in those checks), and they are free: a paid one needs its charge in `createCharges`.
+ */
+export function rowOnlyProblems(rows: readonly AcceptanceRow[], w: World, state: Pick<StackState, "resources">, types: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  for (const row of rows) {
+    const live = row.list(w);
+    const wanted = types.has(row.type) ? 1 : 0;
+    if (live.length !== wanted) problems.push(`${row.type}: ${live.length} at the API (${live.join(", ") || "none"}), ${wanted} declared`);
+    const stored = state.resources.find((r) => r.type === `pulumi-nodejs:dynamic/svc:${row.type}` && r.name === row.name);
+    if (wanted && live.length === 1) {
+      if (stored?.id !== live[0]) problems.push(`the state's ${row.type} is ${stored?.id ?? "missing"}, not the live one ${live[0]}`);
+      else if (row.agrees) problems.push(...row.agrees(w, stored));
+    }
+  }
+  return problems;
 }
 
 // ---- runs ----

@@ -19,7 +19,9 @@
 import type { FaultRuleInput } from "../../emulator/core/faults";
 import type { ApiErrorCode } from "../../contract/error-codes";
 import type { EngineStack } from "../support/engine-harness";
+import type { AcceptanceRow, Ids } from "../support/acceptance-rows";
 import {
+  ACCESS_TYPES,
   apply,
   baseline,
   Charges,
@@ -29,6 +31,7 @@ import {
   leaks,
   plansOf,
   RESOURCE_TYPES,
+  ROW_ONLY,
   run,
   unclearErrors,
   updateCharges,
@@ -36,9 +39,13 @@ import {
   worldProblems,
   type Declared,
   type Plans,
+  type AccessType,
   type ResourceType,
   type Run,
+  type TunedType,
 } from "./harness";
+
+export { ACCESS_TYPES, type AccessType };
 
 export type Op = "create" | "update" | "delete";
 export type FaultKind = "a" | "b" | "c" | "d" | "e";
@@ -68,7 +75,7 @@ interface Call {
  * nothing to undo), so there is no cell. A webhook or rule "update" is a replace: its create call.
  * Operations without a write call (the sending domain's wait settings) fault their read.
  */
-export const CALLS: Record<ResourceType, Record<Op, Call | null>> = {
+export const CALLS: Record<TunedType, Record<Op, Call | null>> = {
   SendingDomain: { create: { method: "POST", path: "/email/domains" }, update: { method: "GET", path: "/email/domains**" }, delete: { method: "DELETE", path: "/email/domains/*" } },
   SendingDomainVerification: { create: { method: "GET", path: "/email/domains**" }, update: { method: "GET", path: "/email/domains**" }, delete: null },
   Webhook: { create: { method: "POST", path: "/email/webhooks" }, update: { method: "POST", path: "/email/webhooks" }, delete: { method: "DELETE", path: "/email/webhooks/*" } },
@@ -111,7 +118,7 @@ export const CALLS: Record<ResourceType, Record<Op, Call | null>> = {
 // The email spec's 503 ("temporarily unavailable") has no code of its own: the catalogue's generic one.
 const EMAIL_503 = { status: 503, code: "INTERNAL_ERROR" } as const;
 /** Fault e: what the spec names for the call, or null where it names nothing (then there is no e cell). */
-export const SPEC_FAULT: Record<ResourceType, Record<Op, { status: number; code: ApiErrorCode } | null>> = {
+export const SPEC_FAULT: Record<TunedType, Record<Op, { status: number; code: ApiErrorCode } | null>> = {
   SendingDomain: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
   SendingDomainVerification: { create: EMAIL_503, update: EMAIL_503, delete: null },
   Webhook: { create: EMAIL_503, update: EMAIL_503, delete: EMAIL_503 },
@@ -137,9 +144,30 @@ export interface Cell {
   rule: FaultRuleInput;
 }
 
+/**
+ * A row-only type's calls (harness.ts `rowOnly`): its row's create call, with any id for what its
+ * `needs` made (unknown while the rules are set); its update and delete calls are not in its row,
+ * so they have no cell.
+ */
+export function rowCalls(row: AcceptanceRow): Record<Op, Call | null> {
+  const anyIds = new Proxy({}, { get: () => "*" }) as Ids;
+  const { method, path, skip } = row.createCall(anyIds);
+  return { create: { method, path, ...(skip ? { skip } : {}) }, update: null, delete: null };
+}
+
+const isTuned = (type: ResourceType): type is TunedType => Object.hasOwn(CALLS, type);
+
+/** The calls of a type: written above, else from its row. */
+function callsOf(type: ResourceType): Record<Op, Call | null> {
+  if (isTuned(type)) return CALLS[type];
+  const row = ROW_ONLY.find((r) => r.type === type);
+  if (!row) throw new Error(`no chaos cells for ${type}: not a type of the matrix's program`);
+  return rowCalls(row);
+}
+
 /** The fault rule of one cell, or undefined where the cell does not exist. */
 export function ruleOf(type: ResourceType, op: Op, fault: FaultKind, times = 1): FaultRuleInput | undefined {
-  return ruleAt(CALLS[type][op], SPEC_FAULT[type][op], fault, times);
+  return ruleAt(callsOf(type)[op], isTuned(type) ? SPEC_FAULT[type][op] : null, fault, times);
 }
 
 /** The fault rule of one cell: `fault` on `call`; `spec`: the refusal the spec names for it (kind e). */
@@ -166,8 +194,6 @@ function ruleAt(call: Call | null, spec: { status: number; code: ApiErrorCode } 
  * update is a replace (their create call). Kind e: VPS_BUSY, which the spec lists for adding keys,
  * forwards and snapshots; their deletes name no such refusal.
  */
-export type AccessType = "VpsSshKey" | "VpsPortForward" | "VpsSnapshot";
-export const ACCESS_TYPES: AccessType[] = ["VpsSshKey", "VpsPortForward", "VpsSnapshot"];
 const BUSY = { status: 409, code: "VPS_BUSY" as const };
 export const ACCESS_CALLS: Record<AccessType, Record<Op, Call | null>> = {
   VpsSshKey: { create: { method: "POST", path: "/api/vps/*/ssh-keys" }, update: { method: "POST", path: "/api/vps/*/ssh-keys" }, delete: { method: "DELETE", path: "/api/vps/*/ssh-keys/*" } },
@@ -279,7 +305,7 @@ export async function runGroup(env: MatrixEnv, op: Op, assignment: Assignment): 
     everRegistered.push(declared.domainName);
   }
   const target: Declared =
-    op === "create" ? baseline(plans) : op === "update" ? updated(declared, plans) : { ...declared, types: RESOURCE_TYPES.filter((t) => !types.includes(t) || !CALLS[t].delete) };
+    op === "create" ? baseline(plans) : op === "update" ? updated(declared, plans) : { ...declared, types: RESOURCE_TYPES.filter((t) => !types.includes(t) || !callsOf(t).delete) };
   // A delete group removes the types under test (a type whose delete calls nothing stays, so the
   // program still declares the rest). Dependents go with their server / domain.
   if (op === "delete") target.types = [...effective(target.types)];

@@ -7,7 +7,7 @@
  * - each sdk class (sdk/<dir>/<file>.ts, beside its provider file's path): its TSDoc (summary and
  *   example), its `SPEC` and the types it exports, from the schema;
  * - what wires each type into the package (./wiring.ts): the provider's `resources` map,
- *   sdk/dynamic/<Type>.ts, package.json's `./dynamic/<Type>` exports, the sdk's resource exports,
+ *   sdk/dynamic/<Type>.ts, package.json's one `./dynamic/*` export, the sdk's resource exports,
  *   and the error-code catalogue of the sdk's declarations;
  * - docs/<Type>.md: one reference page per resource, docs/<function>.md one per data function, and
  *   docs/README.md, their index.
@@ -355,7 +355,7 @@ export function generate(root = ROOT, list: readonly SchemaResource[] = Object.v
   const types = discoverTypes(root);
   wanted.set(RESOURCES_MODULE, resourcesModule(types));
   for (const t of types) wanted.set(join("sdk", "dynamic", `${t.type}.ts`), dynamicModule(t.type));
-  wanted.set("package.json", packageJson(readFileSync(join(root, "package.json"), "utf8"), types));
+  wanted.set("package.json", packageJson(readFileSync(join(root, "package.json"), "utf8")));
   const schemas: { schema: ResourceSchema; files: TypeFiles }[] = [];
   for (const impl of list) {
     const schema = impl.schema;

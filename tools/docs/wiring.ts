@@ -4,7 +4,8 @@
  * (its `type:` the first field) beside the resource object `<name>`. From that:
  *
  * - provider/generated/resources.ts: the `resources` map `run` dispatches on;
- * - sdk/dynamic/<Type>.ts and package.json's `./dynamic/<Type>` export: the module the state `require`s;
+ * - sdk/dynamic/<Type>.ts: the module the state `require`s (package.json's one `./dynamic/*` pattern
+ *   exports every type's: DYNAMIC_EXPORT);
  * - the sdk class, at the provider file's path under sdk/ (its `SPEC` from the schema's `sdk`);
  * - sdk/generated/resources.ts: the classes, their args and the types they export, for sdk/index.ts;
  * - sdk/generated/error-codes.ts: the error-code catalogue of contract/error-codes.ts for the sdk's
@@ -106,7 +107,8 @@ export function resourcesModule(types: readonly DiscoveredType[]): string {
     "export const resources: Record<string, SchemaResource> = loadedOnFirstUse({",
     ...types.map((t) => {
       const path = importPath(from, t.provider);
-      return `  ${t.type}: () => (require("${path}") as typeof import("${path}")).${t.exportName},`;
+      // Typed by the annotation (require answers `any`), not by a cast.
+      return `  ${t.type}: () => {\n    const loaded: typeof import("${path}") = require("${path}");\n    return loaded.${t.exportName};\n  },`;
     }),
     "});",
     "",
@@ -125,26 +127,32 @@ export function dynamicModule(type: string): string {
   ].join("\n");
 }
 
-/** package.json with one `./dynamic/<Type>` export per type (the module path the state `require`s), the other exports as they are. */
-export function packageJson(text: string, types: readonly DiscoveredType[]): string {
+/**
+ * The one `./dynamic/*` export that serves every type's module (the path the state `require`s):
+ * `pulumi-svc/dynamic/<Type>` is dist/sdk/dynamic/<Type>.js, and @pulumi/pulumi's closure serializer
+ * maps that file back to the same path through the pattern (runtime/closure/package.js,
+ * `WildcardMap`), so a new type needs no entry of its own.
+ */
+export const DYNAMIC_EXPORT = { "./dynamic/*": { types: "./dist/sdk/dynamic/*.d.ts", default: "./dist/sdk/dynamic/*.js" } };
+
+/** package.json with DYNAMIC_EXPORT in place of any `./dynamic/…` export (where the first was, else before `./package.json`), the other exports as they are. */
+export function packageJson(text: string): string {
   const pkg = JSON.parse(text) as { exports: Record<string, unknown> };
-  const exports: Record<string, unknown> = {};
-  const dynamic = Object.fromEntries(
-    types.map((t) => [`./dynamic/${t.type}`, { types: `./dist/sdk/dynamic/${t.type}.d.ts`, default: `./dist/sdk/dynamic/${t.type}.js` }]),
-  );
+  const out: Record<string, unknown> = {};
   let placed = false;
+  const place = () => {
+    if (!placed) Object.assign(out, DYNAMIC_EXPORT);
+    placed = true;
+  };
   for (const [key, value] of Object.entries(pkg.exports)) {
-    if (key.startsWith("./dynamic/")) {
-      if (!placed) Object.assign(exports, dynamic);
-      placed = true;
-    } else if (key === "./package.json" && !placed) {
-      Object.assign(exports, dynamic);
-      placed = true;
-      exports[key] = value;
-    } else exports[key] = value;
+    if (key.startsWith("./dynamic/")) place();
+    else {
+      if (key === "./package.json") place();
+      out[key] = value;
+    }
   }
-  if (!placed) Object.assign(exports, dynamic);
-  return `${JSON.stringify({ ...pkg, exports }, null, 2)}\n`;
+  place();
+  return `${JSON.stringify({ ...pkg, exports: out }, null, 2)}\n`;
 }
 
 // ---- the sdk class
