@@ -9,7 +9,8 @@ import type { CallContext } from "./context";
 
 /** The engine's placeholder for a value not known during preview (any type). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-export const isUnknown = (value: unknown): boolean => value === UNKNOWN;
+export type Unknown = typeof UNKNOWN;
+export const isUnknown = (value: unknown): value is Unknown => value === UNKNOWN;
 /** The spec's ids (servers, projects, plans, webhooks) are UUIDs; domain ids are numbers. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

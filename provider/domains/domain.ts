@@ -30,7 +30,7 @@ import {
   type CheckFailure,
   type Props,
 } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import { createOnce } from "../create-once";
 import { DNS_LABEL, TOP_LEVEL_LABEL } from "../validation";
 
@@ -63,7 +63,7 @@ const domainName = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-export const domainSchema: ResourceSchema = {
+export const domainSchema = defineSchema({
   type: "Domain",
   moveRefused:
     "a registered domain cannot move to another account: a replace would register the name again in the new account (paid) while the registration in the old one stays. Keep the profile, or move the domain outside pulumi-svc and adopt it there (adoptId)",
@@ -184,7 +184,7 @@ export const domainSchema: ResourceSchema = {
 **Destroy leaves the registration.** A registration cannot be undone (the DNSimple provider behaves the same), so deleting the resource (or renaming it) only removes it from the stack; the domain stays in the account, with its auto-renew and WHOIS protection settings, and the provider prints a message saying so. Turn \`autoRenew\` off first to let it lapse.
 
 **\`profile\`** cannot change: the replace would register the name again in the other account (paid) while the first registration stays, so it is refused at preview.`,
-};
+});
 const INPUTS = Object.keys(domainSchema.inputs);
 
 /** What a domain answer shows: the whole record, or only name and status while its save is pending. */

@@ -15,7 +15,7 @@ import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { registrantFields, type Registrant, type RegistrantField } from "../../contract/schemas";
 import { isUnknown, operationError, pick, type Props } from "../resource";
-import { adoptIdInput, defineResource, type InputSpec, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, type InputSpec, defineSchema, type ResourceSchema } from "../schema";
 import { emailAddress } from "../validation";
 
 /** The Pulumi id of the account's one set of details (the API names no id for it). */
@@ -33,7 +33,7 @@ const detail = (description: string, schema: z.ZodType, secret = false): InputSp
   ...(secret ? { secret: true } : {}),
 });
 
-export const domainRegistrantSchema: ResourceSchema = {
+export const domainRegistrantSchema = defineSchema({
   type: "DomainRegistrant",
   service: "platform",
   summary:
@@ -84,7 +84,7 @@ export const domainRegistrantSchema: ResourceSchema = {
 **Personal data.** \`email\`, \`phone\`, \`address\` and \`postalCode\` are secret outputs (encrypted in the state, hidden in the CLI's output); a refused value is reported without it. The spec marks no field; these are the ones WHOIS protection hides and that reach a person (docs/decisions.md).
 
 **Destroy leaves the details.** The API has no call that clears the account's owner details (\`""\` clears one field, and a registration then fails): destroying the resource removes it from the stack only, and the provider prints a message saying so.`,
-};
+});
 /** Every detail; all but `organization` are required for a registration. */
 const FIELDS = registrantFields;
 
@@ -120,7 +120,7 @@ function hintFor(err: unknown): string | undefined {
   return undefined;
 }
 
-export const domainRegistrant = defineResource<Registrant>(domainRegistrantSchema, {
+export const domainRegistrant = defineResource(domainRegistrantSchema, {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const read = () => api.call("domains.registrant.get");

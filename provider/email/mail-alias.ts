@@ -13,10 +13,10 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
 import { isNotFound, operationError, pick, UUID, type Props } from "../resource";
-import { checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
 
-export const mailAliasSchema: ResourceSchema = {
+export const mailAliasSchema = defineSchema({
   type: "MailAlias",
   sdk: { idOutputs: ["aliasId"] },
   preview: `**Limit.** A new alias of a mailbox that exists counts against the plan's aliases per mailbox (\`GET /inbound/stats\`): past it the preview refuses it on \`localPart\`, instead of \`402 ALIAS_LIMIT\` mid-\`up\`. An alias of a mailbox made in the same run is not counted at preview (which mailbox is not known yet).`,
@@ -58,7 +58,7 @@ export const mailAliasSchema: ResourceSchema = {
   },
   notes:
     "`name`, `forwardTo`, `notifications` (and a password) are the mailbox's settings: given on an alias they are refused at preview, naming the property and where it goes (the API's `ALIAS_SETTINGS`). Aliases are free: nothing is charged.",
-};
+});
 const INPUTS = Object.keys(mailAliasSchema.inputs);
 
 function outputs(inputs: Props, alias: InboundAddress): Props {
@@ -77,7 +77,7 @@ function hintFor(err: unknown, inputs: Props): string | undefined {
   return undefined;
 }
 
-export const mailAlias = defineResource<InboundAddress>(mailAliasSchema, {
+export const mailAlias = defineResource(mailAliasSchema, {
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "an alias has no password (the mailbox's webmail password is set in the dashboard only): remove it");
     for (const name of MAILBOX_SETTINGS) {

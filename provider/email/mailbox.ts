@@ -19,7 +19,7 @@ import { createOnce } from "../create-once";
 import type { CallContext } from "../context";
 import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, schemaHint, type InputSpec, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, schemaHint, type InputSpec, defineSchema, type ResourceSchema } from "../schema";
 import { emailAddress, isFullyQualified } from "../validation";
 
 export const MAX_FORWARD_ADDRESSES = 5;
@@ -53,7 +53,7 @@ export function withoutPassword(news: Props, reason: string): { rest: Props; fai
 /** `adoptId` of a receiving address (a mailbox or an alias): the address's id. */
 export const addressAdoptId = (what: string): InputSpec => ({ ...adoptIdInput(what), schema: z.string().regex(UUID, "an address id (UUID)").optional() });
 
-export const mailboxSchema: ResourceSchema = {
+export const mailboxSchema = defineSchema({
   type: "Mailbox",
   sdk: { idOutputs: ["mailboxId"] },
   preview: `**Limits.** A new mailbox counts against the plan's \`mailboxes\` (\`GET /inbound/stats\`) with those the project holds and those the run adds: past it the preview refuses it on \`localPart\` with the counts, instead of \`402 MAILBOX_LIMIT\` mid-\`up\`. A \`forwardTo\` on a plan without forwarding is refused at preview (\`FORWARDING_NOT_ALLOWED\`). Only creates count.`,
@@ -122,7 +122,7 @@ export const mailboxSchema: ResourceSchema = {
 **Webmail passwords are dashboard-only**: the API answers \`KEY_NOT_ALLOWED\` to any key, so there is no input for one; set it in the dashboard. A \`password\` (or \`webmailPassword\`) given anyway is refused at preview, naming the property but never its value.
 
 Settings removed from the program go back to none (\`name\`), \`[]\` and \`false\` at the API.`,
-};
+});
 const INPUTS = Object.keys(mailboxSchema.inputs);
 /** Mailbox-only settings, the ones that update in place (the API's ALIAS_SETTINGS for an alias). */
 export const MAILBOX_SETTINGS = changesOf(mailboxSchema).update;
@@ -199,7 +199,7 @@ async function createMailbox(ctx: CallContext, inputs: Props): Promise<{ box: In
   return { box: object, adopted };
 }
 
-export const mailbox = defineResource<InboundAddress>(mailboxSchema, {
+export const mailbox = defineResource(mailboxSchema, {
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "webmail passwords are set in the dashboard only (the API answers KEY_NOT_ALLOWED to a key): remove it from the program and set it in the dashboard");
     const result = checkSchema(mailboxSchema, rest);

@@ -31,9 +31,9 @@ import type { CallContext } from "../context";
 import { createOnce } from "../create-once";
 import { emailPlanCharged, emailPlanDryRun, type EmailPlanOffer, type EmailSubscription } from "../../contract/schemas";
 import { diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 
-export const emailPlanSchema: ResourceSchema = {
+export const emailPlanSchema = defineSchema({
   type: "EmailPlan",
   sdk: {
     idOutputs: ["projectId"],
@@ -130,7 +130,7 @@ So every attempt of one change sends the same key: the client's own retries afte
 **Refresh** reads \`GET /plan\`: a plan changed in the dashboard shows as drift; an ended plan is bought again by the next \`up\`; no plan at all (or another project's) is gone.
 
 **Destroy leaves the plan.** Cancelling is dashboard-only (\`DELETE /plan\` answers 403 \`KEY_NOT_ALLOWED\`): deleting the resource calls nothing and prints that the plan stays active (and renews if auto-renew is on). To stop it, turn auto-renew off or cancel it in the dashboard.`,
-};
+});
 const INPUTS = Object.keys(emailPlanSchema.inputs);
 
 const money = (amount: number, currency = "IDR") => `${currency} ${amount.toLocaleString("en-US")}`;
@@ -371,7 +371,7 @@ async function converge(
   return outputs(inputs, live, start.projectId, changes + 1, billing);
 }
 
-export const emailPlan = defineResource<{ live: EmailSubscription; projectId: string }>(emailPlanSchema, {
+export const emailPlan = defineResource(emailPlanSchema, {
   async check(olds, news, ctx: CallContext) {
     // The email objects of this run do not need a plan in force: this one is declared (email/plan-limits.ts).
     ctx.api.foresight.emailPlanDeclared = true;

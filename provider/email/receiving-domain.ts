@@ -18,7 +18,7 @@ import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { ReceivingStatus } from "../../contract/schemas";
 import { diffInputs, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import { dnsRecordOutput, domainName } from "./sending-domain";
 
 function adoptIdRule(inputs: Props): CheckFailure[] {
@@ -26,7 +26,7 @@ function adoptIdRule(inputs: Props): CheckFailure[] {
   return [{ property: "adoptId", reason: "the id of a ReceivingDomain is its domain's id: adoptId must equal domainId" }];
 }
 
-export const receivingDomainSchema: ResourceSchema = {
+export const receivingDomainSchema = defineSchema({
   type: "ReceivingDomain",
   service: "email",
   summary:
@@ -71,7 +71,7 @@ export const receivingDomainSchema: ResourceSchema = {
   notes: `Create: \`PUT /domains/{id}/receiving\`. Refresh reads \`GET /domains/{id}/receiving\`: receiving turned off is gone, a host changed out of band is drift. Delete turns receiving off, **which deletes the domain's addresses with it** (the API's rule).
 
 Receiving, mailboxes and aliases are free: nothing is charged.`,
-};
+});
 const INPUTS = Object.keys(receivingDomainSchema.inputs);
 
 type Enabled = ReceivingStatus & { host: string };
@@ -107,7 +107,7 @@ function hintFor(err: unknown, domainId: string): string | undefined {
 /** Receiving's wanted host: `host`, else the domain itself (the API's default; `domain` when known). */
 const wantedHost = (inputs: Props, domain?: string) => (inputs.host as string | undefined) ?? domain;
 
-export const receivingDomain = defineResource<Enabled & { domain: string }>(receivingDomainSchema, {
+export const receivingDomain = defineResource(receivingDomainSchema, {
   async diff(_id, olds, news): Promise<DiffResult> {
     const result = diffInputs(olds, news, { replace: changesOf(receivingDomainSchema).replace, update: [] });
     // Absent `host` means the domain itself: compared with the domain's name the state keeps.

@@ -8,14 +8,14 @@ import { z } from "zod";
 import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, type Props } from "../resource";
-import { changesOf, defineResource, type ResourceSchema } from "../schema";
+import { changesOf, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
 /** How long to wait is a setting of the provider, not of the domain: stored only when set (as SendingDomain's). */
 const WAIT_DEFAULTS = { timeoutSeconds: 600 };
 
-export const sendingDomainVerificationSchema: ResourceSchema = {
+export const sendingDomainVerificationSchema = defineSchema({
   type: "SendingDomainVerification",
   sdk: {
     noAdoption: "a verification is a state of its sending domain, not an object: declare it over the SendingDomain (adopt that one with adoptId) instead",
@@ -50,7 +50,7 @@ export const sendingDomainVerificationSchema: ResourceSchema = {
   },
   notes:
     "For programs that publish the DNS records themselves: create it after the records (`dependsOn`, or by using their outputs). It starts the check, polls, checks again after `failed` while time remains, and succeeds on `verified`; a wait that runs out (error code `WAIT_TIMEOUT`) lists the DNS records: check they are published exactly as shown, and `pulumi up` starts the wait again. A refresh drops it when the domain is no longer verified, so the next `up` waits again (the AWS SES verification pattern). Delete calls nothing: verification is a state of the domain. It makes no object of its own, so it has no `adoptId` (its create asks the API to check the records again and waits).",
-};
+});
 
 /**
  * The one mapper from an API sending domain to this resource's properties: create's outputs, read
@@ -81,7 +81,7 @@ async function verify(ctx: CallContext, operation: string, inputs: Props): Promi
   }
 }
 
-export const sendingDomainVerification = defineResource<EmailDomain>(sendingDomainVerificationSchema, {
+export const sendingDomainVerification = defineResource(sendingDomainVerificationSchema, {
   async diff(_id, olds, news) {
     return diffInputs(olds, news, { ...changesOf(sendingDomainVerificationSchema), defaults: WAIT_DEFAULTS });
   },

@@ -14,7 +14,7 @@ import { createOnce } from "../create-once";
 import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
-import { adoptIdInput, changesOf, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { JOB_TIMEOUT_MS, waitForJob } from "./jobs";
@@ -42,7 +42,7 @@ const WAIT_DEFAULTS = { waitForVerification: true, verificationTimeoutSeconds: 6
 /** A DNS record to publish, as the API lists it (SendingDomain's `dnsRecords`, ReceivingDomain's `mxRecords`). */
 export const dnsRecordOutput = z.array(z.object({ type: z.string(), name: z.string(), value: z.string(), priority: z.number().optional() }));
 
-export const sendingDomainSchema: ResourceSchema = {
+export const sendingDomainSchema = defineSchema({
   type: "SendingDomain",
   sdk: {
     idOutputs: ["domainId"],
@@ -110,7 +110,7 @@ Its \`domainId\` is the resource's \`id\`: known in the preview of an update (a 
 The wait settings (\`waitForVerification\`, \`verificationTimeoutSeconds\`) say how the provider waits, not what the domain is: the state's inputs keep them only when set (a refresh puts back only values other than the default), and a default written out and one left out diff as the same, so states written by 0.1.0 show no change. The outputs show the settings that applied.
 
 Delete: \`DELETE /domains/{id}\` (an already-gone domain counts as deleted).`,
-};
+});
 const INPUTS = Object.keys(sendingDomainSchema.inputs);
 
 /**
@@ -217,7 +217,7 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
   }
 }
 
-export const sendingDomain = defineResource<EmailDomain>(sendingDomainSchema, {
+export const sendingDomain = defineResource(sendingDomainSchema, {
   // Each failure is worded here: a wait's or a read's as a partial failure that keeps the object.
   ownCreateErrors: true,
   async diff(_id, olds, news) {

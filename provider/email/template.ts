@@ -12,7 +12,7 @@ import { z } from "zod";
 import { createOnce } from "../create-once";
 import type { EmailTemplate } from "../../contract/schemas";
 import { isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
-import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { waitForJob } from "./jobs";
 
@@ -21,7 +21,7 @@ const BODY_LIMIT = 200_000;
 const noneIfEmpty = (text: string | undefined) => (text === "" ? undefined : text);
 const templateName = z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "1 to 63 characters: letters, digits, underscore, hyphen");
 
-export const templateSchema: ResourceSchema = {
+export const templateSchema = defineSchema({
   type: "Template",
   sdk: { idOutputs: ["templateId"], defaultName: true },
   preview: `**Limit.** A new template counts against the plan's \`templates\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`name\` with the counts, instead of \`402 TEMPLATE_LIMIT_REACHED\` mid-\`up\`. Only creates count; a template of the same name already in the project (adopted) adds nothing.`,
@@ -80,7 +80,7 @@ export const templateSchema: ResourceSchema = {
     NOT_FOUND: "On update or read: the template was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again.",
     VALIDATION: "The API refused a value the check let through: the message names it.",
   },
-};
+});
 const INPUTS = Object.keys(templateSchema.inputs);
 
 /** The `{{token}}` names a template uses, sorted and de-duplicated. */
@@ -142,7 +142,7 @@ async function settleCreateJobs(ctx: CallContext): Promise<void> {
   await Promise.allSettled(open.map((j) => waitForJob(ctx, j.jobId, "create_template")));
 }
 
-export const template = defineResource<EmailTemplate>(templateSchema, {
+export const template = defineResource(templateSchema, {
   // Each failure is worded here: a wait's or a read's as a partial failure that keeps the object.
   ownCreateErrors: true,
   async check(olds, news) {

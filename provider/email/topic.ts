@@ -7,10 +7,10 @@
 import { z } from "zod";
 import type { EmailTopic } from "../../contract/schemas";
 import { pick, UUID, type Props } from "../resource";
-import { adoptIdInput, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineSchema, type ResourceSchema } from "../schema";
 import { namedObject, namedObjectText } from "./named-object";
 
-export const emailTopicSchema: ResourceSchema = {
+export const emailTopicSchema = defineSchema({
   type: "EmailTopic",
   sdk: { idOutputs: ["topicId"] },
   service: "email",
@@ -44,10 +44,10 @@ export const emailTopicSchema: ResourceSchema = {
     "Create sends `POST /topics`; a change of name or description sends one `PATCH /topics/{id}` (nothing when the topic already matches). " +
     "Refresh reads `GET /topics/{id}`: a change made in the dashboard shows as drift; a topic deleted outside Pulumi is gone. Delete: already gone counts as deleted. " +
     "The name's 1 to 100 characters and the description's 500 are the emulator's rules (assumed-routes.md states none).",
-};
+});
 const INPUTS = Object.keys(emailTopicSchema.inputs);
 
-export const emailTopic = namedObject<EmailTopic>({
+export const emailTopic = namedObject({
   noun: "topic",
   schema: emailTopicSchema,
   get: (api, id) => api.call("email.topics.get", { params: { topicId: id } }),

@@ -14,12 +14,12 @@ import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
 import { isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { backupPlanCodes, backupPlans } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverDeadline, USUAL_MS } from "./server-waits";
 
-export const vpsBackupSchema: ResourceSchema = {
+export const vpsBackupSchema = defineSchema({
   type: "VpsBackup",
   preview: `**Price.** An activation states the backup plan's price (\`GET /backup/plans\`), a move to a larger plan the prorated difference for the add-on's time left; each joins the run's paid steps against the wallet (see [Vps](Vps.md#what-the-preview-foresees)) and the step that brings them over it is refused on \`planCode\`. A smaller plan costs nothing; a server that already holds an add-on (adopted by the create) costs nothing.`,
   service: "platform",
@@ -77,7 +77,7 @@ export const vpsBackupSchema: ResourceSchema = {
   },
   notes:
     "If the add-on's setup fails, the platform removes it and refunds the charge: the create fails with the server's last job error, and `pulumi up` may try again. Delete cancels the add-on; `NOT_SUBSCRIBED` (already cancelled) counts as deleted. A refresh reads the add-on once per resource (it has no list).",
-};
+});
 const INPUTS = Object.keys(vpsBackupSchema.inputs);
 
 /** Refusals that say "not yet": the node or its agent will be ready soon. */
@@ -220,7 +220,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return undefined;
 }
 
-export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
+export const vpsBackup = defineResource(vpsBackupSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsBackupSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx, result.inputs, olds)));

@@ -11,7 +11,7 @@ import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
 import { goneIfNotFound, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
-import { adoptIdInput, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy } from "./server-waits";
 
@@ -33,7 +33,7 @@ export function isAddressOrCidr(value: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
-export const vpsFirewallRuleSchema: ResourceSchema = {
+export const vpsFirewallRuleSchema = defineSchema({
   type: "VpsFirewallRule",
   sdk: { idOutputs: ["ruleId"] },
   service: "platform",
@@ -86,7 +86,7 @@ export const vpsFirewallRuleSchema: ResourceSchema = {
     REQUEST_ERROR: "Another rule of the API refused it (the message says which); a terminated server refuses firewall changes.",
   },
   notes: "Delete removes the rule by id; a rule already gone, or whose server is terminated, counts as deleted. A refresh reads each server's firewall once for all its rules.",
-};
+});
 const sameRule = (r: FirewallRule, inputs: Props | RuleBody) =>
   r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
 
@@ -156,7 +156,7 @@ export function firewallRuleProperties(rule: FirewallRule, kept: Props): { input
   return { inputs, outputs: { ...inputs, ruleId: rule.id } };
 }
 
-export const vpsFirewallRule = defineResource<FirewallRule>(vpsFirewallRuleSchema, {
+export const vpsFirewallRule = defineResource(vpsFirewallRuleSchema, {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const vpsId = inputs.vpsId as string;

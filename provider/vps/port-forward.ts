@@ -16,7 +16,7 @@ import { createOnce } from "../create-once";
 import { portForwardProtocols, type PortForward, type Vps } from "../../contract/schemas";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
@@ -42,7 +42,7 @@ function portRules(inputs: Props): CheckFailure[] {
 
 const SLOT_REPLACED = "replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once)";
 
-export const vpsPortForwardSchema: ResourceSchema = {
+export const vpsPortForwardSchema = defineSchema({
   type: "VpsPortForward",
   sdk: { idOutputs: ["forwardId"], declaredServer: { kind: "portForward" } },
   service: "platform",
@@ -114,7 +114,7 @@ export const vpsPortForwardSchema: ResourceSchema = {
   },
   notes:
     "A replace that keeps the same public port or domain removes the old forward first: the shared address holds each once (`PORT_TAKEN`), across every server behind it. The server rules (shared address, running) are checked at preview as for [VpsSshKey](VpsSshKey.md). Delete removes the forward by id; one already gone (or whose server is terminated) counts as deleted.",
-};
+});
 /** The forward's own values: any change replaces it. */
 const FORWARD_INPUTS = changesOf(vpsPortForwardSchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "protocol", "privatePort", "domain", "adoptId"];
@@ -166,7 +166,7 @@ function hintFor(err: unknown, vpsId: string, inputs: Props): string | undefined
   return serverAccessHint(err, vpsId, "port forwards");
 }
 
-export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, {
+export const vpsPortForward = defineResource(vpsPortForwardSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsPortForwardSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "port forwards", createsObject(olds, result.inputs, FORWARD_INPUTS))));

@@ -18,12 +18,12 @@ import { createOnce } from "../create-once";
 import { snapshotStatus, type Snapshot } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { busyUntil, retryWhileBusy, serverDeadline } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
 
-export const vpsSnapshotSchema: ResourceSchema = {
+export const vpsSnapshotSchema = defineSchema({
   type: "VpsSnapshot",
   sdk: { declaredServer: { kind: "snapshot" } },
   service: "platform",
@@ -68,7 +68,7 @@ export const vpsSnapshotSchema: ResourceSchema = {
   },
   notes:
     "While a snapshot is made the server is busy (`VPS_BUSY` for its power, firewall, keys, forwards and backups): the server's other resources in the same `up` wait for it, they do not fail; a refusal that comes anyway (a snapshot made elsewhere) is waited out. A plan with `snapshotLimit` 0 is refused at preview (known at preview as for [VpsSshKey](VpsSshKey.md)). A snapshot whose job fails stays in the state with `status: \"error\"` and its `error` (the `up` reports it); a failed snapshot holds nothing to restore and does not count against the plan's limit. Delete removes it; one already gone (or whose server is terminated) counts as deleted.",
-};
+});
 /** The snapshot's own values: any change replaces it. */
 const SNAPSHOT_INPUTS = changesOf(vpsSnapshotSchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "name", "adoptId"];
@@ -108,7 +108,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "snapshots");
 }
 
-export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
+export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsSnapshotSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "snapshots", createsObject(olds, result.inputs, SNAPSHOT_INPUTS))));

@@ -16,7 +16,7 @@ import { createOnce } from "../create-once";
 import type { SshKey } from "../../contract/schemas";
 import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
 import { goneIfNotFound, isUnknown, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT, VPS_BUSY_ADVICE } from "./server-access";
 
@@ -25,7 +25,7 @@ const parsedKey = (inputs: Props) => (typeof inputs.publicKey === "string" && !i
 
 const KEY_REPLACED = "replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first";
 
-export const vpsSshKeySchema: ResourceSchema = {
+export const vpsSshKeySchema = defineSchema({
   type: "VpsSshKey",
   sdk: { idOutputs: ["fingerprint"], declaredServer: { kind: "sshKey", perServer: SSH_KEY_LIMIT } },
   service: "platform",
@@ -100,7 +100,7 @@ export const vpsSshKeySchema: ResourceSchema = {
 The server's facts are known at preview when \`vpsId\` is the \`id\` output of a \`Vps\` in the same program (the class passes that server's \`planId\` and \`powerState\` along as \`declaredServer\`) or a plain id (the server is read once); an id derived otherwise (\`server.id.apply(...)\`) meets the API's refusal at \`up\`, with the same advice. Only a key a create would add is checked against its server: a key already made is not refused on every preview because its server was stopped since.
 
 The same key on the same server (a new label or comment) is removed before it is added again, since a server holds a key once (\`SSH_KEY_EXISTS\`). Delete removes the key by fingerprint; a key already gone (or whose server is terminated) counts as deleted.`,
-};
+});
 /** The key's own values: any change replaces it. */
 const KEY_INPUTS = changesOf(vpsSshKeySchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "publicKey", "label", "adoptId"];
@@ -126,7 +126,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "SSH keys");
 }
 
-export const vpsSshKey = defineResource<SshKey>(vpsSshKeySchema, {
+export const vpsSshKey = defineResource(vpsSshKeySchema, {
   async check(olds, news, ctx) {
     // A private key never reaches a schema, a message or the checked inputs.
     if (typeof news.publicKey === "string" && holdsPrivateKey(news.publicKey)) {

@@ -15,7 +15,7 @@ import type { ApiClient } from "../client/http";
 import { billingPeriods, serverNameProblem, vpsStatus, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
@@ -30,7 +30,7 @@ const serverName = z
     error: (issue) => (issue.input === undefined ? "at least 3 characters, no control characters (line breaks, tabs, NUL); spaces and any other character allowed" : serverNameProblem(String(issue.input))),
   });
 
-export const vpsSchema: ResourceSchema = {
+export const vpsSchema = defineSchema({
   type: "Vps",
   sdk: { defaultName: true, linksServer: true, types: [{ dataType: "BillingPeriod" }] },
   preview: `**Price.** A create states its price (the plan's price for \`billingPeriod\`, from \`GET /vps/plans\`) as a line of the preview (\`Vps: server "web-1a2b3c4" (plan s-1vcpu-1gb, monthly) costs IDR 75,000 now, …\`); an upgrade states the prorated difference for the days left ((new − old monthly price) × days ÷ 30, an estimate of what the API charges at the time of the call). Each is added to the run's paid steps of the same profile (servers, backups, domains, email plan), and the preview refuses, on \`planId\`, the step that brings them over the wallet (\`GET /account/wallet\`, read once per run), naming the total, the wallet and the amount to top up: nothing is made or charged. An adoption, or a server of this name already in the project (an interrupted \`up\` made it and paid then), costs nothing. A delete refunds nothing, so a removal frees no money.
@@ -155,7 +155,7 @@ The SSH keys, port forwards and snapshots of a server declared in the same progr
 **The preview of an update** (an upgrade, a reinstall, a power change) shows the server's new inputs and its \`id\`; every other output — \`publicIp\`, \`status\`, \`expiresAt\`, \`username\` — is unknown there (the real CLI does not call a dynamic provider in a preview of an update). Resources wired by \`vpsId: server.id\` stay unchanged in it; a stack output of \`server.publicIp\` shows as \`output<string>\`, and a resource that takes \`server.publicIp\` as an input previews as an update of its own, which the \`up\` then finds needs nothing. A server whose job was still running when a wait ran out (\`status\` \`provisioning\`, \`upgrading\`…) diffs as an update also after a \`pulumi refresh\`, and the next \`up\` waits for it.
 
 Static \`Vps.get(name, id)\` reads a live server (outputs only, nothing managed).`,
-};
+});
 const INPUTS = Object.keys(vpsSchema.inputs);
 
 /** Fails with the message cleaned of the root password (an API message could echo a value). */
