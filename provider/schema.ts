@@ -25,7 +25,6 @@ import {
   UNKNOWN,
   type CheckFailure,
   type CheckResult,
-  type CreateResult,
   type DiffResult,
   type Props,
   type ReadResult,
@@ -160,8 +159,8 @@ export type InputsOf<S extends ResourceSchema> = ParsedFields<S["inputs"]> & Eng
  * where present; any may be absent (an import reads with no state, an older state lacks a newer field).
  */
 export type StoredOf<S extends ResourceSchema> = Partial<ParsedFields<S["inputs"]> & ParsedFields<S["outputs"]>> & Engine;
-/** The outputs a create, an update or a read answers: the schema's fields of their types. */
-export type OutputsOf<S extends ResourceSchema> = Partial<ParsedFields<S["inputs"]> & ParsedFields<S["outputs"]>> & Engine;
+/** The outputs a create, an update or a read answers: what the state then holds. */
+export type OutputsOf<S extends ResourceSchema> = StoredOf<S>;
 /** The inputs a diff gets: in a preview any may be a value not known yet (UNKNOWN). */
 export type PreviewInputsOf<S extends ResourceSchema> = { [K in keyof ParsedFields<S["inputs"]>]?: ParsedFields<S["inputs"]>[K] | Unknown } & Engine;
 
@@ -186,7 +185,7 @@ function isStored<S extends ResourceSchema>(schema: S, props: Props): props is S
   return misfits(schema.inputs, props, false).length === 0 && misfits(schema.outputs, props, false).length === 0;
 }
 
-/** A value the diff cannot type: unknown, or a list or object holding an unknown part that its schema refuses. */
+/** Each input absent, unknown, or of its type. */
 function isPreviewInputs<S extends ResourceSchema>(schema: S, props: Props): props is PreviewInputsOf<S> {
   return Object.entries(schema.inputs).every(([name, spec]) => props[name] === undefined || isUnknown(props[name]) || holdsParsed(spec, props[name]));
 }

@@ -15,7 +15,7 @@ import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { registrantFields, type Registrant, type RegistrantField } from "../../contract/schemas";
 import { isUnknown, operationError, pick, type Props } from "../resource";
-import { adoptIdInput, defineResource, type InputSpec, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema, type InputsOf, type InputSpec } from "../schema";
 import { emailAddress } from "../validation";
 
 /** The Pulumi id of the account's one set of details (the API names no id for it). */
@@ -25,13 +25,14 @@ const MAX_LENGTH = 255;
 
 const text = (what: string) => z.string().trim().min(1, `must not be empty: ${what} is required for a registration`).max(MAX_LENGTH, `at most ${MAX_LENGTH} characters`);
 
-const detail = (description: string, schema: z.ZodType, secret = false): InputSpec => ({
-  schema,
-  description,
-  change: "update",
-  changeText: "updates in place (`PATCH /domains/registrant` with the changed fields)",
-  ...(secret ? { secret: true } : {}),
-});
+const detail = <T extends z.ZodType>(description: string, schema: T, secret = false) =>
+  ({
+    schema,
+    description,
+    change: "update",
+    changeText: "updates in place (`PATCH /domains/registrant` with the changed fields)",
+    ...(secret ? { secret: true } : {}),
+  }) satisfies InputSpec;
 
 export const domainRegistrantSchema = defineSchema({
   type: "DomainRegistrant",
@@ -89,8 +90,19 @@ export const domainRegistrantSchema = defineSchema({
 const FIELDS = registrantFields;
 
 /** The program's details as the API would hold them (a left-out organization is null). */
-function wanted(inputs: Props): Record<RegistrantField, string | null> {
-  return Object.fromEntries(FIELDS.map((f) => [f, (inputs[f] as string | undefined) ?? null])) as Record<RegistrantField, string | null>;
+function wanted(inputs: InputsOf<typeof domainRegistrantSchema>): Record<RegistrantField, string | null> {
+  const { name, organization, email, phone, address, city, province, postalCode, country } = inputs;
+  return {
+    name: name ?? null,
+    organization: organization ?? null,
+    email: email ?? null,
+    phone: phone ?? null,
+    address: address ?? null,
+    city: city ?? null,
+    province: province ?? null,
+    postalCode: postalCode ?? null,
+    country: country ?? null,
+  };
 }
 
 /** The details as the program would write them (refresh, adoption). */
@@ -106,7 +118,7 @@ function outputs(inputs: Props, live: Registrant): Props {
 }
 
 /** Writes the fields that differ (one PATCH, or none): answers the details as they then are. */
-async function converge(api: ApiClient, inputs: Props, live: Registrant): Promise<Registrant> {
+async function converge(api: ApiClient, inputs: InputsOf<typeof domainRegistrantSchema>, live: Registrant): Promise<Registrant> {
   const target = wanted(inputs);
   const changes = Object.fromEntries(FIELDS.filter((f) => (live[f] || null) !== target[f]).map((f) => [f, target[f]]));
   if (Object.keys(changes).length === 0) return live;

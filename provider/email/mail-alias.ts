@@ -13,7 +13,7 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
 import { isNotFound, operationError, pick, UUID, type Props } from "../resource";
-import { checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { checkSchema, defineResource, defineSchema } from "../schema";
 import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
 
 export const mailAliasSchema = defineSchema({
@@ -91,8 +91,8 @@ export const mailAlias = defineResource(mailAliasSchema, {
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const mailboxId = inputs.mailboxId as string;
-    const localPartValue = inputs.localPart as string;
+    const mailboxId = inputs.mailboxId;
+    const localPartValue = inputs.localPart;
     const ofThisAlias = (a: InboundAddress) => a.type === "alias" && a.mailboxId === mailboxId && a.address.startsWith(`${localPartValue}@`);
     const mailbox = await api.call("email.addresses.get", { params: { addressId: mailboxId } });
     if (mailbox.type !== "mailbox") throw new Error(`create failed: ${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);

@@ -4,9 +4,9 @@
  * (./named-object.ts: a same-named segment already there stops the create with the `adoptId` line).
  */
 import { z } from "zod";
-import { segmentOperators, type EmailSegment, type SegmentRule } from "../../contract/schemas";
+import { segmentOperators, type SegmentRule } from "../../contract/schemas";
 import { pick, stable, UUID } from "../resource";
-import { adoptIdInput, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineSchema } from "../schema";
 import { namedObject, namedObjectText } from "./named-object";
 
 const rule = z
@@ -75,11 +75,11 @@ export const emailSegment = namedObject({
   schema: emailSegmentSchema,
   get: (api, id) => api.call("email.segments.get", { params: { segmentId: id } }),
   reads: (api) => ({ list: api.segmentList, objects: api.segments }),
-  create: (api, inputs) => api.call("email.segments.create", { body: { name: inputs.name as string, rules: inputs.rules as SegmentRule[] } }),
+  create: (api, inputs) => api.call("email.segments.create", { body: { name: inputs.name, rules: inputs.rules } }),
   async converge(api, inputs, s) {
-    const rules = inputs.rules as SegmentRule[];
+    const rules = inputs.rules;
     if (s.name === inputs.name && stable(s.rules.map(ruleOf)) === stable(rules)) return s;
-    return api.call("email.segments.update", { params: { segmentId: s.id }, body: { name: inputs.name as string, rules } });
+    return api.call("email.segments.update", { params: { segmentId: s.id }, body: { name: inputs.name, rules } });
   },
   remove: (api, id) => api.call("email.segments.delete", { params: { segmentId: id } }),
   liveInputs: (props, s) => ({ ...pick(props, ["adoptId"]), name: s.name, rules: s.rules.map(ruleOf) }),

@@ -5,10 +5,10 @@
  * next `up` waits again (the AWS SES verification pattern).
  */
 import { z } from "zod";
-import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
+import { emailDomain, emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, type Props } from "../resource";
-import { changesOf, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { changesOf, defineResource, defineSchema, type InputsOf } from "../schema";
 import type { CallContext } from "../context";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
@@ -61,13 +61,13 @@ export function verificationProperties(domain: EmailDomain, kept: Props): { inpu
   return { inputs, outputs: { ...WAIT_DEFAULTS, ...inputs, domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) } };
 }
 
-async function verify(ctx: CallContext, operation: string, inputs: Props): Promise<Props> {
-  const domainId = inputs.domainId as string;
+async function verify(ctx: CallContext, operation: string, inputs: InputsOf<typeof sendingDomainVerificationSchema>): Promise<Props> {
+  const domainId = inputs.domainId;
   try {
-    return verificationProperties(await waitUntilVerified(ctx, domainId, (inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds), inputs).outputs;
+    return verificationProperties(await waitUntilVerified(ctx, domainId, (inputs.timeoutSeconds) ?? WAIT_DEFAULTS.timeoutSeconds), inputs).outputs;
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
-      const last = err.lastState as EmailDomain;
+      const last = emailDomain.parse(err.lastState);
       const seconds = Math.round(err.waitedMs / 1000);
       // Not the wait's own error as the cause: the limit may be timeoutSeconds, not customTimeouts (common-inputs.ts hints at those).
       throw operationFailed(
@@ -86,7 +86,7 @@ export const sendingDomainVerification = defineResource(sendingDomainVerificatio
     return diffInputs(olds, news, { ...changesOf(sendingDomainVerificationSchema), defaults: WAIT_DEFAULTS });
   },
   async create(inputs, ctx) {
-    return { id: inputs.domainId as string, outs: await verify(ctx, "create", inputs) };
+    return { id: inputs.domainId, outs: await verify(ctx, "create", inputs) };
   },
   // verify words the wait's failures (a timeout lists the DNS records).
   ownCreateErrors: true,

@@ -11,10 +11,10 @@
 import { z } from "zod";
 import { isApiError, type OperationError } from "../client/errors";
 import { createOnce } from "../create-once";
-import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
+import { emailDomain, emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
-import { adoptIdInput, changesOf, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, defineResource, defineSchema, type InputsOf } from "../schema";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { JOB_TIMEOUT_MS, waitForJob } from "./jobs";
@@ -145,10 +145,12 @@ function verificationTimeout(operation: string, domain: EmailDomain, seconds: nu
   );
 }
 
+type SendingDomainInputs = InputsOf<typeof sendingDomainSchema>;
+
 /** Adds the domain at most once (createOnce); answers its id and, when this call added it, the job. */
-async function addDomain(ctx: CallContext, inputs: Props): Promise<{ domainId: string; jobId?: string }> {
+async function addDomain(ctx: CallContext, inputs: SendingDomainInputs): Promise<{ domainId: string; jobId?: string }> {
   const api = ctx.api.email;
-  const domain = inputs.domain as string;
+  const domain = inputs.domain;
   try {
     const { object } = await createOnce<{ domainId: string; jobId?: string }>(ctx, inputs, {
       noun: "sending domain",
@@ -196,7 +198,7 @@ async function addDomain(ctx: CallContext, inputs: Props): Promise<{ domainId: s
 }
 
 /** Waits for verification when asked; answers the outputs, or throws the partial failure. */
-async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
+async function settle(ctx: CallContext, inputs: SendingDomainInputs, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
   const api = ctx.api.email;
   const wait = { ...WAIT_DEFAULTS, ...inputs };
   if (!wait.waitForVerification || domain.status === "verified") {
@@ -207,10 +209,10 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
     return outputs(inputs, domain);
   }
   try {
-    return outputs(inputs, await waitUntilVerified(ctx, domain.id, wait.verificationTimeoutSeconds as number, domain));
+    return outputs(inputs, await waitUntilVerified(ctx, domain.id, wait.verificationTimeoutSeconds, domain));
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
-      const last = err.lastState as EmailDomain;
+      const last = emailDomain.parse(err.lastState);
       throw new PartialFailure(domain.id, outputs(inputs, last), inputs, verificationTimeout(operation, last, Math.round(err.waitedMs / 1000)));
     }
     throw new PartialFailure(domain.id, outputs(inputs, domain), inputs, operationError(operation, err));

@@ -13,7 +13,7 @@ import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { suppressionReasons, type EmailSuppression } from "../../contract/schemas";
 import { isNotFound, isUnknown, operationError, operationFailed, pick, type Props } from "../resource";
-import { adoptIdInput, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema } from "../schema";
 import { emailAddress } from "../validation";
 
 export const emailSuppressionSchema = defineSchema({
@@ -83,7 +83,7 @@ async function findRow(api: ApiClient, email: string): Promise<EmailSuppression 
 
 export const emailSuppression = defineResource(emailSuppressionSchema, {
   async create(inputs, ctx) {
-    const email = inputs.email as string;
+    const email = inputs.email;
     const api = ctx.api.email;
     const { object } = await createOnce<EmailSuppression>(ctx, inputs, {
       noun: "suppression",

@@ -5,9 +5,8 @@
  * Name 1–100 characters and description at most 500: the emulator's rules (assumed-routes.md gives none).
  */
 import { z } from "zod";
-import type { EmailTopic } from "../../contract/schemas";
 import { pick, UUID, type Props } from "../resource";
-import { adoptIdInput, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineSchema } from "../schema";
 import { namedObject, namedObjectText } from "./named-object";
 
 export const emailTopicSchema = defineSchema({
@@ -53,11 +52,11 @@ export const emailTopic = namedObject({
   get: (api, id) => api.call("email.topics.get", { params: { topicId: id } }),
   reads: (api) => ({ list: api.topicList, objects: api.topics }),
   create: (api, inputs) =>
-    api.call("email.topics.create", { body: { name: inputs.name as string, ...(inputs.description !== undefined ? { description: inputs.description as string } : {}) } }),
+    api.call("email.topics.create", { body: { name: inputs.name, ...(inputs.description !== undefined ? { description: inputs.description } : {}) } }),
   async converge(api, inputs, t) {
-    const description = (inputs.description as string | undefined) ?? null;
+    const description = (inputs.description) ?? null;
     if (t.name === inputs.name && t.description === description) return t;
-    return api.call("email.topics.update", { params: { topicId: t.id }, body: { name: inputs.name as string, description } });
+    return api.call("email.topics.update", { params: { topicId: t.id }, body: { name: inputs.name, description } });
   },
   remove: (api, id) => api.call("email.topics.delete", { params: { topicId: id } }),
   liveInputs: (props: Props, t) => ({ ...pick(props, ["adoptId"]), name: t.name, ...(t.description !== null ? { description: t.description } : {}) }),

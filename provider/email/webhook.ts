@@ -15,7 +15,7 @@ import { createOnce } from "../create-once";
 import type { CallContext } from "../context";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
-import { adoptIdInput, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema, type InputsOf } from "../schema";
 import { webhookUrlProblem } from "../../contract/hosts";
 
 /** The url rule in words: the page's, and the fallback of the check's message (which names the exact problem). */
@@ -96,16 +96,18 @@ export function webhookProperties(hook: Webhook, kept: Props): { inputs: Props; 
   };
 }
 
-function sameEndpoint(hook: Webhook, inputs: Props): boolean {
-  return hook.url === inputs.url && [...new Set(hook.events)].sort().join(",") === (inputs.events as string[]).join(",");
+function sameEndpoint(hook: Webhook, inputs: WebhookInputs): boolean {
+  return hook.url === inputs.url && [...new Set(hook.events)].sort().join(",") === (inputs.events).join(",");
 }
+
+type WebhookInputs = InputsOf<typeof webhookSchema>;
 
 /** Creates sent in all to make a webhook anew while their answers are lost (each lost one's webhook is removed). */
 const REMAKE_ATTEMPTS = 2;
 
-async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> {
+async function createWebhook(ctx: CallContext, inputs: WebhookInputs): Promise<Webhook> {
   const api = ctx.api.email;
-  const body = { url: inputs.url as string, events: inputs.events as string[] };
+  const body = { url: inputs.url, events: inputs.events };
   const { object } = await createOnce<Webhook>(ctx, inputs, {
     noun: "webhook",
     idOf: (h) => h.id,

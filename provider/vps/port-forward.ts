@@ -16,7 +16,7 @@ import { createOnce } from "../create-once";
 import { portForwardProtocols, type PortForward, type Vps } from "../../contract/schemas";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import type { CallContext } from "../context";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
@@ -30,11 +30,11 @@ function portRules(inputs: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const knownPort = typeof publicPort === "number";
   if (protocol === "tcp" || protocol === "udp") {
-    if (knownPort && (publicPort as number) < 1024) failures.push({ property: "publicPort", reason: `${protocol} forwards a public port of 1024 to 65535 (leave it out and the platform assigns one)` });
+    if (typeof publicPort === "number" && publicPort < 1024) failures.push({ property: "publicPort", reason: `${protocol} forwards a public port of 1024 to 65535 (leave it out and the platform assigns one)` });
     if (domain !== undefined) failures.push({ property: "domain", reason: `${protocol} forwards route by port, not by domain: remove domain (domains are for http and https)` });
     return failures;
   }
-  const fixed = FIXED_PORT[protocol as string];
+  const fixed = typeof protocol === "string" ? FIXED_PORT[protocol] : undefined;
   if (knownPort && publicPort !== fixed) failures.push({ property: "publicPort", reason: `${protocol} always uses public port ${fixed}: remove publicPort` });
   if (protocol === "https" && domain === undefined) failures.push({ property: "domain", reason: "https needs a domain: the name the platform routes (and holds the certificate for) to this server" });
   return failures;
@@ -186,13 +186,13 @@ export const vpsPortForward = defineResource(vpsPortForwardSchema, {
 
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
+    const vpsId = inputs.vpsId;
     const forwards = () => ctx.api.portForwardsOf(vpsId).fresh();
     const body = {
-      protocol: inputs.protocol as string,
-      privatePort: inputs.privatePort as number,
-      ...(inputs.publicPort !== undefined ? { publicPort: inputs.publicPort as number } : {}),
-      ...(inputs.domain !== undefined ? { domain: inputs.domain as string } : {}),
+      protocol: inputs.protocol,
+      privatePort: inputs.privatePort,
+      ...(inputs.publicPort !== undefined ? { publicPort: inputs.publicPort } : {}),
+      ...(inputs.domain !== undefined ? { domain: inputs.domain } : {}),
     };
     const { object, adopted } = await createOnce<PortForward>(ctx, inputs, {
       noun: "port forward",
@@ -210,10 +210,12 @@ export const vpsPortForward = defineResource(vpsPortForwardSchema, {
     const values = adopted && inputs.adoptId !== undefined ? liveInputs(object, inputs) : inputs;
     return { id: object.id, outs: outputs(values, object, await serverOf(ctx, vpsId)) };
   },
-  hintFor: (err, inputs) => hintFor(err, inputs.vpsId as string, inputs),
+  hintFor: (err, inputs) => hintFor(err, inputs.vpsId, inputs),
 
   async read(id, props, ctx) {
-    const vpsId = props.vpsId as string;
+    const vpsId = props.vpsId;
+    // An import has no state to name the server.
+    if (vpsId === undefined) return { id: "", props: {} };
     let forwards: PortForward[];
     try {
       forwards = await ctx.api.portForwardsOf(vpsId).snapshot();
@@ -237,5 +239,5 @@ export const vpsPortForward = defineResource(vpsPortForwardSchema, {
   },
 
   // PORT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no forwards).
-  remove: (id, props, ctx) => ctx.api.platform.call("vps.portForwards.delete", { params: { id: props.vpsId as string, portId: id } }),
+  remove: async (id, { vpsId }, ctx) => vpsId !== undefined && ctx.api.platform.call("vps.portForwards.delete", { params: { id: vpsId, portId: id } }),
 });

@@ -18,7 +18,7 @@ import { createOnce } from "../create-once";
 import { snapshotStatus, type Snapshot } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import type { CallContext } from "../context";
 import { busyUntil, retryWhileBusy, serverDeadline } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
@@ -125,8 +125,8 @@ export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
   ownCreateErrors: true,
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
-    const name = inputs.name as string;
+    const vpsId = inputs.vpsId;
+    const name = inputs.name;
     // From the moment it is sent until it is made, the server is busy: this process's other actions
     // on it wait for `made` (a refused send frees it at once).
     let madeEnded!: () => void;
@@ -178,7 +178,7 @@ export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
 
   async update(id, _olds, news, ctx) {
     // Reached only after a partial failure with nothing to replace (a wait that timed out): finish waiting.
-    const vpsId = news.vpsId as string;
+    const vpsId = news.vpsId;
     const live = (await ctx.api.snapshotsOf(vpsId).fresh().catch((err) => Promise.reject(operationError("update", err)))).find((s) => s.id === id);
     if (!live) throw new Error(`update failed: server ${vpsId} has no snapshot ${id} any more: run \`pulumi refresh\`, then \`pulumi up\``);
     const snapshot = (await waitMade(ctx, vpsId, id, live)) ?? live;
@@ -186,7 +186,9 @@ export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
   },
 
   async read(id, props, ctx) {
-    const vpsId = props.vpsId as string;
+    const vpsId = props.vpsId;
+    // An import has no state to name the server.
+    if (vpsId === undefined) return { id: "", props: {} };
     let snapshots: Snapshot[];
     try {
       snapshots = await ctx.api.snapshotsOf(vpsId).snapshot();
@@ -201,5 +203,5 @@ export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
   },
 
   // SNAPSHOT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no snapshots).
-  remove: (id, props, ctx) => ctx.api.platform.call("vps.snapshots.delete", { params: { id: props.vpsId as string, snapshotId: id } }),
+  remove: async (id, { vpsId }, ctx) => vpsId !== undefined && ctx.api.platform.call("vps.snapshots.delete", { params: { id: vpsId, snapshotId: id } }),
 });

@@ -16,7 +16,7 @@ import { createOnce } from "../create-once";
 import type { SshKey } from "../../contract/schemas";
 import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
 import { goneIfNotFound, isUnknown, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT, VPS_BUSY_ADVICE } from "./server-access";
 
@@ -106,8 +106,8 @@ const KEY_INPUTS = changesOf(vpsSshKeySchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "publicKey", "label", "adoptId"];
 
 /** The fingerprint of the inputs' key (checked: a valid key). */
-function fingerprintOf(inputs: Props): string {
-  const parsed = parseSshPublicKey(inputs.publicKey as string);
+function fingerprintOf(publicKey: string | undefined): string {
+  const parsed = parseSshPublicKey(publicKey ?? "");
   if ("problem" in parsed) throw new Error(`publicKey: ${parsed.problem}`);
   return parsed.fingerprint;
 }
@@ -146,14 +146,14 @@ export const vpsSshKey = defineResource(vpsSshKeySchema, {
     const changed = (name: string) => isUnknown(news[name]) || JSON.stringify(olds[name] ?? null) !== JSON.stringify(news[name] ?? null);
     const replaces = KEY_INPUTS.filter(changed);
     // The same key on the same server cannot be added beside itself: the old one goes first.
-    const sameKey = !changed("vpsId") && !isUnknown(news.publicKey) && olds.fingerprint === fingerprintOf(news);
+    const sameKey = !changed("vpsId") && !isUnknown(news.publicKey) && olds.fingerprint === fingerprintOf(news.publicKey);
     return { changes: replaces.length > 0, replaces, ...(replaces.length && sameKey ? { deleteBeforeReplace: true } : {}) };
   },
 
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
-    const fingerprint = fingerprintOf(inputs);
+    const vpsId = inputs.vpsId;
+    const fingerprint = fingerprintOf(inputs.publicKey);
     const keys = () => ctx.api.sshKeysOf(vpsId).fresh();
     const { object, adopted } = await createOnce<SshKey>(ctx, inputs, {
       noun: "SSH key",
@@ -168,7 +168,7 @@ export const vpsSshKey = defineResource(vpsSshKeySchema, {
       find: async () => ({ objects: (await keys()).filter((k) => k.fingerprint === fingerprint), provablyMine: true }),
       send: () =>
         retryWhileBusy(ctx, vpsId, () =>
-          api.call("vps.sshKeys.add", { params: { id: vpsId }, body: { publicKey: inputs.publicKey as string, ...(inputs.label !== undefined ? { label: inputs.label as string } : {}) } }),
+          api.call("vps.sshKeys.add", { params: { id: vpsId }, body: { publicKey: inputs.publicKey, ...(inputs.label !== undefined ? { label: inputs.label } : {}) } }),
         ),
       refusedAsDuplicate: (err) => isApiError(err, "SSH_KEY_EXISTS"),
       otherwise: "remove the key from the server",
@@ -176,13 +176,14 @@ export const vpsSshKey = defineResource(vpsSshKeySchema, {
     // A key found on the server is taken as it is: a different label shows as a replace in the next preview.
     return { id: object.fingerprint, outs: outputs(adopted ? liveInputs(object, inputs) : inputs, object) };
   },
-  hintFor: (err, inputs) => hintFor(err, inputs.vpsId as string),
+  hintFor: (err, inputs) => hintFor(err, inputs.vpsId),
 
-  find: async (id, props, ctx) => (await ctx.api.sshKeysOf(props.vpsId as string).snapshot().catch(goneIfNotFound)).find((k) => k.fingerprint === id),
+  // An import has no state to name the server: nothing found.
+  find: async (id, { vpsId }, ctx) => (vpsId === undefined ? undefined : (await ctx.api.sshKeysOf(vpsId).snapshot().catch(goneIfNotFound)).find((k) => k.fingerprint === id)),
   properties(key, props) {
     const inputs = liveInputs(key, props);
     return { inputs, outputs: outputs(inputs, key) };
   },
   // SSH_KEY_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no keys).
-  remove: (id, props, ctx) => ctx.api.platform.call("vps.sshKeys.delete", { params: { id: props.vpsId as string, fingerprint: id } }),
+  remove: async (id, { vpsId }, ctx) => vpsId !== undefined && ctx.api.platform.call("vps.sshKeys.delete", { params: { id: vpsId, fingerprint: id } }),
 });
