@@ -239,5 +239,8 @@ export const vpsPortForward = defineResource(vpsPortForwardSchema, {
   },
 
   // PORT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no forwards).
-  remove: async (id, { vpsId }, ctx) => vpsId !== undefined && ctx.api.platform.call("vps.portForwards.delete", { params: { id: vpsId, portId: id } }),
+  remove: async (id, { vpsId }, ctx) => {
+    // An import has no state to name the server: nothing to delete.
+    if (vpsId !== undefined) await ctx.api.platform.call("vps.portForwards.delete", { params: { id: vpsId, portId: id } });
+  },
 });

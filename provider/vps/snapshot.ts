@@ -203,5 +203,8 @@ export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
   },
 
   // SNAPSHOT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no snapshots).
-  remove: async (id, { vpsId }, ctx) => vpsId !== undefined && ctx.api.platform.call("vps.snapshots.delete", { params: { id: vpsId, snapshotId: id } }),
+  remove: async (id, { vpsId }, ctx) => {
+    // An import has no state to name the server: nothing to delete.
+    if (vpsId !== undefined) await ctx.api.platform.call("vps.snapshots.delete", { params: { id: vpsId, snapshotId: id } });
+  },
 });

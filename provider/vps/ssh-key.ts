@@ -185,5 +185,8 @@ export const vpsSshKey = defineResource(vpsSshKeySchema, {
     return { inputs, outputs: outputs(inputs, key) };
   },
   // SSH_KEY_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no keys).
-  remove: async (id, { vpsId }, ctx) => vpsId !== undefined && ctx.api.platform.call("vps.sshKeys.delete", { params: { id: vpsId, fingerprint: id } }),
+  remove: async (id, { vpsId }, ctx) => {
+    // An import has no state to name the server: nothing to delete.
+    if (vpsId !== undefined) await ctx.api.platform.call("vps.sshKeys.delete", { params: { id: vpsId, fingerprint: id } });
+  },
 });
