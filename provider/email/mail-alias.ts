@@ -12,7 +12,7 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
-import { isNotFound, operationError, pick, UUID, type Props } from "../resource";
+import { isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
 import { checkSchema, defineResource, defineSchema } from "../schema";
 import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
 
@@ -95,7 +95,7 @@ export const mailAlias = defineResource(mailAliasSchema, {
     const localPartValue = inputs.localPart;
     const ofThisAlias = (a: InboundAddress) => a.type === "alias" && a.mailboxId === mailboxId && a.address.startsWith(`${localPartValue}@`);
     const mailbox = await api.call("email.addresses.get", { params: { addressId: mailboxId } });
-    if (mailbox.type !== "mailbox") throw new Error(`create failed: ${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
+    if (mailbox.type !== "mailbox") throw operationFailed("create", `${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
     const { object, adopted } = await createOnce<InboundAddress>(ctx, inputs, {
       noun: "alias",
       idOf: (a) => a.id,
@@ -104,8 +104,8 @@ export const mailAlias = defineResource(mailAliasSchema, {
         const found = await ctx.api.addresses.read(adoptId).catch((err) => {
           throw operationError("create", err);
         });
-        if (!found) throw new Error(`create failed: adoptId "${adoptId}": no receiving address with this id in the project of this key`);
-        if (!ofThisAlias(found)) throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
+        if (!found) throw operationFailed("create", `adoptId "${adoptId}": no receiving address with this id in the project of this key`);
+        if (!ofThisAlias(found)) throw operationFailed("create", `adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
         return found;
       },
       find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.addressList.lookup() : ctx.api.addressList.fresh())).filter(ofThisAlias), provablyMine: false }),

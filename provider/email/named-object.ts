@@ -13,7 +13,7 @@ import type { Listing, Poller } from "../client/poller";
 import type { ApiContext } from "../context";
 import { createOnce } from "../create-once";
 import type { ApiErrorCode } from "../../contract/error-codes";
-import { isNotFound, operationError, type Props } from "../resource";
+import { isNotFound, operationError, operationFailed, type Props } from "../resource";
 import { defineResource, type InputsOf, type OutputsOf, type ResourceSchema, type SchemaResource } from "../schema";
 
 export interface NamedObjectSpec<S extends ResourceSchema, T extends { id: string; name: string }> {
@@ -64,7 +64,7 @@ export function namedObject<S extends ResourceSchema, T extends { id: string; na
         describe: (o) => `named "${o.name}"`,
         adopt: async (adoptId) => {
           const o = await spec.reads(ctx.api).objects.read(adoptId);
-          if (!o) throw new Error(`create failed: adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
+          if (!o) throw operationFailed("create", `adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
           return o;
         },
         find: async (joinInFlight) => {

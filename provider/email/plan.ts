@@ -30,7 +30,7 @@ import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { createOnce } from "../create-once";
 import { emailPlanCharged, emailPlanDryRun, type EmailPlanOffer, type EmailSubscription } from "../../contract/schemas";
-import { diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props } from "../resource";
+import { diffInputs, isUnknown, operationError, operationFailed, pick, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, inputsOf, type InputsOf } from "../schema";
 
 export const emailPlanSchema = defineSchema({
@@ -422,9 +422,9 @@ export const emailPlan = defineResource(emailPlanSchema, {
       adopt: async (adoptId) => {
         const start = await readLive(api);
         if (adoptId !== start.projectId) {
-          throw new Error(`create failed: adoptId "${adoptId}": the id of an EmailPlan is its project's id; this key's project is ${start.projectId}: use adoptId: "${start.projectId}"`);
+          throw operationFailed("create", `adoptId "${adoptId}": the id of an EmailPlan is its project's id; this key's project is ${start.projectId}: use adoptId: "${start.projectId}"`);
         }
-        if (start.live.status === "none") throw new Error(`create failed: adoptId "${adoptId}": the project has no plan to adopt: remove adoptId to buy one`);
+        if (start.live.status === "none") throw operationFailed("create", `adoptId "${adoptId}": the project has no plan to adopt: remove adoptId to buy one`);
         return { projectId: start.projectId, outs: outputs(liveInputs(inputs, start.live), start.live, start.projectId, 0, undefined) };
       },
       // The project always has exactly one plan (the free plan counts), and a program one EmailPlan

@@ -17,7 +17,7 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { ReceivingStatus } from "../../contract/schemas";
-import { diffInputs, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { diffInputs, isUnknown, operationError, operationFailed, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
 import { adoptIdInput, changesOf, defineResource, defineSchema } from "../schema";
 import { dnsRecordOutput, domainName } from "./sending-domain";
 
@@ -132,7 +132,7 @@ export const receivingDomain = defineResource(receivingDomainSchema, {
       describe: (r) => `for host ${r.host} on domain ${domainId}`,
       adopt: async () => {
         const live = await readReceiving(api, domainId);
-        if (!live) throw new Error(`create failed: adoptId "${domainId}": domain ${domainId} does not receive mail; remove adoptId to enable receiving`);
+        if (!live) throw operationFailed("create", `adoptId "${domainId}": domain ${domainId} does not receive mail; remove adoptId to enable receiving`);
         return live;
       },
       find: async () => {

@@ -15,7 +15,7 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import { portForwardProtocols, type PortForward, type Vps } from "../../contract/schemas";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
-import { isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { isNotFound, isUnknown, operationError, operationFailed, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import type { CallContext } from "../context";
 import { retryWhileBusy } from "./server-waits";
@@ -200,7 +200,7 @@ export const vpsPortForward = defineResource(vpsPortForwardSchema, {
       describe: (f) => `${f.protocol} ${f.domain ?? f.publicPort} → ${f.privatePort} on server ${vpsId}`,
       adopt: async (adoptId) => {
         const found = (await forwards()).find((f) => f.id === adoptId);
-        if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no port forward with this id`);
+        if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no port forward with this id`);
         return found;
       },
       find: async () => ({ objects: (await forwards()).filter((f) => sameForward(f, inputs)), provablyMine: true }),

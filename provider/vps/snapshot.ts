@@ -17,7 +17,7 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import { snapshotStatus, type Snapshot } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
-import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
+import { diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import type { CallContext } from "../context";
 import { busyUntil, retryWhileBusy, serverDeadline } from "./server-waits";
@@ -145,7 +145,7 @@ export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
           describe: (s) => `named "${s.name}" on server ${vpsId}`,
           adopt: async (adoptId) => {
             const live = (await ctx.api.snapshotsOf(vpsId).fresh()).find((s) => s.id === adoptId);
-            if (!live) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no snapshot with this id; remove adoptId to take one`);
+            if (!live) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no snapshot with this id; remove adoptId to take one`);
             return live;
           },
           // Its name on this stack's server tells the snapshot; a failed one is never taken for it.
@@ -164,7 +164,7 @@ export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
       } catch (err) {
         throw new PartialFailure(id, outputs(values, found.object, null), inputs, operationError("create", err).message);
       }
-      if (!snapshot) throw new Error(`create failed: snapshot ${id} of server ${vpsId} was deleted while it was being made; \`pulumi up\` may take it again`);
+      if (!snapshot) throw operationFailed("create", `snapshot ${id} of server ${vpsId} was deleted while it was being made; \`pulumi up\` may take it again`);
       if (snapshot.status === "error") {
         const error = await errorOf(ctx, vpsId, snapshot);
         // Kept in the state with its error: the next preview shows the replace that takes it again.

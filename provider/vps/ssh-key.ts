@@ -15,7 +15,7 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { SshKey } from "../../contract/schemas";
 import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
-import { goneIfNotFound, isUnknown, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
+import { goneIfNotFound, isUnknown, operationFailed, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT, VPS_BUSY_ADVICE } from "./server-access";
@@ -161,7 +161,7 @@ export const vpsSshKey = defineResource(vpsSshKeySchema, {
       describe: (k) => `${k.fingerprint} on server ${vpsId}`,
       adopt: async (adoptId) => {
         const found = (await keys()).find((k) => k.fingerprint === adoptId);
-        if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no SSH key with this fingerprint; remove adoptId to add it`);
+        if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no SSH key with this fingerprint; remove adoptId to add it`);
         return found;
       },
       // The fingerprint is the key: the same key on this stack's server is this resource's.
