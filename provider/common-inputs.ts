@@ -42,7 +42,7 @@ export function without(props: Props): Props {
   return out;
 }
 
-export const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" && !isUnknown(props.profile) ? (props.profile as string) : undefined);
+export const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" && !isUnknown(props.profile) ? (props.profile) : undefined);
 
 /** A Go duration as Pulumi's customTimeouts takes it ("30s", "40m", "1h30m") in ms, or undefined. */
 export function durationMs(text: unknown): number | undefined {
@@ -65,7 +65,7 @@ export function profileFailures(runtime: ProviderRuntime, schema: ResourceSchema
     try {
       missing = missingProfile(profile, runtime.config);
     } catch (err) {
-      return [{ property: "profile", reason: (err as Error).message }];
+      return [{ property: "profile", reason: err instanceof Error ? err.message : String(err) }];
     }
     if (missing) return [{ property: "profile", reason: missing }];
     const { settings } = runtime.apiContextOf(profile);
@@ -84,7 +84,7 @@ export function timeoutFailures(news: Props): CheckFailure[] {
   const t = news.timeouts;
   if (t === undefined || isUnknown(t)) return [];
   if (typeof t !== "object" || t === null || Array.isArray(t)) return [{ property: "timeouts", reason: "set by the resource option customTimeouts" }];
-  return Object.entries(t as Props)
+  return Object.entries(t)
     .filter(([k, v]) => !["create", "update", "delete"].includes(k) || (v !== undefined && v !== "" && durationMs(v) === undefined))
     .map(([k, v]) => ({ property: "timeouts", reason: `customTimeouts.${k} "${String(v)}": a duration such as "30s", "40m" or "1h30m"` }));
 }
@@ -96,9 +96,15 @@ export interface Operation {
   timeoutText?: string;
 }
 
+/** The customTimeouts entry of one operation, as the program wrote it. */
+function timeoutOf(timeouts: unknown, name: string): string | undefined {
+  const text = timeouts && typeof timeouts === "object" ? Object.entries(timeouts).find(([k]) => k === name)?.[1] : undefined;
+  return typeof text === "string" ? text : undefined;
+}
+
 /** The context a resource method runs with: its profile's clients and pollers, its operation's wait limit. */
 export function callContext(runtime: ProviderRuntime, props: Props, name?: Operation["name"], deployment?: Deployment): { ctx: CallContext; operation: Operation } {
-  const text = name ? (props.timeouts as Record<string, string> | undefined)?.[name] : undefined;
+  const text = name ? timeoutOf(props.timeouts, name) : undefined;
   const customMs = durationMs(text);
   const profile = profileOf(props);
   const ctx: CallContext = {
@@ -138,8 +144,8 @@ export async function write<R extends { outs?: Props }>(runtime: ProviderRuntime
 
 /** A partial failure keeps the profile and timeouts in what the state records. */
 function keepCommon(err: unknown, inputs: Props): unknown {
-  if (err && typeof err === "object" && "properties" in err && (err as { properties: unknown }).properties) {
-    Object.assign((err as { properties: Props }).properties, JSON.parse(JSON.stringify(common(inputs))));
+  if (err && typeof err === "object" && "properties" in err && err.properties && typeof err.properties === "object") {
+    Object.assign(err.properties, JSON.parse(JSON.stringify(common(inputs))));
   }
   return err;
 }

@@ -3,6 +3,7 @@
  * closure): stack config first (it reaches a dynamic provider through `configure`), then `SVC_*`
  * environment variables.
  */
+import { z } from "zod";
 import { ApiClient, type ClientOptions } from "./client/http";
 import { settingDefs } from "./settings";
 
@@ -13,7 +14,11 @@ export interface ConfigSource {
 export { settingDefs };
 
 export type SettingName = keyof typeof settingDefs;
-export type Settings = Partial<Record<SettingName, string>>;
+export type Settings = Partial<Record<SettingName, string>> & { readonly [ORIGIN]?: Origin };
+
+const isSettingName = (name: string): name is SettingName => Object.prototype.hasOwnProperty.call(settingDefs, name);
+/** In settingDefs' order. */
+const SETTING_NAMES = Object.keys(settingDefs).filter(isSettingName);
 
 /**
  * What resolveSettings knows of a Settings besides its values, kept on the object itself under a
@@ -21,7 +26,7 @@ export type Settings = Partial<Record<SettingName, string>>;
  * setting came from, in words with how to set it (a refused key's error names it), and the profile
  * the settings are (undefined for the top-level ones).
  */
-const ORIGIN = Symbol("settings origin");
+const ORIGIN: unique symbol = Symbol("settings origin");
 
 interface Origin {
   sources: Partial<Record<SettingName, string>>;
@@ -29,7 +34,7 @@ interface Origin {
 }
 
 function originOf(settings: Settings): Origin | undefined {
-  return (settings as { [ORIGIN]?: Origin })[ORIGIN];
+  return settings[ORIGIN];
 }
 
 function setOrigin(settings: Settings, origin: Origin): void {
@@ -44,7 +49,8 @@ export function settingSource(settings: Settings, name: SettingName): string | u
 export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env, profile?: string): Settings {
   const settings: Settings = {};
   const from: Partial<Record<SettingName, string>> = {};
-  for (const [name, d] of Object.entries(settingDefs) as [SettingName, (typeof settingDefs)[SettingName]][]) {
+  for (const name of SETTING_NAMES) {
+    const d = settingDefs[name];
     const configured = config?.get(d.config);
     const value = configured || env[d.env];
     if (!value) continue;
@@ -66,6 +72,9 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
  */
 const PROFILE_FALLBACK: SettingName[] = ["apiUrl", "emailUrl", "aiUrl", "requestTimeoutSeconds"];
 
+/** Named profiles, each an object of settings (an entry of another kind holds none). */
+const PROFILES = z.record(z.string(), z.record(z.string(), z.unknown()).catch({}));
+
 /** The profiles the config defines (their raw settings), or an error naming what is wrong. */
 export function configuredProfiles(config?: ConfigSource): Record<string, Record<string, unknown>> {
   const raw = config?.get("svc:profiles");
@@ -77,7 +86,9 @@ export function configuredProfiles(config?: ConfigSource): Record<string, Record
     throw new Error("stack config svc:profiles is not an object: set its entries with `pulumi config set --path 'svc:profiles.<name>.<setting>' <value>`");
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("stack config svc:profiles must be an object of named profiles");
-  return parsed as Record<string, Record<string, unknown>>;
+  const profiles = PROFILES.safeParse(parsed);
+  if (!profiles.success) throw new Error("stack config svc:profiles must be an object of named profiles");
+  return profiles.data;
 }
 
 const envPrefix = (profile: string) => `SVC_PROFILE_${profile.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
@@ -99,7 +110,8 @@ function profileSettings(profile: string, base: Settings, config: ConfigSource |
   const own = configuredProfiles(config)[profile] ?? {};
   const settings: Settings = {};
   const from: Partial<Record<SettingName, string>> = {};
-  for (const [name, d] of Object.entries(settingDefs) as [SettingName, (typeof settingDefs)[SettingName]][]) {
+  for (const name of SETTING_NAMES) {
+    const d = settingDefs[name];
     const variable = envPrefix(profile) + d.env.slice("SVC_".length);
     const configured = own[name];
     const value = configured ?? env[variable];

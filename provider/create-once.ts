@@ -169,7 +169,7 @@ export async function createOnce<T>(ctx: Pick<CallContext, "api" | "deployment">
     return { object, adopted: false };
   } catch (err) {
     if (spec.refusedAsDuplicate?.(err)) {
-      decided(`refused as a duplicate (${(err as { code?: string }).code}): looking for the existing one`);
+      decided(`refused as a duplicate (${err && typeof err === "object" && "code" in err ? String(err.code) : undefined}): looking for the existing one`);
       // Refused because one exists: the look the create skipped. (Gone again meanwhile: the refusal stands.)
       const adopted = await adoptExisting(false);
       if (adopted) return adopted;

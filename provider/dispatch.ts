@@ -8,19 +8,24 @@
 import { apiErrorOf } from "./client/errors";
 import { callContext, common, profileFailures, profileOf, timeoutFailures, withTimeoutHint, without, write } from "./common-inputs";
 import { sayAdoptionAtCheck } from "./create-once";
-import { appendToError, isUnknown, PartialFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
+import { appendToError, isProps, isUnknown, PartialFailure, type CheckResult, type DiffResult, type Props, type ResourceImpl } from "./resource";
 import type { ProviderRuntime } from "./runtime";
 import type { SchemaResource } from "./schema";
 import { serviceForesight } from "./service-foresight";
 
 export type Method = keyof ResourceImpl;
 
+/** The host's properties argument: an object (none sent: no properties). */
+const propsArg = (value: unknown): Props => (isProps(value) ? value : {});
+/** The host's id argument. */
+const idArg = (value: unknown): string => String(value);
+
 /** A method's handling: the resource type's name and behaviour, and the host's arguments. */
 type Handler = (runtime: ProviderRuntime, type: string, impl: SchemaResource, args: unknown[]) => Promise<unknown>;
 
 export const methods: Readonly<Record<Method, Handler>> = {
   async check(runtime, type, impl, args) {
-    const [olds, news] = args as [Props, Props];
+    const [olds, news] = [propsArg(args[0]), propsArg(args[1])];
     // The API the type calls (its schema says) is the key its profile must hold.
     const failures = [...profileFailures(runtime, impl.schema, olds ?? {}, news), ...timeoutFailures(news)];
     // Nothing is called for a profile that cannot serve the resource.
@@ -35,7 +40,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
   },
 
   async diff(runtime, type, impl, args) {
-    const [id, olds, news] = args as [string, Props, Props];
+    const [id, olds, news] = [idArg(args[0]), propsArg(args[1]), propsArg(args[2])];
     runtime.rememberDiffed(type, id);
     const result: DiffResult = await impl.diff(id, without(olds), without(news), callContext(runtime, news).ctx);
     if (result.changes && result.replaces.length === 0 && profileOf(olds) === profileOf(news)) await refuseGone(runtime, type, impl, id, olds);
@@ -44,7 +49,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
   },
 
   async create(runtime, type, impl, args) {
-    const [inputs] = args as [Props];
+    const inputs = propsArg(args[0]);
     try {
       const created = await write(runtime, "create", inputs, (ctx) => impl.create(without(inputs), ctx), runtime.deploymentFor(type));
       runtime.rememberCreated(type, created.id);
@@ -59,21 +64,21 @@ export const methods: Readonly<Record<Method, Handler>> = {
   },
 
   async update(runtime, type, impl, args) {
-    const [id, olds, news] = args as [string, Props, Props];
+    const [id, olds, news] = [idArg(args[0]), propsArg(args[1]), propsArg(args[2])];
     return write(runtime, "update", news, (ctx) => impl.update(id, without(olds), without(news), ctx)).catch((err) => {
       throw goneHint(type, id, err);
     });
   },
 
   async read(runtime, _type, impl, args) {
-    const [id, props] = args as [string, Props];
+    const [id, props] = [idArg(args[0]), propsArg(args[1])];
     const r = await impl.read(id, without(props), callContext(runtime, props).ctx);
     if (!r.id) return r;
     return { ...r, props: { ...r.props, ...common(props) }, ...(r.inputs ? { inputs: { ...r.inputs, ...common(props) } } : {}) };
   },
 
   async delete(runtime, type, impl, args) {
-    const [id, props] = args as [string, Props];
+    const [id, props] = [idArg(args[0]), propsArg(args[1])];
     if (runtime.adoptedHere(type, id)) {
       // Another resource of this deployment holds the object now (runtime.ts, adoptedIds): the old
       // one leaves the stack, the object stays.

@@ -28,7 +28,8 @@ const providerProcess = new ProviderRuntime();
 function endWithEngine(host: NodeJS.Module | undefined): void {
   const address = dynamicProviderHostEngine(host?.filename, process.argv);
   if (!host || !address) return;
-  watchEngine(host.require("@grpc/grpc-js") as GrpcLike, address, (reason) => {
+  const grpc: GrpcLike = host.require("@grpc/grpc-js");
+  watchEngine(grpc, address, (reason) => {
     try {
       writeSync(2, `svc: the engine that started this provider (${address}) is unreachable (${reason}): its run is over, so the provider stops its waits and exits without another API call (README, "After an interrupted \`up\`")\n`);
     } catch {
@@ -44,10 +45,14 @@ export function configure(config: ConfigSource | undefined): void {
   providerProcess.configure(config);
 }
 
+/** The host's config: what it passes as `config` has a `get` (the host's own object). */
+const isConfigSource = (value: unknown): value is ConfigSource => typeof value === "object" && value !== null && "get" in value && typeof value.get === "function";
+
 /** What a serialized shim calls: `run("Webhook", "create", [inputs])`. */
 export async function run(type: string, method: string, args: unknown[]): Promise<unknown> {
   if (method === "configure") {
-    configure((args[0] as { config?: ConfigSource } | undefined)?.config);
+    const request = args[0];
+    configure(request && typeof request === "object" && "config" in request && isConfigSource(request.config) ? request.config : undefined);
     return undefined;
   }
   const impl = resources[type];

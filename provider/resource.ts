@@ -9,11 +9,14 @@ import type { CallContext } from "./context";
 
 /** The engine's placeholder for a value not known during preview (any type). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-export const isUnknown = (value: unknown): boolean => value === UNKNOWN;
+export type Unknown = typeof UNKNOWN;
+export const isUnknown = (value: unknown): value is Unknown => value === UNKNOWN;
 /** The spec's ids (servers, projects, plans, webhooks) are UUIDs; domain ids are numbers. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type Props = Record<string, unknown>;
+/** An object's properties (an array or null is none). */
+export const isProps = (value: unknown): value is Props => typeof value === "object" && value !== null && !Array.isArray(value);
 export interface CheckFailure {
   property: string;
   reason: string;
@@ -121,7 +124,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let at = value;
   for (const key of path) {
     if (at === null || typeof at !== "object") return undefined;
-    at = (at as Record<PropertyKey, unknown>)[key];
+    at = Reflect.get(at, key);
   }
   return at;
 }
@@ -139,10 +142,10 @@ function describeIssue(name: string, value: unknown, issue: z.core.$ZodIssue | u
 export function stable(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Props)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stable((value as Props)[k])}`)
+    return `{${Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`)
       .join(",")}}`;
   }
   return JSON.stringify(value ?? null);
@@ -202,7 +205,8 @@ export class PartialFailure extends Error {
     this.name = "PartialFailure";
     // Plain JSON: the host encodes these as a protobuf Struct, which throws on an `undefined` value
     // inside its error handler, and the engine then never gets an answer to the create.
-    this.properties = JSON.parse(JSON.stringify({ ...outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] })) as Props;
+    const plain: Props = JSON.parse(JSON.stringify({ ...outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] }));
+    this.properties = plain;
   }
 }
 

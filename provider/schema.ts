@@ -20,14 +20,16 @@ import {
   checkInputs,
   diffInputs,
   isNotFound,
+  isUnknown,
   operationError,
+  UNKNOWN,
   type CheckFailure,
   type CheckResult,
-  type CreateResult,
   type DiffResult,
   type Props,
   type ReadResult,
   type ResourceImpl,
+  type Unknown,
 } from "./resource";
 import type { SdkClassSpec } from "./sdk-class";
 
@@ -130,13 +132,100 @@ export interface SchemaResource extends ResourceImpl {
   readonly schema: ResourceSchema;
 }
 
+/**
+ * A resource type's schema, its literal type kept: each input's and output's zod type reaches the
+ * type's CRUD (InputsOf, StoredOf). `npm run docs` finds a type by `export const <name>Schema = defineSchema({`.
+ */
+export function defineSchema<const S extends ResourceSchema>(schema: S): S {
+  return schema;
+}
+
+interface FieldSpec {
+  readonly schema: z.ZodType;
+}
+type FieldSpecs = Readonly<Record<string, FieldSpec>>;
+type Parsed<F extends FieldSpec> = z.output<F["schema"]>;
+/** Each field as its schema parses it: required where the parsed value is never undefined. */
+type ParsedFields<F extends FieldSpecs> = { -readonly [K in keyof F as undefined extends Parsed<F[K]> ? never : K]: Parsed<F[K]> } & {
+  -readonly [K in keyof F as undefined extends Parsed<F[K]> ? K : never]?: Parsed<F[K]>;
+};
+/** What the engine passes beside the schema's fields (`__provider`): kept as it is. */
+type Engine = Props;
+
+/** The checked inputs a create or an update gets: each parsed by its schema (defaults applied). */
+export type InputsOf<S extends ResourceSchema> = ParsedFields<S["inputs"]> & Engine;
+/**
+ * What the state holds (olds, a read's or a delete's props): inputs and outputs, each of its type
+ * where present; any may be absent (an import reads with no state, an older state lacks a newer field).
+ */
+export type StoredOf<S extends ResourceSchema> = Partial<ParsedFields<S["inputs"]> & ParsedFields<S["outputs"]>> & Engine;
+/** The outputs a create, an update or a read answers: what the state then holds. */
+export type OutputsOf<S extends ResourceSchema> = StoredOf<S>;
+/** The inputs a diff gets: in a preview any may be a value not known yet (UNKNOWN). */
+export type PreviewInputsOf<S extends ResourceSchema> = { [K in keyof ParsedFields<S["inputs"]>]?: ParsedFields<S["inputs"]>[K] | Unknown } & Engine;
+
+/** `value` is one its schema answers, as a checked input holds it (a default applied, so absent only where the schema allows). */
+function holdsParsed(spec: FieldSpec, value: unknown): boolean {
+  const parsed = spec.schema.safeParse(value);
+  return parsed.success && (value !== undefined || parsed.data === undefined);
+}
+
+/** The fields of `specs` that `props` holds with a value its schema refuses (every one, when `required`, must be there). */
+function misfits(specs: FieldSpecs, props: Props, required: boolean): string[] {
+  return Object.entries(specs)
+    .filter(([name, spec]) => (required || props[name] !== undefined) && !holdsParsed(spec, props[name]))
+    .map(([name]) => name);
+}
+
+function isInputs<S extends ResourceSchema>(schema: S, props: Props): props is InputsOf<S> {
+  return misfits(schema.inputs, props, true).length === 0;
+}
+
+function isStored<S extends ResourceSchema>(schema: S, props: Props): props is StoredOf<S> {
+  return misfits(schema.inputs, props, false).length === 0 && misfits(schema.outputs, props, false).length === 0;
+}
+
+/** Each input absent, unknown, or of its type. */
+function isPreviewInputs<S extends ResourceSchema>(schema: S, props: Props): props is PreviewInputsOf<S> {
+  return Object.entries(schema.inputs).every(([name, spec]) => props[name] === undefined || isUnknown(props[name]) || holdsParsed(spec, props[name]));
+}
+
+/** A value its schema refuses is not the state or the inputs this type's code was written for: named, never used as another type. */
+function undecodable(schema: ResourceSchema, what: string, names: readonly string[]): Error {
+  return new Error(`${schema.type}: the ${what} hold${names.length === 1 ? "s" : ""} ${names.join(", ")} of a type the schema does not allow`);
+}
+
+/** The checked inputs of a create or an update, typed by the schema (check parsed them: this confirms it). */
+export function inputsOf<S extends ResourceSchema>(schema: S, props: Props): InputsOf<S> {
+  if (isInputs(schema, props)) return props;
+  throw undecodable(schema, "inputs", misfits(schema.inputs, props, true));
+}
+
+/** The state's properties, typed by the schema. */
+export function storedOf<S extends ResourceSchema>(schema: S, props: Props): StoredOf<S> {
+  if (isStored(schema, props)) return props;
+  throw undecodable(schema, "state's properties", [...misfits(schema.inputs, props, false), ...misfits(schema.outputs, props, false)]);
+}
+
+/**
+ * The inputs a diff gets, typed by the schema: a list or object with unknown parts (a preview's
+ * `events: [someOutput]`) is unknown as a whole, which changes nothing a diff finds (it differs from
+ * the state either way).
+ */
+export function previewInputsOf<S extends ResourceSchema>(schema: S, props: Props): PreviewInputsOf<S> {
+  const known: Props = { ...props };
+  for (const [name, spec] of Object.entries(schema.inputs)) if (known[name] !== undefined && !isUnknown(known[name]) && !holdsParsed(spec, known[name])) known[name] = UNKNOWN;
+  if (isPreviewInputs(schema, known)) return known;
+  throw undecodable(schema, "inputs", []);
+}
+
 /** The one `adoptId` input: what it names differs per type (`what`: "a template's id"). */
-export function adoptIdInput(what: string): InputSpec {
+export function adoptIdInput(what: string) {
   return {
     schema: z.string().min(1, "must not be empty").optional(),
     description: `Manage an existing object instead of creating one: ${what}.`,
     change: "state",
-  };
+  } satisfies InputSpec;
 }
 
 /** The zod fields `checkInputs` parses, internal ones included. */
@@ -180,7 +269,9 @@ export function schemaHint(schema: ResourceSchema, err: unknown, codes: readonly
 
 /**
  * What a resource type writes itself (defineResource): its create, and whichever other method
- * differs from the default. Each default is what most types do:
+ * differs from the default. Each method gets its props typed by the schema `S` (decoded once, by
+ * defineResource: InputsOf, StoredOf, PreviewInputsOf) and answers typed outputs. Each default is
+ * what most types do:
  *
  * - `check`: the schema's rules (`checkSchema`); `diff`: `diffInputs` with the schema's change kinds;
  * - `create`: its errors are the create's (`operationError("create", err, hint)`), the hint from
@@ -192,70 +283,91 @@ export function schemaHint(schema: ResourceSchema, err: unknown, codes: readonly
  * - `delete` (DeleteBy): `remove`, an object already gone (404) counting as deleted, any other
  *   failure `operationError("delete", err)`.
  */
-export type ResourceCrud<T> = CrudMethods & ReadBy<T> & DeleteBy;
+export type ResourceCrud<S extends ResourceSchema, T> = CrudMethods<S> & ReadBy<S, T> & DeleteBy<S>;
 
-interface CrudMethods {
+interface CrudMethods<S extends ResourceSchema> {
+  /** Gets the program's inputs as they come (the check is what parses them). */
   check?(olds: Props, news: Props, ctx: CallContext): Promise<CheckResult>;
-  diff?(id: string, olds: Props, news: Props, ctx: CallContext): Promise<DiffResult>;
-  create(inputs: Props, ctx: CallContext): Promise<CreateResult>;
+  diff?(id: string, olds: StoredOf<S>, news: PreviewInputsOf<S>, ctx: CallContext): Promise<DiffResult>;
+  create(inputs: InputsOf<S>, ctx: CallContext): Promise<{ id: string; outs: OutputsOf<S> }>;
   ownCreateErrors?: boolean;
   /** The codes whose `schema.errors` text is the hint of a failed create. */
   hints?: readonly ApiErrorCode[];
   /** A hint that names the inputs (an id, a domain), where the schema's words cannot. */
-  hintFor?(err: unknown, inputs: Props): string | undefined;
-  update?(id: string, olds: Props, news: Props, ctx: CallContext): Promise<{ outs: Props }>;
+  hintFor?(err: unknown, inputs: InputsOf<S>): string | undefined;
+  update?(id: string, olds: StoredOf<S>, news: InputsOf<S>, ctx: CallContext): Promise<{ outs: OutputsOf<S> }>;
 }
 
 /** A read of its own, or the default read's `find` and `properties` (both): a type without either does not compile. */
-type ReadBy<T> =
-  | { read(id: string, props: Props, ctx: CallContext): Promise<ReadResult>; find?: never; properties?: never }
-  | { read?: never; find: FindOf<T>; properties: PropertiesOf<T> };
+type ReadBy<S extends ResourceSchema, T> =
+  | { read(id: string, props: StoredOf<S>, ctx: CallContext): Promise<ReadResult>; find?: never; properties?: never }
+  | { read?: never; find: FindOf<S, T>; properties: PropertiesOf<S, T> };
 
-type FindOf<T> = (id: string, props: Props, ctx: CallContext) => Promise<T | undefined>;
+type FindOf<S extends ResourceSchema, T> = (id: string, props: StoredOf<S>, ctx: CallContext) => Promise<T | undefined>;
 /** The inputs and outputs of the object found (`id`), with the properties the state holds. */
-type PropertiesOf<T> = (object: T, props: Props, id: string) => { inputs: Props; outputs: Props };
-type RemoveOf = (id: string, props: Props, ctx: CallContext) => Promise<unknown>;
+type PropertiesOf<S extends ResourceSchema, T> = (object: T, props: StoredOf<S>, id: string) => { inputs: Props; outputs: OutputsOf<S> };
+type RemoveOf<S extends ResourceSchema> = (id: string, props: StoredOf<S>, ctx: CallContext) => Promise<unknown>;
 
 /** A delete of its own, or the default delete's `remove`. */
-type DeleteBy =
-  | { delete(id: string, props: Props, ctx: CallContext): Promise<void>; remove?: never }
-  | { delete?: never; remove: RemoveOf };
+type DeleteBy<S extends ResourceSchema> =
+  | { delete(id: string, props: StoredOf<S>, ctx: CallContext): Promise<void>; remove?: never }
+  | { delete?: never; remove: RemoveOf<S> };
 
 /**
- * A resource type from its schema and what its CRUD does beyond the defaults (ResourceCrud). A CRUD
+ * A resource type from its schema and what its CRUD does beyond the defaults (ResourceCrud): the
+ * engine-facing methods (Props in and out), each decoding its props by the schema once. A CRUD
  * that leaves a default without what it needs (find and properties, remove) fails here, as its
  * module loads, naming the type: the compiler refuses it already, this catches a cast.
  */
-export function defineResource<T>(schema: ResourceSchema, crud: ResourceCrud<T>): SchemaResource {
+export function defineResource<S extends ResourceSchema, T>(schema: S, crud: ResourceCrud<S, T>): SchemaResource {
   const has = (method: unknown) => typeof method === "function";
   const missing = [
     ...(has(crud.read) || (has(crud.find) && has(crud.properties)) ? [] : ["read, or find and properties"]),
     ...(has(crud.delete) || has(crud.remove) ? [] : ["delete, or remove"]),
   ];
   if (missing.length > 0) throw new Error(`${schema.type}: defineResource needs ${missing.join("; and ")}`);
+  const stored = (props: Props) => storedOf(schema, props);
+  const { check, diff, update } = crud;
+  const create = async (inputs: Props, ctx: CallContext) => crud.create(inputsOf(schema, inputs), ctx);
   return {
     schema,
-    check: crud.check ?? (async (_olds, news) => checkSchema(schema, news)),
-    diff: crud.diff ?? (async (_id, olds, news) => diffInputs(olds, news, changesOf(schema))),
+    check: check ?? (async (_olds, news) => checkSchema(schema, news)),
+    diff: diff ? async (id, olds, news, ctx) => diff(id, stored(olds), previewInputsOf(schema, news), ctx) : async (_id, olds, news) => diffInputs(olds, news, changesOf(schema)),
     create: crud.ownCreateErrors
-      ? crud.create
+      ? create
       : async (inputs, ctx) => {
           try {
-            return await crud.create(inputs, ctx);
+            return await create(inputs, ctx);
           } catch (err) {
-            throw operationError("create", err, crud.hintFor?.(err, inputs) ?? schemaHint(schema, err, crud.hints ?? []));
+            throw operationError("create", err, hintOf(inputs, err));
           }
         },
     // Unreachable in practice for a type whose every input replaces; it answers complete outputs all the same.
-    update: crud.update ?? (async (_id, olds, news) => ({ outs: { ...olds, ...news } })),
-    read: crud.read ?? readByFind(crud.find, crud.properties),
-    delete: crud.delete ?? deleteByRemove(crud.remove),
+    update: update ? async (id, olds, news, ctx) => update(id, stored(olds), inputsOf(schema, news), ctx) : async (_id, olds, news) => ({ outs: { ...olds, ...news } }),
+    read: crud.read ? readOwn(crud.read, stored) : readByFind(crud.find, crud.properties, stored),
+    delete: crud.delete ? deleteOwn(crud.delete, stored) : deleteByRemove(crud.remove, stored),
   };
+
+  function hintOf(inputs: Props, err: unknown): string | undefined {
+    const fromInputs = crud.hintFor && isInputs(schema, inputs) ? crud.hintFor(err, inputs) : undefined;
+    return fromInputs ?? schemaHint(schema, err, crud.hints ?? []);
+  }
+}
+
+type Decode<P> = (props: Props) => P;
+
+function readOwn<P>(read: (id: string, props: P, ctx: CallContext) => Promise<ReadResult>, decode: Decode<P>): ResourceImpl["read"] {
+  return async (id, props, ctx) => read(id, decode(props), ctx);
+}
+
+function deleteOwn<P>(remove: (id: string, props: P, ctx: CallContext) => Promise<void>, decode: Decode<P>): ResourceImpl["delete"] {
+  return async (id, props, ctx) => remove(id, decode(props), ctx);
 }
 
 /** The default read: `find`'s object and its `properties`; none found drops it (the id ""). */
-function readByFind<T>(find: FindOf<T>, properties: PropertiesOf<T>): ResourceImpl["read"] {
-  return async (id, props, ctx) => {
+function readByFind<P, T>(find: (id: string, props: P, ctx: CallContext) => Promise<T | undefined>, properties: (object: T, props: P, id: string) => { inputs: Props; outputs: Props }, decode: Decode<P>): ResourceImpl["read"] {
+  return async (id, raw, ctx) => {
+    const props = decode(raw);
     let object: T | undefined;
     try {
       object = await find(id, props, ctx);
@@ -269,8 +381,9 @@ function readByFind<T>(find: FindOf<T>, properties: PropertiesOf<T>): ResourceIm
 }
 
 /** The default delete: `remove`, an object already gone (404) counting as deleted. */
-function deleteByRemove(remove: RemoveOf): ResourceImpl["delete"] {
-  return async (id, props, ctx) => {
+function deleteByRemove<P>(remove: (id: string, props: P, ctx: CallContext) => Promise<unknown>, decode: Decode<P>): ResourceImpl["delete"] {
+  return async (id, raw, ctx) => {
+    const props = decode(raw);
     try {
       await remove(id, props, ctx);
     } catch (err) {

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import { ApiError, isApiError, OutcomeUnknownError } from "../client/errors";
-import { domainErrorCodes, type ApiErrorCode } from "../../contract/error-codes";
+import { domainErrorCodes, isApiErrorCode } from "../../contract/error-codes";
 import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { domainBilling, domainDryRun, domainPaid, registeredDomain, type RegisteredDomain } from "../../contract/schemas";
@@ -30,7 +30,7 @@ import {
   type CheckFailure,
   type Props,
 } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type InputsOf } from "../schema";
 import { createOnce } from "../create-once";
 import { DNS_LABEL, TOP_LEVEL_LABEL } from "../validation";
 
@@ -63,7 +63,7 @@ const domainName = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-export const domainSchema: ResourceSchema = {
+export const domainSchema = defineSchema({
   type: "Domain",
   moveRefused:
     "a registered domain cannot move to another account: a replace would register the name again in the new account (paid) while the registration in the old one stays. Keep the profile, or move the domain outside pulumi-svc and adopt it there (adoptId)",
@@ -184,7 +184,7 @@ export const domainSchema: ResourceSchema = {
 **Destroy leaves the registration.** A registration cannot be undone (the DNSimple provider behaves the same), so deleting the resource (or renaming it) only removes it from the stack; the domain stays in the account, with its auto-renew and WHOIS protection settings, and the provider prints a message saying so. Turn \`autoRenew\` off first to let it lapse.
 
 **\`profile\`** cannot change: the replace would register the name again in the other account (paid) while the first registration stays, so it is refused at preview.`,
-};
+});
 const INPUTS = Object.keys(domainSchema.inputs);
 
 /** What a domain answer shows: the whole record, or only name and status while its save is pending. */
@@ -216,6 +216,8 @@ export function domainProperties(record: RegisteredDomain, kept: Props, billing:
   return { inputs, outputs: outputs(inputs, record, billing) };
 }
 
+type DomainInputs = InputsOf<typeof domainSchema>;
+
 const awaitingSave = (props: Props) => props.savePending === true;
 
 const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-US")}`;
@@ -230,9 +232,9 @@ const WHOIS_REFUNDED = `WHOIS protection was not bought and ${REFUNDED}: the nex
 
 /** What the user can do about an API refusal, by its code. */
 function hintFor(err: unknown, name: string): string | undefined {
-  if (!(err instanceof ApiError)) return undefined;
   // As a catalogued code: a misspelled case does not compile.
-  switch (err.code as ApiErrorCode) {
+  if (!(err instanceof ApiError) || !isApiErrorCode(err.code)) return undefined;
+  switch (err.code) {
     case "ACCOUNT_KEY_REQUIRED":
       return (
         "Domain resources need a whole-account API key: this key is limited to one project. Create a key that covers " +
@@ -265,7 +267,7 @@ function hintFor(err: unknown, name: string): string | undefined {
 
 /** A 422, 500 or 502 answered by the domain API itself (a code of its table, not a proxy's page or the client's own): refunded, per the spec. */
 function isRefunded(err: unknown): err is ApiError {
-  return err instanceof ApiError && (err.status === 422 || err.status === 500 || err.status === 502) && (domainErrorCodes as readonly string[]).includes(err.code);
+  return err instanceof ApiError && (err.status === 422 || err.status === 500 || err.status === 502) && domainErrorCodes.some((code) => code === err.code);
 }
 
 /** The same failure, described as one whose outcome is known (a refunded answer, or a dry run). */
@@ -303,8 +305,7 @@ async function findDomain(api: ApiClient, name: string, domainId: unknown): Prom
  * `name` when the real call would be refused or the wallet cannot pay. A dry run that fails for
  * another reason (no answer, 5xx, a bad key) is a failure too: a paid call must not run unpriced.
  */
-async function dryRunFailure(ctx: CallContext, inputs: Props): Promise<CheckFailure | undefined> {
-  const name = inputs.name as string;
+async function dryRunFailure(ctx: CallContext, name: string, inputs: Props): Promise<CheckFailure | undefined> {
   const whoisProtection = inputs.whoisProtection === true;
   let raw;
   try {
@@ -336,10 +337,10 @@ async function dryRunFailure(ctx: CallContext, inputs: Props): Promise<CheckFail
 }
 
 /** Sets auto-renew on a just-registered domain when the program asks for off (new ones renew). */
-async function finishCreate(api: ApiClient, inputs: Props, record: RegisteredDomain, billing: unknown): Promise<Props> {
+async function finishCreate(api: ApiClient, inputs: DomainInputs, record: RegisteredDomain, billing: unknown): Promise<Props> {
   if (record.autoRenew === inputs.autoRenew) return domainProperties(record, inputs, billing).outputs;
   try {
-    const updated = await api.call("domains.autoRenew", { params: { domainId: record.id }, body: { enabled: inputs.autoRenew as boolean } });
+    const updated = await api.call("domains.autoRenew", { params: { domainId: record.id }, body: { enabled: inputs.autoRenew } });
     return domainProperties(updated, inputs, billing).outputs;
   } catch (err) {
     throw new PartialFailure(
@@ -357,8 +358,8 @@ async function finishCreate(api: ApiClient, inputs: Props, record: RegisteredDom
  * is not in the list either; that cannot be told apart, so the error says how to find out. Never
  * sent again: a repeat would charge again.
  */
-async function settleUnknownOutcome(api: ApiClient, inputs: Props, err: OutcomeUnknownError): Promise<Props> {
-  const name = inputs.name as string;
+async function settleUnknownOutcome(api: ApiClient, inputs: DomainInputs, err: OutcomeUnknownError): Promise<Props> {
+  const name = inputs.name;
   let found: RegisteredDomain | undefined;
   try {
     found = await findDomain(api, name, undefined);
@@ -406,8 +407,8 @@ async function enableWhoisProtection(api: ApiClient, record: RegisteredDomain): 
  * Registers the name: `POST /domains`, sent once. An unknown outcome is settled here by reading the
  * account's list (settleUnknownOutcome), never by sending again. Answers the outputs.
  */
-async function register(api: ApiClient, inputs: Props): Promise<Props> {
-  const name = inputs.name as string;
+async function register(api: ApiClient, inputs: DomainInputs): Promise<Props> {
+  const name = inputs.name;
   let answer;
   try {
     answer = await api.request("domains.register", { body: { name, period: 1, whoisProtection: inputs.whoisProtection === true } });
@@ -455,8 +456,8 @@ export const domain = defineResource(domainSchema, {
     }
     const name = result.inputs.name;
     // Price only a name not yet in the state and not adopted: a registered one is never registered again.
-    if (result.failures.length || isUnknown(name) || olds.name === name || result.inputs.adoptId !== undefined) return result;
-    const failure = await dryRunFailure(ctx, result.inputs);
+    if (result.failures.length || typeof name !== "string" || isUnknown(name) || olds.name === name || result.inputs.adoptId !== undefined) return result;
+    const failure = await dryRunFailure(ctx, name, result.inputs);
     if (failure) result.failures.push(failure);
     return result;
   },
@@ -468,7 +469,7 @@ export const domain = defineResource(domainSchema, {
   },
 
   async create(inputs, ctx) {
-    const name = inputs.name as string;
+    const name = inputs.name;
     const api = ctx.api.platform;
     // `outs` when this create registered the name; `record` when it found a registration to adopt.
     const { object } = await createOnce<{ record?: RegisteredDomain; outs?: Props }>(ctx, inputs, {
@@ -534,7 +535,7 @@ export const domain = defineResource(domainSchema, {
     if (news.whoisProtection === true && !record.whoisProtection) record = await enableWhoisProtection(api, record);
     if (record.autoRenew !== news.autoRenew) {
       try {
-        record = await api.call("domains.autoRenew", { params: { domainId: record.id }, body: { enabled: news.autoRenew as boolean } });
+        record = await api.call("domains.autoRenew", { params: { domainId: record.id }, body: { enabled: news.autoRenew } });
       } catch (err) {
         throw apiFailure("update", err, name);
       }

@@ -15,7 +15,7 @@ import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { registrantFields, type Registrant, type RegistrantField } from "../../contract/schemas";
 import { isUnknown, operationError, pick, type Props } from "../resource";
-import { adoptIdInput, defineResource, type InputSpec, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema, type InputsOf, type InputSpec } from "../schema";
 import { emailAddress } from "../validation";
 
 /** The Pulumi id of the account's one set of details (the API names no id for it). */
@@ -25,15 +25,16 @@ const MAX_LENGTH = 255;
 
 const text = (what: string) => z.string().trim().min(1, `must not be empty: ${what} is required for a registration`).max(MAX_LENGTH, `at most ${MAX_LENGTH} characters`);
 
-const detail = (description: string, schema: z.ZodType, secret = false): InputSpec => ({
-  schema,
-  description,
-  change: "update",
-  changeText: "updates in place (`PATCH /domains/registrant` with the changed fields)",
-  ...(secret ? { secret: true } : {}),
-});
+const detail = <T extends z.ZodType>(description: string, schema: T, secret = false) =>
+  ({
+    schema,
+    description,
+    change: "update",
+    changeText: "updates in place (`PATCH /domains/registrant` with the changed fields)",
+    ...(secret ? { secret: true } : {}),
+  }) satisfies InputSpec;
 
-export const domainRegistrantSchema: ResourceSchema = {
+export const domainRegistrantSchema = defineSchema({
   type: "DomainRegistrant",
   service: "platform",
   summary:
@@ -84,13 +85,24 @@ export const domainRegistrantSchema: ResourceSchema = {
 **Personal data.** \`email\`, \`phone\`, \`address\` and \`postalCode\` are secret outputs (encrypted in the state, hidden in the CLI's output); a refused value is reported without it. The spec marks no field; these are the ones WHOIS protection hides and that reach a person (docs/decisions.md).
 
 **Destroy leaves the details.** The API has no call that clears the account's owner details (\`""\` clears one field, and a registration then fails): destroying the resource removes it from the stack only, and the provider prints a message saying so.`,
-};
+});
 /** Every detail; all but `organization` are required for a registration. */
 const FIELDS = registrantFields;
 
 /** The program's details as the API would hold them (a left-out organization is null). */
-function wanted(inputs: Props): Record<RegistrantField, string | null> {
-  return Object.fromEntries(FIELDS.map((f) => [f, (inputs[f] as string | undefined) ?? null])) as Record<RegistrantField, string | null>;
+function wanted(inputs: InputsOf<typeof domainRegistrantSchema>): Record<RegistrantField, string | null> {
+  const { name, organization, email, phone, address, city, province, postalCode, country } = inputs;
+  return {
+    name: name ?? null,
+    organization: organization ?? null,
+    email: email ?? null,
+    phone: phone ?? null,
+    address: address ?? null,
+    city: city ?? null,
+    province: province ?? null,
+    postalCode: postalCode ?? null,
+    country: country ?? null,
+  };
 }
 
 /** The details as the program would write them (refresh, adoption). */
@@ -106,7 +118,7 @@ function outputs(inputs: Props, live: Registrant): Props {
 }
 
 /** Writes the fields that differ (one PATCH, or none): answers the details as they then are. */
-async function converge(api: ApiClient, inputs: Props, live: Registrant): Promise<Registrant> {
+async function converge(api: ApiClient, inputs: InputsOf<typeof domainRegistrantSchema>, live: Registrant): Promise<Registrant> {
   const target = wanted(inputs);
   const changes = Object.fromEntries(FIELDS.filter((f) => (live[f] || null) !== target[f]).map((f) => [f, target[f]]));
   if (Object.keys(changes).length === 0) return live;
@@ -120,7 +132,7 @@ function hintFor(err: unknown): string | undefined {
   return undefined;
 }
 
-export const domainRegistrant = defineResource<Registrant>(domainRegistrantSchema, {
+export const domainRegistrant = defineResource(domainRegistrantSchema, {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
     const read = () => api.call("domains.registrant.get");

@@ -12,11 +12,11 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
-import { isNotFound, operationError, pick, UUID, type Props } from "../resource";
-import { checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
+import { checkSchema, defineResource, defineSchema } from "../schema";
 import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
 
-export const mailAliasSchema: ResourceSchema = {
+export const mailAliasSchema = defineSchema({
   type: "MailAlias",
   sdk: { idOutputs: ["aliasId"] },
   preview: `**Limit.** A new alias of a mailbox that exists counts against the plan's aliases per mailbox (\`GET /inbound/stats\`): past it the preview refuses it on \`localPart\`, instead of \`402 ALIAS_LIMIT\` mid-\`up\`. An alias of a mailbox made in the same run is not counted at preview (which mailbox is not known yet).`,
@@ -58,7 +58,7 @@ export const mailAliasSchema: ResourceSchema = {
   },
   notes:
     "`name`, `forwardTo`, `notifications` (and a password) are the mailbox's settings: given on an alias they are refused at preview, naming the property and where it goes (the API's `ALIAS_SETTINGS`). Aliases are free: nothing is charged.",
-};
+});
 const INPUTS = Object.keys(mailAliasSchema.inputs);
 
 function outputs(inputs: Props, alias: InboundAddress): Props {
@@ -77,7 +77,7 @@ function hintFor(err: unknown, inputs: Props): string | undefined {
   return undefined;
 }
 
-export const mailAlias = defineResource<InboundAddress>(mailAliasSchema, {
+export const mailAlias = defineResource(mailAliasSchema, {
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "an alias has no password (the mailbox's webmail password is set in the dashboard only): remove it");
     for (const name of MAILBOX_SETTINGS) {
@@ -91,11 +91,11 @@ export const mailAlias = defineResource<InboundAddress>(mailAliasSchema, {
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const mailboxId = inputs.mailboxId as string;
-    const localPartValue = inputs.localPart as string;
+    const mailboxId = inputs.mailboxId;
+    const localPartValue = inputs.localPart;
     const ofThisAlias = (a: InboundAddress) => a.type === "alias" && a.mailboxId === mailboxId && a.address.startsWith(`${localPartValue}@`);
     const mailbox = await api.call("email.addresses.get", { params: { addressId: mailboxId } });
-    if (mailbox.type !== "mailbox") throw new Error(`create failed: ${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
+    if (mailbox.type !== "mailbox") throw operationFailed("create", `${mailboxId} is the alias ${mailbox.address}, not a mailbox: pass a Mailbox's id`);
     const { object, adopted } = await createOnce<InboundAddress>(ctx, inputs, {
       noun: "alias",
       idOf: (a) => a.id,
@@ -104,8 +104,8 @@ export const mailAlias = defineResource<InboundAddress>(mailAliasSchema, {
         const found = await ctx.api.addresses.read(adoptId).catch((err) => {
           throw operationError("create", err);
         });
-        if (!found) throw new Error(`create failed: adoptId "${adoptId}": no receiving address with this id in the project of this key`);
-        if (!ofThisAlias(found)) throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
+        if (!found) throw operationFailed("create", `adoptId "${adoptId}": no receiving address with this id in the project of this key`);
+        if (!ofThisAlias(found)) throw operationFailed("create", `adoptId "${adoptId}" is the ${found.type} ${found.address}, not the alias ${localPartValue}@ of mailbox ${mailbox.address}: give the right id, or remove adoptId`);
         return found;
       },
       find: async (joinInFlight) => ({ objects: (await (joinInFlight ? ctx.api.addressList.lookup() : ctx.api.addressList.fresh())).filter(ofThisAlias), provablyMine: false }),

@@ -18,8 +18,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { CallContext } from "../context";
 import type { InboundAddress } from "../../contract/schemas";
-import { changedFromDefaults, diffInputs, isNotFound, operationError, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, schemaHint, type InputSpec, type ResourceSchema } from "../schema";
+import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, schemaHint, type InputsOf, type InputSpec } from "../schema";
 import { emailAddress, isFullyQualified } from "../validation";
 
 export const MAX_FORWARD_ADDRESSES = 5;
@@ -53,7 +53,7 @@ export function withoutPassword(news: Props, reason: string): { rest: Props; fai
 /** `adoptId` of a receiving address (a mailbox or an alias): the address's id. */
 export const addressAdoptId = (what: string): InputSpec => ({ ...adoptIdInput(what), schema: z.string().regex(UUID, "an address id (UUID)").optional() });
 
-export const mailboxSchema: ResourceSchema = {
+export const mailboxSchema = defineSchema({
   type: "Mailbox",
   sdk: { idOutputs: ["mailboxId"] },
   preview: `**Limits.** A new mailbox counts against the plan's \`mailboxes\` (\`GET /inbound/stats\`) with those the project holds and those the run adds: past it the preview refuses it on \`localPart\` with the counts, instead of \`402 MAILBOX_LIMIT\` mid-\`up\`. A \`forwardTo\` on a plan without forwarding is refused at preview (\`FORWARDING_NOT_ALLOWED\`). Only creates count.`,
@@ -122,7 +122,7 @@ export const mailboxSchema: ResourceSchema = {
 **Webmail passwords are dashboard-only**: the API answers \`KEY_NOT_ALLOWED\` to any key, so there is no input for one; set it in the dashboard. A \`password\` (or \`webmailPassword\`) given anyway is refused at preview, naming the property but never its value.
 
 Settings removed from the program go back to none (\`name\`), \`[]\` and \`false\` at the API.`,
-};
+});
 const INPUTS = Object.keys(mailboxSchema.inputs);
 /** Mailbox-only settings, the ones that update in place (the API's ALIAS_SETTINGS for an alias). */
 export const MAILBOX_SETTINGS = changesOf(mailboxSchema).update;
@@ -156,11 +156,11 @@ function hintFor(err: unknown, inputs: Props): string | undefined {
   return undefined;
 }
 
-async function createMailbox(ctx: CallContext, inputs: Props): Promise<{ box: InboundAddress; adopted: boolean }> {
+async function createMailbox(ctx: CallContext, inputs: InputsOf<typeof mailboxSchema>): Promise<{ box: InboundAddress; adopted: boolean }> {
   const reads = ctx.api;
   const api = reads.email;
-  const domainId = inputs.domainId as string;
-  const localPartValue = inputs.localPart as string;
+  const domainId = inputs.domainId;
+  const localPartValue = inputs.localPart;
   const { object, adopted } = await createOnce<InboundAddress>(ctx, inputs, {
     noun: "mailbox",
     idOf: (a) => a.id,
@@ -172,9 +172,9 @@ async function createMailbox(ctx: CallContext, inputs: Props): Promise<{ box: In
       } catch (err) {
         throw operationError("create", err);
       }
-      if (!found) throw new Error(`create failed: adoptId "${adoptId}": no receiving address with this id in the project of this key`);
+      if (!found) throw operationFailed("create", `adoptId "${adoptId}": no receiving address with this id in the project of this key`);
       if (found.type !== "mailbox" || found.domainId !== domainId || !found.address.startsWith(`${localPartValue}@`)) {
-        throw new Error(`create failed: adoptId "${adoptId}" is the ${found.type} ${found.address} (domain ${found.domainId}), not the mailbox ${localPartValue}@ on domain ${domainId}: give the right id, or remove adoptId`);
+        throw operationFailed("create", `adoptId "${adoptId}" is the ${found.type} ${found.address} (domain ${found.domainId}), not the mailbox ${localPartValue}@ on domain ${domainId}: give the right id, or remove adoptId`);
       }
       return found;
     },
@@ -188,9 +188,9 @@ async function createMailbox(ctx: CallContext, inputs: Props): Promise<{ box: In
           domainId,
           localPart: localPartValue,
           type: "mailbox",
-          ...(inputs.name !== undefined ? { name: inputs.name as string } : {}),
-          ...(inputs.forwardTo !== undefined ? { forwardTo: inputs.forwardTo as string[] } : {}),
-          ...(inputs.notifications !== undefined ? { notifications: inputs.notifications as boolean } : {}),
+          ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+          ...(inputs.forwardTo !== undefined ? { forwardTo: inputs.forwardTo } : {}),
+          ...(inputs.notifications !== undefined ? { notifications: inputs.notifications } : {}),
         },
       }),
     refusedAsDuplicate: (err) => isApiError(err, "ADDRESS_EXISTS"),
@@ -199,7 +199,7 @@ async function createMailbox(ctx: CallContext, inputs: Props): Promise<{ box: In
   return { box: object, adopted };
 }
 
-export const mailbox = defineResource<InboundAddress>(mailboxSchema, {
+export const mailbox = defineResource(mailboxSchema, {
   async check(_olds, news) {
     const { rest, failures } = withoutPassword(news, "webmail passwords are set in the dashboard only (the API answers KEY_NOT_ALLOWED to a key): remove it from the program and set it in the dashboard");
     const result = checkSchema(mailboxSchema, rest);
@@ -223,7 +223,7 @@ export const mailbox = defineResource<InboundAddress>(mailboxSchema, {
       const box = await ctx.api.email.call("email.addresses.update", {
         params: { addressId: id },
         // A setting removed from the program goes back to none.
-        body: { name: (news.name as string | undefined) ?? null, forwardTo: (news.forwardTo as string[] | undefined) ?? [], notifications: (news.notifications as boolean | undefined) ?? false },
+        body: { name: (news.name) ?? null, forwardTo: (news.forwardTo) ?? [], notifications: (news.notifications) ?? false },
       });
       return { outs: outputs(news, box) };
     } catch (err) {

@@ -13,25 +13,25 @@ import type { Listing, Poller } from "../client/poller";
 import type { ApiContext } from "../context";
 import { createOnce } from "../create-once";
 import type { ApiErrorCode } from "../../contract/error-codes";
-import { isNotFound, operationError, type Props } from "../resource";
-import { defineResource, type ResourceSchema, type SchemaResource } from "../schema";
+import { isNotFound, operationError, operationFailed, type Props } from "../resource";
+import { defineResource, type InputsOf, type OutputsOf, type ResourceSchema, type SchemaResource } from "../schema";
 
-export interface NamedObjectSpec<T extends { id: string; name: string }> {
+export interface NamedObjectSpec<S extends ResourceSchema, T extends { id: string; name: string }> {
   noun: string;
   /** Its inputs (every one but adoptId updates in place), outputs and reference text. */
-  schema: ResourceSchema;
+  schema: S;
   /** A fresh read of one object (what update starts from). */
   get(api: ApiClient, id: string): Promise<T>;
   /** The kind's list and the reads through it (../context.ts): refresh, adoption and create's look
    * cost one list call for every object of the kind read at the same moment. */
   reads(api: ApiContext): { list: Listing<T>; objects: Poller<T> };
-  create(api: ApiClient, inputs: Props): Promise<T>;
+  create(api: ApiClient, inputs: InputsOf<S>): Promise<T>;
   /** Brings the object to the program's inputs; answers it as it is then (no call when it already is). */
-  converge(api: ApiClient, inputs: Props, object: T): Promise<T>;
+  converge(api: ApiClient, inputs: InputsOf<S>, object: T): Promise<T>;
   remove(api: ApiClient, id: string): Promise<unknown>;
   /** The program's inputs as the object says (adopt, refresh); `props` gives `adoptId`. */
   liveInputs(props: Props, object: T): Props;
-  outputs(inputs: Props, object: T): Props;
+  outputs(inputs: Props, object: T): OutputsOf<S>;
   /** The codes of an API refusal of the create whose `schema.errors` text says what to do (a plan limit). */
   hints: readonly ApiErrorCode[];
 }
@@ -46,7 +46,7 @@ export function namedObjectText(noun: string, listRoute: string): Pick<ResourceS
   };
 }
 
-export function namedObject<T extends { id: string; name: string }>(spec: NamedObjectSpec<T>): SchemaResource {
+export function namedObject<S extends ResourceSchema, T extends { id: string; name: string }>(spec: NamedObjectSpec<S, T>): SchemaResource {
   const find = async (api: ApiClient, id: string): Promise<T | undefined> => {
     try {
       return await spec.get(api, id);
@@ -55,7 +55,7 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
       throw err;
     }
   };
-  return defineResource<T>(spec.schema, {
+  return defineResource(spec.schema, {
     async create(inputs, ctx) {
       const api = ctx.api.email;
       const { object, adopted } = await createOnce<T>(ctx, inputs, {
@@ -64,7 +64,7 @@ export function namedObject<T extends { id: string; name: string }>(spec: NamedO
         describe: (o) => `named "${o.name}"`,
         adopt: async (adoptId) => {
           const o = await spec.reads(ctx.api).objects.read(adoptId);
-          if (!o) throw new Error(`create failed: adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
+          if (!o) throw operationFailed("create", `adoptId "${adoptId}": no ${spec.noun} with this id in the project`);
           return o;
         },
         find: async (joinInFlight) => {

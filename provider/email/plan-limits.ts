@@ -35,8 +35,8 @@ interface CountRule {
   fix: string;
 }
 
-const status = (ctx: CallContext) => ctx.api.foresight.once("email status", () => ctx.api.email.call("email.status")) as Promise<Status>;
-const stats = (ctx: CallContext) => ctx.api.foresight.once("email inbound stats", () => ctx.api.email.call("email.inbound.stats")) as Promise<Stats>;
+const status = (ctx: CallContext) => ctx.api.foresight.once("email status", (): Promise<Status> => ctx.api.email.call("email.status"));
+const stats = (ctx: CallContext) => ctx.api.foresight.once("email inbound stats", (): Promise<Stats> => ctx.api.email.call("email.inbound.stats"));
 
 const LARGER_PLAN = "remove one (from the program or the project), or move to a larger plan with svc.EmailPlan (getEmailPlans lists them)";
 

@@ -30,10 +30,10 @@ import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { createOnce } from "../create-once";
 import { emailPlanCharged, emailPlanDryRun, type EmailPlanOffer, type EmailSubscription } from "../../contract/schemas";
-import { diffInputs, isUnknown, operationError, pick, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { diffInputs, isUnknown, operationError, operationFailed, pick, type CheckFailure, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, inputsOf, type InputsOf } from "../schema";
 
-export const emailPlanSchema: ResourceSchema = {
+export const emailPlanSchema = defineSchema({
   type: "EmailPlan",
   sdk: {
     idOutputs: ["projectId"],
@@ -130,7 +130,7 @@ So every attempt of one change sends the same key: the client's own retries afte
 **Refresh** reads \`GET /plan\`: a plan changed in the dashboard shows as drift; an ended plan is bought again by the next \`up\`; no plan at all (or another project's) is gone.
 
 **Destroy leaves the plan.** Cancelling is dashboard-only (\`DELETE /plan\` answers 403 \`KEY_NOT_ALLOWED\`): deleting the resource calls nothing and prints that the plan stays active (and renews if auto-renew is on). To stop it, turn auto-renew off or cancel it in the dashboard.`,
-};
+});
 const INPUTS = Object.keys(emailPlanSchema.inputs);
 
 const money = (amount: number, currency = "IDR") => `${currency} ${amount.toLocaleString("en-US")}`;
@@ -142,16 +142,16 @@ const liveAddons = (live: EmailSubscription): Record<string, number> => Object.f
 /** One write `up` would send to bring the live plan to the program's. */
 type Step = { kind: "plan"; planCode: string; months: number } | { kind: "addon"; code: string; quantity: number };
 
-function stepsFor(inputs: Props, live: EmailSubscription, oldMonths: unknown): Step[] {
+function stepsFor(inputs: Pick<PlanInputs, "planCode" | "months" | "addons">, live: EmailSubscription, oldMonths: unknown): Step[] {
   const steps: Step[] = [];
-  const planCode = inputs.planCode as string;
-  const months = inputs.months as number;
+  const planCode = inputs.planCode;
+  const months = inputs.months;
   // A plan that ended (or none) is bought again; an active one changes when it differs, or when only
   // `months` (the period renewals buy) changed.
   if (live.status !== "active" || effectivePlan(live) !== planCode || (oldMonths !== undefined && oldMonths !== months)) {
     steps.push({ kind: "plan", planCode, months });
   }
-  const wanted = (inputs.addons as Record<string, number> | undefined) ?? {};
+  const wanted = (inputs.addons) ?? {};
   const have = liveAddons(live);
   for (const code of Object.keys(wanted).sort()) if ((have[code] ?? 0) !== wanted[code]) steps.push({ kind: "addon", code, quantity: wanted[code] });
   return steps;
@@ -263,7 +263,7 @@ async function priced(ctx: CallContext, steps: Step[], live: EmailSubscription):
   const api = ctx.api.email;
   const later = await addonsAfterPurchase(ctx, steps, live);
   if (later.failure) return { failure: later.failure };
-  const dryRuns = steps.filter((s) => !later.addons.includes(s as AddonStep));
+  const dryRuns = steps.filter((s) => !later.addons.some((a) => a === s));
   let total = 0;
   let balance: number | undefined;
   let currency = "IDR";
@@ -317,7 +317,13 @@ function liveInputs(props: Props, live: EmailSubscription): Props {
   return { ...pick(props, ["adoptId", "idempotencyScope"]), planCode: effectivePlan(live), months: props.months ?? 1, ...(keepAddons ? { addons } : {}) };
 }
 
-async function readLive(api: ApiClient): Promise<{ live: EmailSubscription; projectId: string }> {
+type PlanInputs = InputsOf<typeof emailPlanSchema>;
+/** The project's plan as the API has it, and the project's id (the resource's id). */
+type Live = { live: EmailSubscription; projectId: string };
+/** What the create holds: the outputs once made or adopted, or the live plan a look found (taken below). */
+type PlanCreated = { projectId: string; outs?: Props; start?: Live };
+
+async function readLive(api: ApiClient): Promise<Live> {
   const [live, status] = await Promise.all([api.call("email.plan.get"), api.call("email.status")]);
   return { live, projectId: status.projectId };
 }
@@ -333,8 +339,8 @@ async function readLive(api: ApiClient): Promise<{ live: EmailSubscription; proj
 async function converge(
   api: ApiClient,
   operation: "create" | "update",
-  inputs: Props,
-  start: { live: EmailSubscription; projectId: string },
+  inputs: PlanInputs,
+  start: Live,
   changes: number,
   oldMonths: unknown,
   priorBilling?: unknown,
@@ -371,7 +377,7 @@ async function converge(
   return outputs(inputs, live, start.projectId, changes + 1, billing);
 }
 
-export const emailPlan = defineResource<{ live: EmailSubscription; projectId: string }>(emailPlanSchema, {
+export const emailPlan = defineResource(emailPlanSchema, {
   async check(olds, news, ctx: CallContext) {
     // The email objects of this run do not need a plan in force: this one is declared (email/plan-limits.ts).
     ctx.api.foresight.emailPlanDeclared = true;
@@ -393,7 +399,7 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
       result.failures.push({ property: "planCode", reason: operationError("read of the current plan", err, hintFor(err) ?? "The price could not be checked, so the preview stops here: try again").message });
       return result;
     }
-    const steps = stepsFor(inputs, live, olds.months);
+    const steps = stepsFor(inputsOf(emailPlanSchema, inputs), live, olds.months);
     if (steps.length === 0) return result;
     ctx.api.foresight.emailPlanChanges = true;
     const { failure } = await priced(ctx, steps, live);
@@ -409,30 +415,34 @@ export const emailPlan = defineResource<{ live: EmailSubscription; projectId: st
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const { object } = await createOnce<Props>(ctx, inputs, {
+    const { object } = await createOnce<PlanCreated>(ctx, inputs, {
       noun: "email plan",
-      idOf: (o) => o.projectId as string,
-      describe: (o) => `(${String(o.activePlanCode)})`,
+      idOf: (o) => o.projectId,
+      describe: (o) => `(${String(o.outs?.activePlanCode)})`,
       adopt: async (adoptId) => {
         const start = await readLive(api);
         if (adoptId !== start.projectId) {
-          throw new Error(`create failed: adoptId "${adoptId}": the id of an EmailPlan is its project's id; this key's project is ${start.projectId}: use adoptId: "${start.projectId}"`);
+          throw operationFailed("create", `adoptId "${adoptId}": the id of an EmailPlan is its project's id; this key's project is ${start.projectId}: use adoptId: "${start.projectId}"`);
         }
-        if (start.live.status === "none") throw new Error(`create failed: adoptId "${adoptId}": the project has no plan to adopt: remove adoptId to buy one`);
-        return outputs(liveInputs(inputs, start.live), start.live, start.projectId, 0, undefined);
+        if (start.live.status === "none") throw operationFailed("create", `adoptId "${adoptId}": the project has no plan to adopt: remove adoptId to buy one`);
+        return { projectId: start.projectId, outs: outputs(liveInputs(inputs, start.live), start.live, start.projectId, 0, undefined) };
       },
       // The project always has exactly one plan (the free plan counts), and a program one EmailPlan
       // per project: the live plan is this resource's, brought to the program's plan below.
       find: async () => {
         const start = await readLive(api);
-        return { objects: [{ start } as Props], provablyMine: true };
+        return { objects: [{ projectId: start.projectId, start }], provablyMine: true };
       },
-      send: async () => converge(api, "create", inputs, await readLive(api), 0, undefined),
-      take: async (found) => (found.start ? converge(api, "create", inputs, found.start as { live: EmailSubscription; projectId: string }, 0, undefined) : found),
+      send: async () => {
+        const start = await readLive(api);
+        return { projectId: start.projectId, outs: await converge(api, "create", inputs, start, 0, undefined) };
+      },
+      take: async (found) => (found.start ? { projectId: found.projectId, outs: await converge(api, "create", inputs, found.start, 0, undefined) } : found),
       otherwise: "remove the second EmailPlan: a project has one plan",
       alwaysThere: true,
     });
-    return { id: object.projectId as string, outs: object };
+    // Every path above ends in outputs (take converges what the look found).
+    return { id: object.projectId, outs: object.outs ?? {} };
   },
   hintFor: (err) => hintFor(err),
 

@@ -17,8 +17,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import type { ReceivingStatus } from "../../contract/schemas";
-import { diffInputs, isUnknown, operationError, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, defineResource, type ResourceSchema } from "../schema";
+import { diffInputs, isUnknown, operationError, operationFailed, pick, stable, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, defineResource, defineSchema } from "../schema";
 import { dnsRecordOutput, domainName } from "./sending-domain";
 
 function adoptIdRule(inputs: Props): CheckFailure[] {
@@ -26,7 +26,7 @@ function adoptIdRule(inputs: Props): CheckFailure[] {
   return [{ property: "adoptId", reason: "the id of a ReceivingDomain is its domain's id: adoptId must equal domainId" }];
 }
 
-export const receivingDomainSchema: ResourceSchema = {
+export const receivingDomainSchema = defineSchema({
   type: "ReceivingDomain",
   service: "email",
   summary:
@@ -71,23 +71,30 @@ export const receivingDomainSchema: ResourceSchema = {
   notes: `Create: \`PUT /domains/{id}/receiving\`. Refresh reads \`GET /domains/{id}/receiving\`: receiving turned off is gone, a host changed out of band is drift. Delete turns receiving off, **which deletes the domain's addresses with it** (the API's rule).
 
 Receiving, mailboxes and aliases are free: nothing is charged.`,
-};
+});
 const INPUTS = Object.keys(receivingDomainSchema.inputs);
 
 type Enabled = ReceivingStatus & { host: string };
 
 /** `domain`: the sending domain's name, the host when `host` is not given. */
-function outputs(inputs: Props, live: Enabled, domain: string): Props {
+function outputs(inputs: Props, live: Enabled, domain: string | undefined): Props {
   return {
     ...pick(inputs, ["domainId", "adoptId"]),
     host: live.host,
-    domain,
+    ...(domain !== undefined ? { domain } : {}),
     mxRecords: (live.mxRecords ?? []).map((r) => ({ type: r.type, name: r.name, value: r.value, ...(r.priority !== undefined ? { priority: r.priority } : {}) })),
   };
 }
 
 /** Receiving as the API answers it, when it is on. */
-const enabled = (status: ReceivingStatus | undefined): Enabled | undefined => (status?.enabled && status.host ? (status as Enabled) : undefined);
+const enabled = (status: ReceivingStatus | undefined): Enabled | undefined => (status?.enabled && status.host ? { ...status, host: status.host } : undefined);
+
+/** The answer of `PUT /domains/{id}/receiving`: receiving on, with its host. */
+async function enable(api: ApiClient, domainId: string, body: { host?: string }): Promise<Enabled> {
+  const live = enabled(await api.call("email.receiving.enable", { params: { domainId }, body }));
+  if (!live) throw new Error(`PUT /domains/${domainId}/receiving answered receiving off or without its host`);
+  return live;
+}
 
 async function readReceiving(api: ApiClient, domainId: string): Promise<Enabled | undefined> {
   return enabled(await api.call("email.receiving.get", { params: { domainId } }));
@@ -105,27 +112,27 @@ function hintFor(err: unknown, domainId: string): string | undefined {
 }
 
 /** Receiving's wanted host: `host`, else the domain itself (the API's default; `domain` when known). */
-const wantedHost = (inputs: Props, domain?: string) => (inputs.host as string | undefined) ?? domain;
+const wantedHost = (inputs: Props, domain?: string) => (inputs.host) ?? domain;
 
-export const receivingDomain = defineResource<Enabled & { domain: string }>(receivingDomainSchema, {
+export const receivingDomain = defineResource(receivingDomainSchema, {
   async diff(_id, olds, news): Promise<DiffResult> {
     const result = diffInputs(olds, news, { replace: changesOf(receivingDomainSchema).replace, update: [] });
     // Absent `host` means the domain itself: compared with the domain's name the state keeps.
-    const hostChanged = isUnknown(news.host) || stable(olds.host) !== stable(wantedHost(news, olds.domain as string | undefined));
+    const hostChanged = isUnknown(news.host) || stable(olds.host) !== stable(wantedHost(news, olds.domain));
     return hostChanged ? { ...result, changes: true } : result;
   },
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const domainId = inputs.domainId as string;
-    const body = inputs.host === undefined ? {} : { host: inputs.host as string };
+    const domainId = inputs.domainId;
+    const body = inputs.host === undefined ? {} : { host: inputs.host };
     const { object, adopted } = await createOnce<Enabled>(ctx, inputs, {
       noun: "receiving setting",
       idOf: () => domainId,
       describe: (r) => `for host ${r.host} on domain ${domainId}`,
       adopt: async () => {
         const live = await readReceiving(api, domainId);
-        if (!live) throw new Error(`create failed: adoptId "${domainId}": domain ${domainId} does not receive mail; remove adoptId to enable receiving`);
+        if (!live) throw operationFailed("create", `adoptId "${domainId}": domain ${domainId} does not receive mail; remove adoptId to enable receiving`);
         return live;
       },
       find: async () => {
@@ -135,20 +142,20 @@ export const receivingDomain = defineResource<Enabled & { domain: string }>(rece
         const wanted = inputs.host ?? (live ? (await api.call("email.domains.get", { params: { domainId } })).domain : undefined);
         return { objects: live ? [live] : [], provablyMine: live?.host === wanted };
       },
-      send: async () => (await api.call("email.receiving.enable", { params: { domainId }, body })) as Enabled,
+      send: () => enable(api, domainId, body),
       otherwise: "turn receiving off on that domain first, or set host to the one it uses",
     });
     // The domain's name: the host this call enabled when none was asked for (the API's default), else read once.
     const domain = !adopted && inputs.host === undefined ? object.host : (await api.call("email.domains.get", { params: { domainId } })).domain;
     return { id: domainId, outs: outputs(inputs, object, domain) };
   },
-  hintFor: (err, inputs) => hintFor(err, inputs.domainId as string),
+  hintFor: (err, inputs) => hintFor(err, inputs.domainId),
 
   async update(id, olds, news, ctx) {
-    const body = news.host === undefined ? {} : { host: news.host as string };
+    const body = news.host === undefined ? {} : { host: news.host };
     try {
-      const live = (await ctx.api.email.call("email.receiving.enable", { params: { domainId: id }, body })) as Enabled;
-      return { outs: outputs(news, live, olds.domain as string) };
+      const live = await enable(ctx.api.email, id, body);
+      return { outs: outputs(news, live, olds.domain) };
     } catch (err) {
       throw operationError("update", err, hintFor(err, id));
     }
@@ -159,7 +166,7 @@ export const receivingDomain = defineResource<Enabled & { domain: string }>(rece
     const live = enabled(await ctx.api.receiving.read(id));
     if (!live) return undefined;
     // An import has no state: the domain's name is read once (through the sending domains' list).
-    const domain = (props.domain as string | undefined) ?? (await ctx.api.sendingDomains.read(id))?.domain;
+    const domain = (props.domain) ?? (await ctx.api.sendingDomains.read(id))?.domain;
     return domain === undefined ? undefined : { ...live, domain };
   },
   properties(live, props, id) {

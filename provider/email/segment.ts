@@ -4,9 +4,9 @@
  * (./named-object.ts: a same-named segment already there stops the create with the `adoptId` line).
  */
 import { z } from "zod";
-import { segmentOperators, type EmailSegment, type SegmentRule } from "../../contract/schemas";
+import { segmentOperators, type SegmentRule } from "../../contract/schemas";
 import { pick, stable, UUID } from "../resource";
-import { adoptIdInput, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineSchema } from "../schema";
 import { namedObject, namedObjectText } from "./named-object";
 
 const rule = z
@@ -20,7 +20,7 @@ const rule = z
     if (r.operator !== "exists" && (r.value === undefined || r.value === "")) ctx.addIssue({ code: "custom", path: ["value"], message: `required with operator ${r.operator}` });
   });
 
-export const emailSegmentSchema: ResourceSchema = {
+export const emailSegmentSchema = defineSchema({
   type: "EmailSegment",
   sdk: {
     idOutputs: ["segmentId"],
@@ -64,22 +64,22 @@ export const emailSegmentSchema: ResourceSchema = {
   notes:
     "Create sends `POST /segments`; a change of name or rules sends one `PATCH /segments/{id}` (nothing when the segment already matches; rules compare as a whole, in order). " +
     "Refresh reads `GET /segments/{id}`: a change made in the dashboard shows as drift; a segment deleted outside Pulumi is gone. Delete: already gone counts as deleted.",
-};
+});
 const INPUTS = Object.keys(emailSegmentSchema.inputs);
 
 /** A rule as the program writes it: `value` absent rather than undefined. */
 const ruleOf = (r: SegmentRule) => ({ field: r.field, operator: r.operator, ...(r.value !== undefined ? { value: r.value } : {}) });
 
-export const emailSegment = namedObject<EmailSegment>({
+export const emailSegment = namedObject({
   noun: "segment",
   schema: emailSegmentSchema,
   get: (api, id) => api.call("email.segments.get", { params: { segmentId: id } }),
   reads: (api) => ({ list: api.segmentList, objects: api.segments }),
-  create: (api, inputs) => api.call("email.segments.create", { body: { name: inputs.name as string, rules: inputs.rules as SegmentRule[] } }),
+  create: (api, inputs) => api.call("email.segments.create", { body: { name: inputs.name, rules: inputs.rules } }),
   async converge(api, inputs, s) {
-    const rules = inputs.rules as SegmentRule[];
+    const rules = inputs.rules;
     if (s.name === inputs.name && stable(s.rules.map(ruleOf)) === stable(rules)) return s;
-    return api.call("email.segments.update", { params: { segmentId: s.id }, body: { name: inputs.name as string, rules } });
+    return api.call("email.segments.update", { params: { segmentId: s.id }, body: { name: inputs.name, rules } });
   },
   remove: (api, id) => api.call("email.segments.delete", { params: { segmentId: id } }),
   liveInputs: (props, s) => ({ ...pick(props, ["adoptId"]), name: s.name, rules: s.rules.map(ruleOf) }),

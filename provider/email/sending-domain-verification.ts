@@ -5,17 +5,17 @@
  * next `up` waits again (the AWS SES verification pattern).
  */
 import { z } from "zod";
-import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
+import { emailDomain, emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, type Props } from "../resource";
-import { changesOf, defineResource, type ResourceSchema } from "../schema";
+import { changesOf, defineResource, defineSchema, type InputsOf } from "../schema";
 import type { CallContext } from "../context";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
 /** How long to wait is a setting of the provider, not of the domain: stored only when set (as SendingDomain's). */
 const WAIT_DEFAULTS = { timeoutSeconds: 600 };
 
-export const sendingDomainVerificationSchema: ResourceSchema = {
+export const sendingDomainVerificationSchema = defineSchema({
   type: "SendingDomainVerification",
   sdk: {
     noAdoption: "a verification is a state of its sending domain, not an object: declare it over the SendingDomain (adopt that one with adoptId) instead",
@@ -50,7 +50,7 @@ export const sendingDomainVerificationSchema: ResourceSchema = {
   },
   notes:
     "For programs that publish the DNS records themselves: create it after the records (`dependsOn`, or by using their outputs). It starts the check, polls, checks again after `failed` while time remains, and succeeds on `verified`; a wait that runs out (error code `WAIT_TIMEOUT`) lists the DNS records: check they are published exactly as shown, and `pulumi up` starts the wait again. A refresh drops it when the domain is no longer verified, so the next `up` waits again (the AWS SES verification pattern). Delete calls nothing: verification is a state of the domain. It makes no object of its own, so it has no `adoptId` (its create asks the API to check the records again and waits).",
-};
+});
 
 /**
  * The one mapper from an API sending domain to this resource's properties: create's outputs, read
@@ -61,13 +61,13 @@ export function verificationProperties(domain: EmailDomain, kept: Props): { inpu
   return { inputs, outputs: { ...WAIT_DEFAULTS, ...inputs, domain: domain.domain, status: domain.status, ...(domain.verifiedAt ? { verifiedAt: domain.verifiedAt } : {}) } };
 }
 
-async function verify(ctx: CallContext, operation: string, inputs: Props): Promise<Props> {
-  const domainId = inputs.domainId as string;
+async function verify(ctx: CallContext, operation: string, inputs: InputsOf<typeof sendingDomainVerificationSchema>): Promise<Props> {
+  const domainId = inputs.domainId;
   try {
-    return verificationProperties(await waitUntilVerified(ctx, domainId, (inputs.timeoutSeconds as number | undefined) ?? WAIT_DEFAULTS.timeoutSeconds), inputs).outputs;
+    return verificationProperties(await waitUntilVerified(ctx, domainId, (inputs.timeoutSeconds) ?? WAIT_DEFAULTS.timeoutSeconds), inputs).outputs;
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
-      const last = err.lastState as EmailDomain;
+      const last = emailDomain.parse(err.lastState);
       const seconds = Math.round(err.waitedMs / 1000);
       // Not the wait's own error as the cause: the limit may be timeoutSeconds, not customTimeouts (common-inputs.ts hints at those).
       throw operationFailed(
@@ -81,12 +81,12 @@ async function verify(ctx: CallContext, operation: string, inputs: Props): Promi
   }
 }
 
-export const sendingDomainVerification = defineResource<EmailDomain>(sendingDomainVerificationSchema, {
+export const sendingDomainVerification = defineResource(sendingDomainVerificationSchema, {
   async diff(_id, olds, news) {
     return diffInputs(olds, news, { ...changesOf(sendingDomainVerificationSchema), defaults: WAIT_DEFAULTS });
   },
   async create(inputs, ctx) {
-    return { id: inputs.domainId as string, outs: await verify(ctx, "create", inputs) };
+    return { id: inputs.domainId, outs: await verify(ctx, "create", inputs) };
   },
   // verify words the wait's failures (a timeout lists the DNS records).
   ownCreateErrors: true,

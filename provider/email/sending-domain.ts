@@ -11,10 +11,10 @@
 import { z } from "zod";
 import { isApiError, type OperationError } from "../client/errors";
 import { createOnce } from "../create-once";
-import { emailDomainStatus, type EmailDomain } from "../../contract/schemas";
+import { emailDomain, emailDomainStatus, type EmailDomain } from "../../contract/schemas";
 import { WaitTimeoutError } from "../client/poller";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
-import { adoptIdInput, changesOf, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, defineResource, defineSchema, type InputsOf } from "../schema";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
 import { JOB_TIMEOUT_MS, waitForJob } from "./jobs";
@@ -42,7 +42,7 @@ const WAIT_DEFAULTS = { waitForVerification: true, verificationTimeoutSeconds: 6
 /** A DNS record to publish, as the API lists it (SendingDomain's `dnsRecords`, ReceivingDomain's `mxRecords`). */
 export const dnsRecordOutput = z.array(z.object({ type: z.string(), name: z.string(), value: z.string(), priority: z.number().optional() }));
 
-export const sendingDomainSchema: ResourceSchema = {
+export const sendingDomainSchema = defineSchema({
   type: "SendingDomain",
   sdk: {
     idOutputs: ["domainId"],
@@ -110,7 +110,7 @@ Its \`domainId\` is the resource's \`id\`: known in the preview of an update (a 
 The wait settings (\`waitForVerification\`, \`verificationTimeoutSeconds\`) say how the provider waits, not what the domain is: the state's inputs keep them only when set (a refresh puts back only values other than the default), and a default written out and one left out diff as the same, so states written by 0.1.0 show no change. The outputs show the settings that applied.
 
 Delete: \`DELETE /domains/{id}\` (an already-gone domain counts as deleted).`,
-};
+});
 const INPUTS = Object.keys(sendingDomainSchema.inputs);
 
 /**
@@ -145,10 +145,12 @@ function verificationTimeout(operation: string, domain: EmailDomain, seconds: nu
   );
 }
 
+type SendingDomainInputs = InputsOf<typeof sendingDomainSchema>;
+
 /** Adds the domain at most once (createOnce); answers its id and, when this call added it, the job. */
-async function addDomain(ctx: CallContext, inputs: Props): Promise<{ domainId: string; jobId?: string }> {
+async function addDomain(ctx: CallContext, inputs: SendingDomainInputs): Promise<{ domainId: string; jobId?: string }> {
   const api = ctx.api.email;
-  const domain = inputs.domain as string;
+  const domain = inputs.domain;
   try {
     const { object } = await createOnce<{ domainId: string; jobId?: string }>(ctx, inputs, {
       noun: "sending domain",
@@ -196,7 +198,7 @@ async function addDomain(ctx: CallContext, inputs: Props): Promise<{ domainId: s
 }
 
 /** Waits for verification when asked; answers the outputs, or throws the partial failure. */
-async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
+async function settle(ctx: CallContext, inputs: SendingDomainInputs, domain: EmailDomain, operation: "create" | "update"): Promise<Props> {
   const api = ctx.api.email;
   const wait = { ...WAIT_DEFAULTS, ...inputs };
   if (!wait.waitForVerification || domain.status === "verified") {
@@ -207,17 +209,17 @@ async function settle(ctx: CallContext, inputs: Props, domain: EmailDomain, oper
     return outputs(inputs, domain);
   }
   try {
-    return outputs(inputs, await waitUntilVerified(ctx, domain.id, wait.verificationTimeoutSeconds as number, domain));
+    return outputs(inputs, await waitUntilVerified(ctx, domain.id, wait.verificationTimeoutSeconds, domain));
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
-      const last = err.lastState as EmailDomain;
+      const last = emailDomain.parse(err.lastState);
       throw new PartialFailure(domain.id, outputs(inputs, last), inputs, verificationTimeout(operation, last, Math.round(err.waitedMs / 1000)));
     }
     throw new PartialFailure(domain.id, outputs(inputs, domain), inputs, operationError(operation, err));
   }
 }
 
-export const sendingDomain = defineResource<EmailDomain>(sendingDomainSchema, {
+export const sendingDomain = defineResource(sendingDomainSchema, {
   // Each failure is worded here: a wait's or a read's as a partial failure that keeps the object.
   ownCreateErrors: true,
   async diff(_id, olds, news) {

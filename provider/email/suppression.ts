@@ -13,10 +13,10 @@ import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { suppressionReasons, type EmailSuppression } from "../../contract/schemas";
 import { isNotFound, isUnknown, operationError, operationFailed, pick, type Props } from "../resource";
-import { adoptIdInput, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema } from "../schema";
 import { emailAddress } from "../validation";
 
-export const emailSuppressionSchema: ResourceSchema = {
+export const emailSuppressionSchema = defineSchema({
   type: "EmailSuppression",
   service: "email",
   summary:
@@ -64,7 +64,7 @@ export const emailSuppressionSchema: ResourceSchema = {
     "Refresh reads `GET /suppressions/{email}`: an address taken off the list elsewhere is gone, and the next `up` lists it again. " +
     "Delete sends `DELETE /suppressions/{email}`: the address receives mail again, whatever put it on the list (an adopted `bounce` row too: keep such a row with the resource option `retainOnDelete: true`). " +
     "The whole list, page by page: `getEmailSuppressions`.",
-};
+});
 const INPUTS = Object.keys(emailSuppressionSchema.inputs);
 
 function outputs(inputs: Props, row: EmailSuppression): Props {
@@ -81,9 +81,9 @@ async function findRow(api: ApiClient, email: string): Promise<EmailSuppression 
   }
 }
 
-export const emailSuppression = defineResource<EmailSuppression>(emailSuppressionSchema, {
+export const emailSuppression = defineResource(emailSuppressionSchema, {
   async create(inputs, ctx) {
-    const email = inputs.email as string;
+    const email = inputs.email;
     const api = ctx.api.email;
     const { object } = await createOnce<EmailSuppression>(ctx, inputs, {
       noun: "suppression",

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { createOnce } from "../create-once";
 import type { EmailTemplate } from "../../contract/schemas";
 import { isNotFound, operationError, operationFailed, PartialFailure, pick, type Props } from "../resource";
-import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, checkSchema, defineResource, defineSchema, type InputsOf } from "../schema";
 import type { CallContext } from "../context";
 import { waitForJob } from "./jobs";
 
@@ -21,7 +21,7 @@ const BODY_LIMIT = 200_000;
 const noneIfEmpty = (text: string | undefined) => (text === "" ? undefined : text);
 const templateName = z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "1 to 63 characters: letters, digits, underscore, hyphen");
 
-export const templateSchema: ResourceSchema = {
+export const templateSchema = defineSchema({
   type: "Template",
   sdk: { idOutputs: ["templateId"], defaultName: true },
   preview: `**Limit.** A new template counts against the plan's \`templates\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`name\` with the counts, instead of \`402 TEMPLATE_LIMIT_REACHED\` mid-\`up\`. Only creates count; a template of the same name already in the project (adopted) adds nothing.`,
@@ -80,7 +80,7 @@ export const templateSchema: ResourceSchema = {
     NOT_FOUND: "On update or read: the template was deleted outside Pulumi; `pulumi refresh` drops it and the next `up` makes it again.",
     VALIDATION: "The API refused a value the check let through: the message names it.",
   },
-};
+});
 const INPUTS = Object.keys(templateSchema.inputs);
 
 /** The `{{token}}` names a template uses, sorted and de-duplicated. */
@@ -105,10 +105,12 @@ export function templateProperties(t: EmailTemplate, kept: Props): { inputs: Pro
   return { inputs, outputs: { ...own, templateId: t.id, variables: templateVariables(t.subject, t.htmlBody, t.textBody), createdAt: t.createdAt, updatedAt: t.updatedAt } };
 }
 
+type TemplateInputs = InputsOf<typeof templateSchema>;
+
 /** Creates the template at most once (createOnce); answers its id and, when this call made it, the job. */
-async function createTemplate(ctx: CallContext, inputs: Props): Promise<{ templateId: string; jobId?: string; adopted: boolean }> {
+async function createTemplate(ctx: CallContext, inputs: TemplateInputs, name: string): Promise<{ templateId: string; jobId?: string; adopted: boolean }> {
   const api = ctx.api.email;
-  const body = pick(inputs, ["name", "subject", "htmlBody", "textBody"]) as { name: string; subject?: string; htmlBody?: string; textBody?: string };
+  const body = { name, subject: inputs.subject, htmlBody: inputs.htmlBody, textBody: inputs.textBody };
   try {
     const { object, adopted } = await createOnce<{ templateId: string; jobId?: string }>(ctx, inputs, {
       noun: "template",
@@ -142,7 +144,7 @@ async function settleCreateJobs(ctx: CallContext): Promise<void> {
   await Promise.allSettled(open.map((j) => waitForJob(ctx, j.jobId, "create_template")));
 }
 
-export const template = defineResource<EmailTemplate>(templateSchema, {
+export const template = defineResource(templateSchema, {
   // Each failure is worded here: a wait's or a read's as a partial failure that keeps the object.
   ownCreateErrors: true,
   async check(olds, news) {
@@ -158,7 +160,10 @@ export const template = defineResource<EmailTemplate>(templateSchema, {
 
   async create(inputs, ctx) {
     const api = ctx.api.email;
-    const { templateId, jobId, adopted } = await createTemplate(ctx, inputs);
+    // The check sets it (from the default name the sdk derived).
+    const name = inputs.name;
+    if (name === undefined) throw operationFailed("create", "the checked inputs lack name");
+    const { templateId, jobId, adopted } = await createTemplate(ctx, inputs, name);
     const partial = (err: unknown) => new PartialFailure(templateId, { ...pick(inputs, INPUTS), templateId }, inputs, operationError("create", err));
     if (jobId) {
       const job = await waitForJob(ctx, jobId, "create_template").catch((err) => {
@@ -171,10 +176,10 @@ export const template = defineResource<EmailTemplate>(templateSchema, {
         // (the POST made both); a later refresh reads the API's own.
         const made: EmailTemplate = {
           id: templateId,
-          name: inputs.name as string,
-          subject: (inputs.subject as string | undefined) ?? null,
-          htmlBody: (inputs.htmlBody as string | undefined) ?? null,
-          textBody: (inputs.textBody as string | undefined) ?? null,
+          name,
+          subject: (inputs.subject) ?? null,
+          htmlBody: (inputs.htmlBody) ?? null,
+          textBody: (inputs.textBody) ?? null,
           createdAt: job.createdAt,
           updatedAt: job.createdAt,
         };
@@ -197,7 +202,7 @@ export const template = defineResource<EmailTemplate>(templateSchema, {
       const t = await ctx.api.email.call("email.templates.update", {
         params: { templateId: id },
         // An input removed from the program is cleared at the API.
-        body: { subject: (news.subject as string) ?? null, htmlBody: (news.htmlBody as string) ?? null, textBody: (news.textBody as string) ?? null },
+        body: { subject: (news.subject) ?? null, htmlBody: (news.htmlBody) ?? null, textBody: (news.textBody) ?? null },
       });
       return { outs: templateProperties(t, news).outputs };
     } catch (err) {

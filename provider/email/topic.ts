@@ -5,12 +5,11 @@
  * Name 1–100 characters and description at most 500: the emulator's rules (assumed-routes.md gives none).
  */
 import { z } from "zod";
-import type { EmailTopic } from "../../contract/schemas";
 import { pick, UUID, type Props } from "../resource";
-import { adoptIdInput, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineSchema } from "../schema";
 import { namedObject, namedObjectText } from "./named-object";
 
-export const emailTopicSchema: ResourceSchema = {
+export const emailTopicSchema = defineSchema({
   type: "EmailTopic",
   sdk: { idOutputs: ["topicId"] },
   service: "email",
@@ -44,20 +43,20 @@ export const emailTopicSchema: ResourceSchema = {
     "Create sends `POST /topics`; a change of name or description sends one `PATCH /topics/{id}` (nothing when the topic already matches). " +
     "Refresh reads `GET /topics/{id}`: a change made in the dashboard shows as drift; a topic deleted outside Pulumi is gone. Delete: already gone counts as deleted. " +
     "The name's 1 to 100 characters and the description's 500 are the emulator's rules (assumed-routes.md states none).",
-};
+});
 const INPUTS = Object.keys(emailTopicSchema.inputs);
 
-export const emailTopic = namedObject<EmailTopic>({
+export const emailTopic = namedObject({
   noun: "topic",
   schema: emailTopicSchema,
   get: (api, id) => api.call("email.topics.get", { params: { topicId: id } }),
   reads: (api) => ({ list: api.topicList, objects: api.topics }),
   create: (api, inputs) =>
-    api.call("email.topics.create", { body: { name: inputs.name as string, ...(inputs.description !== undefined ? { description: inputs.description as string } : {}) } }),
+    api.call("email.topics.create", { body: { name: inputs.name, ...(inputs.description !== undefined ? { description: inputs.description } : {}) } }),
   async converge(api, inputs, t) {
-    const description = (inputs.description as string | undefined) ?? null;
+    const description = (inputs.description) ?? null;
     if (t.name === inputs.name && t.description === description) return t;
-    return api.call("email.topics.update", { params: { topicId: t.id }, body: { name: inputs.name as string, description } });
+    return api.call("email.topics.update", { params: { topicId: t.id }, body: { name: inputs.name, description } });
   },
   remove: (api, id) => api.call("email.topics.delete", { params: { topicId: id } }),
   liveInputs: (props: Props, t) => ({ ...pick(props, ["adoptId"]), name: t.name, ...(t.description !== null ? { description: t.description } : {}) }),

@@ -6,7 +6,7 @@ import { Backoff, POLL } from "../client/backoff";
 import type { Deadline } from "../client/deadline";
 import { ApiError } from "../client/errors";
 import { WaitTimeoutError } from "../client/poller";
-import type { EmailDomain } from "../../contract/schemas";
+import { emailDomain, type EmailDomain } from "../../contract/schemas";
 import type { CallContext } from "../context";
 
 export function formatDnsRecords(domain: EmailDomain): string {
@@ -26,7 +26,7 @@ export async function waitUntilVerified(ctx: CallContext, domainId: string, limi
     return await verifyBefore(ctx, domainId, deadline, seen);
   } catch (err) {
     // The poller's own timeout names the time it waited; the message names the limit.
-    if (err instanceof WaitTimeoutError) throw new WaitTimeoutError(verifiedWhat(domainId), err.lastState as EmailDomain | undefined, deadline.limitMs, describeDomain);
+    if (err instanceof WaitTimeoutError) throw new WaitTimeoutError(verifiedWhat(domainId), emailDomain.optional().safeParse(err.lastState).data, deadline.limitMs, describeDomain);
     throw err;
   }
 }

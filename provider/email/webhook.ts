@@ -15,14 +15,14 @@ import { createOnce } from "../create-once";
 import type { CallContext } from "../context";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
-import { adoptIdInput, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema, type InputsOf } from "../schema";
 import { webhookUrlProblem } from "../../contract/hosts";
 
 /** The url rule in words: the page's, and the fallback of the check's message (which names the exact problem). */
 const WEBHOOK_URL_RULE =
   "must be an https URL with a public fully-qualified host name (no IP address, no `localhost` or reserved top-level name), no credentials, no whitespace or control characters";
 
-export const webhookSchema: ResourceSchema = {
+export const webhookSchema = defineSchema({
   type: "Webhook",
   sdk: { idOutputs: ["webhookId"], types: [{ dataType: "WebhookEvent" }] },
   preview: `**Limit.** A new webhook counts against the plan's \`webhooks\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`url\`, instead of \`402 WEBHOOK_LIMIT_REACHED\` mid-\`up\`. Only creates count.`,
@@ -80,7 +80,7 @@ export const webhookSchema: ResourceSchema = {
   },
   notes:
     "Any change replaces (the API has no update): the replacement has a new `secret`, so a receiver reading it from the stack's outputs picks it up on its next deploy. A `secret` given as an input is refused at preview, named but never echoed.",
-};
+});
 
 /**
  * The one mapper from an API webhook to the resource's properties: create's outputs, adoption, read
@@ -96,16 +96,18 @@ export function webhookProperties(hook: Webhook, kept: Props): { inputs: Props; 
   };
 }
 
-function sameEndpoint(hook: Webhook, inputs: Props): boolean {
-  return hook.url === inputs.url && [...new Set(hook.events)].sort().join(",") === (inputs.events as string[]).join(",");
+function sameEndpoint(hook: Webhook, inputs: WebhookInputs): boolean {
+  return hook.url === inputs.url && [...new Set(hook.events)].sort().join(",") === (inputs.events).join(",");
 }
+
+type WebhookInputs = InputsOf<typeof webhookSchema>;
 
 /** Creates sent in all to make a webhook anew while their answers are lost (each lost one's webhook is removed). */
 const REMAKE_ATTEMPTS = 2;
 
-async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> {
+async function createWebhook(ctx: CallContext, inputs: WebhookInputs): Promise<Webhook> {
   const api = ctx.api.email;
-  const body = { url: inputs.url as string, events: inputs.events as string[] };
+  const body = { url: inputs.url, events: inputs.events };
   const { object } = await createOnce<Webhook>(ctx, inputs, {
     noun: "webhook",
     idOf: (h) => h.id,
@@ -144,7 +146,7 @@ async function createWebhook(ctx: CallContext, inputs: Props): Promise<Webhook> 
 }
 
 // A signing secret pasted as an input is refused without its value (a secret output: the default check).
-export const webhook = defineResource<Webhook>(webhookSchema, {
+export const webhook = defineResource(webhookSchema, {
   async create(inputs, ctx) {
     const hook = await createWebhook(ctx, inputs);
     return { id: hook.id, outs: webhookProperties(hook, inputs).outputs };

@@ -14,12 +14,12 @@ import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
 import { isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, checkSchema, defineResource, defineSchema } from "../schema";
 import type { CallContext } from "../context";
 import { backupPlanCodes, backupPlans } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverDeadline, USUAL_MS } from "./server-waits";
 
-export const vpsBackupSchema: ResourceSchema = {
+export const vpsBackupSchema = defineSchema({
   type: "VpsBackup",
   preview: `**Price.** An activation states the backup plan's price (\`GET /backup/plans\`), a move to a larger plan the prorated difference for the add-on's time left; each joins the run's paid steps against the wallet (see [Vps](Vps.md#what-the-preview-foresees)) and the step that brings them over it is refused on \`planCode\`. A smaller plan costs nothing; a server that already holds an add-on (adopted by the create) costs nothing.`,
   service: "platform",
@@ -77,7 +77,7 @@ export const vpsBackupSchema: ResourceSchema = {
   },
   notes:
     "If the add-on's setup fails, the platform removes it and refunds the charge: the create fails with the server's last job error, and `pulumi up` may try again. Delete cancels the add-on; `NOT_SUBSCRIBED` (already cancelled) counts as deleted. A refresh reads the add-on once per resource (it has no list).",
-};
+});
 const INPUTS = Object.keys(vpsBackupSchema.inputs);
 
 /** Refusals that say "not yet": the node or its agent will be ready soon. */
@@ -161,15 +161,15 @@ function earlySetupRead(ctx: CallContext): { outcome?: "pays" | "misses" } {
  */
 async function planCodeRule(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
   const code = inputs.planCode;
-  if (code === undefined || isUnknown(code) || code === olds.planCode) return [];
+  if (typeof code !== "string" || isUnknown(code) || code === olds.planCode) return [];
   let codes: string[];
   try {
     codes = await backupPlanCodes(ctx.api);
   } catch (err) {
     return [{ property: "planCode", reason: `could not read the backup plan catalogue to check the plan: ${operationError("check", err).message}` }];
   }
-  if (codes.includes(code as string)) return [];
-  return [{ property: "planCode", reason: `no backup plan ${String(code)} (unknown or retired); plans: ${codes.join(", ")}` }];
+  if (codes.includes(code)) return [];
+  return [{ property: "planCode", reason: `no backup plan ${code} (unknown or retired); plans: ${codes.join(", ")}` }];
 }
 
 /**
@@ -183,7 +183,7 @@ async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise
   if (inputs.adoptId !== undefined || isUnknown(code)) return [];
   const created = Object.keys(olds).length === 0 || (olds.vpsId !== undefined && olds.vpsId !== inputs.vpsId);
   if (!created && olds.planCode === code) return [];
-  const vpsId = isUnknown(inputs.vpsId) ? undefined : (inputs.vpsId as string);
+  const vpsId = isUnknown(inputs.vpsId) || typeof inputs.vpsId !== "string" ? undefined : inputs.vpsId;
   const api = ctx.api.platform;
   let plans, addon: BackupAddon | undefined;
   try {
@@ -220,7 +220,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return undefined;
 }
 
-export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
+export const vpsBackup = defineResource(vpsBackupSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsBackupSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await planCodeRule(ctx, result.inputs, olds)));
@@ -232,8 +232,8 @@ export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
   ownCreateErrors: true,
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
-    const planCode = inputs.planCode as string;
+    const vpsId = inputs.vpsId;
+    const planCode = inputs.planCode;
     // The setup keeps the server busy (VPS_BUSY): this process's other actions on the server (a
     // fleet's firewall rules) wait for it from the moment the activation is sent; a refused
     // activation frees the server at once.
@@ -287,7 +287,7 @@ export const vpsBackup = defineResource<BackupAddon>(vpsBackupSchema, {
 
   async update(id, olds, news, ctx) {
     const api = ctx.api.platform;
-    const planCode = news.planCode as string;
+    const planCode = news.planCode;
     if (olds.planCode !== planCode) {
       try {
         await paidCall(ctx, id, () => api.call("vps.backup.changePlan", { params: { id }, body: { planCode } }));

@@ -11,7 +11,7 @@ import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
 import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
 import { goneIfNotFound, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
-import { adoptIdInput, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, defineResource, defineSchema } from "../schema";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
 import { retryWhileBusy } from "./server-waits";
 
@@ -33,7 +33,7 @@ export function isAddressOrCidr(value: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
-export const vpsFirewallRuleSchema: ResourceSchema = {
+export const vpsFirewallRuleSchema = defineSchema({
   type: "VpsFirewallRule",
   sdk: { idOutputs: ["ruleId"] },
   service: "platform",
@@ -86,7 +86,7 @@ export const vpsFirewallRuleSchema: ResourceSchema = {
     REQUEST_ERROR: "Another rule of the API refused it (the message says which); a terminated server refuses firewall changes.",
   },
   notes: "Delete removes the rule by id; a rule already gone, or whose server is terminated, counts as deleted. A refresh reads each server's firewall once for all its rules.",
-};
+});
 const sameRule = (r: FirewallRule, inputs: Props | RuleBody) =>
   r.protocol === inputs.protocol && r.action === inputs.action && (r.port ?? undefined) === inputs.port && r.source === inputs.source;
 
@@ -156,11 +156,11 @@ export function firewallRuleProperties(rule: FirewallRule, kept: Props): { input
   return { inputs, outputs: { ...inputs, ruleId: rule.id } };
 }
 
-export const vpsFirewallRule = defineResource<FirewallRule>(vpsFirewallRuleSchema, {
+export const vpsFirewallRule = defineResource(vpsFirewallRuleSchema, {
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
-    const rule = { protocol: inputs.protocol as string, action: inputs.action as string, source: inputs.source as string, ...(inputs.port ? { port: inputs.port as string } : {}) };
+    const vpsId = inputs.vpsId;
+    const rule = { protocol: inputs.protocol, action: inputs.action, source: inputs.source, ...(inputs.port ? { port: inputs.port } : {}) };
     // A server's rules are created together: their looks before sending share one list.
     const listing = ctx.api.firewallOf(vpsId);
     const rules = (joinInFlight: boolean) => (joinInFlight ? listing.lookup() : listing.fresh());
@@ -195,14 +195,16 @@ export const vpsFirewallRule = defineResource<FirewallRule>(vpsFirewallRuleSchem
     // program, the next preview replaces it.
     return { id: object.id, outs: firewallRuleProperties(object, inputs).outputs };
   },
-  hintFor: (err, inputs) => (isApiError(err, "INSTANCE_NOT_FOUND") ? `No server ${inputs.vpsId as string} in reach of this key` : undefined),
+  hintFor: (err, inputs) => (isApiError(err, "INSTANCE_NOT_FOUND") ? `No server ${inputs.vpsId} in reach of this key` : undefined),
 
-  find: async (id, props, ctx) => (await ctx.api.firewallOf(props.vpsId as string).snapshot().catch(goneIfNotFound)).find((r) => r.id === id),
+  // An import has no state to name the server: nothing found.
+  find: async (id, { vpsId }, ctx) => (vpsId === undefined ? undefined : (await ctx.api.firewallOf(vpsId).snapshot().catch(goneIfNotFound)).find((r) => r.id === id)),
   properties: (rule, props) => firewallRuleProperties(rule, props),
 
   async delete(id, props, ctx) {
     const api = ctx.api.platform;
-    const vpsId = props.vpsId as string;
+    const vpsId = props.vpsId;
+    if (vpsId === undefined) return;
     // The rules this process knows of on the server no longer hold: its looks read the list again.
     ctx.api.ruleAdded(vpsId, undefined);
     try {

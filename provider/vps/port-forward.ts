@@ -15,8 +15,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import { portForwardProtocols, type PortForward, type Vps } from "../../contract/schemas";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
-import { isNotFound, isUnknown, operationError, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { isNotFound, isUnknown, operationError, operationFailed, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import type { CallContext } from "../context";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
@@ -30,11 +30,11 @@ function portRules(inputs: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const knownPort = typeof publicPort === "number";
   if (protocol === "tcp" || protocol === "udp") {
-    if (knownPort && (publicPort as number) < 1024) failures.push({ property: "publicPort", reason: `${protocol} forwards a public port of 1024 to 65535 (leave it out and the platform assigns one)` });
+    if (typeof publicPort === "number" && publicPort < 1024) failures.push({ property: "publicPort", reason: `${protocol} forwards a public port of 1024 to 65535 (leave it out and the platform assigns one)` });
     if (domain !== undefined) failures.push({ property: "domain", reason: `${protocol} forwards route by port, not by domain: remove domain (domains are for http and https)` });
     return failures;
   }
-  const fixed = FIXED_PORT[protocol as string];
+  const fixed = typeof protocol === "string" ? FIXED_PORT[protocol] : undefined;
   if (knownPort && publicPort !== fixed) failures.push({ property: "publicPort", reason: `${protocol} always uses public port ${fixed}: remove publicPort` });
   if (protocol === "https" && domain === undefined) failures.push({ property: "domain", reason: "https needs a domain: the name the platform routes (and holds the certificate for) to this server" });
   return failures;
@@ -42,7 +42,7 @@ function portRules(inputs: Props): CheckFailure[] {
 
 const SLOT_REPLACED = "replaces the forward; a new forward that keeps the same public port or domain removes the old one first (the shared address holds each once)";
 
-export const vpsPortForwardSchema: ResourceSchema = {
+export const vpsPortForwardSchema = defineSchema({
   type: "VpsPortForward",
   sdk: { idOutputs: ["forwardId"], declaredServer: { kind: "portForward" } },
   service: "platform",
@@ -114,7 +114,7 @@ export const vpsPortForwardSchema: ResourceSchema = {
   },
   notes:
     "A replace that keeps the same public port or domain removes the old forward first: the shared address holds each once (`PORT_TAKEN`), across every server behind it. The server rules (shared address, running) are checked at preview as for [VpsSshKey](VpsSshKey.md). Delete removes the forward by id; one already gone (or whose server is terminated) counts as deleted.",
-};
+});
 /** The forward's own values: any change replaces it. */
 const FORWARD_INPUTS = changesOf(vpsPortForwardSchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "protocol", "privatePort", "domain", "adoptId"];
@@ -166,7 +166,7 @@ function hintFor(err: unknown, vpsId: string, inputs: Props): string | undefined
   return serverAccessHint(err, vpsId, "port forwards");
 }
 
-export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, {
+export const vpsPortForward = defineResource(vpsPortForwardSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsPortForwardSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "port forwards", createsObject(olds, result.inputs, FORWARD_INPUTS))));
@@ -186,13 +186,13 @@ export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, 
 
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
+    const vpsId = inputs.vpsId;
     const forwards = () => ctx.api.portForwardsOf(vpsId).fresh();
     const body = {
-      protocol: inputs.protocol as string,
-      privatePort: inputs.privatePort as number,
-      ...(inputs.publicPort !== undefined ? { publicPort: inputs.publicPort as number } : {}),
-      ...(inputs.domain !== undefined ? { domain: inputs.domain as string } : {}),
+      protocol: inputs.protocol,
+      privatePort: inputs.privatePort,
+      ...(inputs.publicPort !== undefined ? { publicPort: inputs.publicPort } : {}),
+      ...(inputs.domain !== undefined ? { domain: inputs.domain } : {}),
     };
     const { object, adopted } = await createOnce<PortForward>(ctx, inputs, {
       noun: "port forward",
@@ -200,7 +200,7 @@ export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, 
       describe: (f) => `${f.protocol} ${f.domain ?? f.publicPort} → ${f.privatePort} on server ${vpsId}`,
       adopt: async (adoptId) => {
         const found = (await forwards()).find((f) => f.id === adoptId);
-        if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no port forward with this id`);
+        if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no port forward with this id`);
         return found;
       },
       find: async () => ({ objects: (await forwards()).filter((f) => sameForward(f, inputs)), provablyMine: true }),
@@ -210,10 +210,12 @@ export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, 
     const values = adopted && inputs.adoptId !== undefined ? liveInputs(object, inputs) : inputs;
     return { id: object.id, outs: outputs(values, object, await serverOf(ctx, vpsId)) };
   },
-  hintFor: (err, inputs) => hintFor(err, inputs.vpsId as string, inputs),
+  hintFor: (err, inputs) => hintFor(err, inputs.vpsId, inputs),
 
   async read(id, props, ctx) {
-    const vpsId = props.vpsId as string;
+    const vpsId = props.vpsId;
+    // An import has no state to name the server.
+    if (vpsId === undefined) return { id: "", props: {} };
     let forwards: PortForward[];
     try {
       forwards = await ctx.api.portForwardsOf(vpsId).snapshot();
@@ -237,5 +239,8 @@ export const vpsPortForward = defineResource<PortForward>(vpsPortForwardSchema, 
   },
 
   // PORT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no forwards).
-  remove: (id, props, ctx) => ctx.api.platform.call("vps.portForwards.delete", { params: { id: props.vpsId as string, portId: id } }),
+  remove: async (id, { vpsId }, ctx) => {
+    // An import has no state to name the server: nothing to delete.
+    if (vpsId !== undefined) await ctx.api.platform.call("vps.portForwards.delete", { params: { id: vpsId, portId: id } });
+  },
 });

@@ -24,21 +24,25 @@ import { vpsPlans } from "./catalogue";
 
 export const SSH_KEY_LIMIT = 10;
 
-/** What the sdk class saw in the program about the object's server (set by the sdk, never by the user). */
-export interface DeclaredServer {
-  planId?: string;
-  powerState?: string;
+/**
+ * What the sdk class saw in the program about the object's server (set by the sdk, never by the
+ * user); a part of another type is left out (as not seen).
+ */
+const declaredServer = z.object({
+  planId: z.string().optional().catch(undefined),
+  powerState: z.string().optional().catch(undefined),
   /** This object is the n-th of its kind the program declares for the server (set only past the limit). */
-  ordinal?: number;
-}
+  ordinal: z.number().optional().catch(undefined),
+});
+export type DeclaredServer = z.output<typeof declaredServer>;
 
 export type AccessFeature = "SSH keys" | "port forwards" | "snapshots";
 
 const known = (value: unknown): value is string => typeof value === "string" && value !== "" && !isUnknown(value);
 
 export function declaredServerOf(inputs: Props): DeclaredServer {
-  const d = inputs.declaredServer;
-  return d && typeof d === "object" && !Array.isArray(d) ? (d as DeclaredServer) : {};
+  const parsed = declaredServer.safeParse(inputs.declaredServer);
+  return parsed.success ? parsed.data : {};
 }
 
 /** The server facts a check can know: the plan, and whether it will be stopped, or undefined (unknown until up). */
@@ -52,7 +56,7 @@ async function serverFacts(ctx: CallContext, inputs: Props): Promise<{ plan?: Vp
   if (!known(inputs.vpsId)) return { stopped: false };
   let server: Vps;
   try {
-    server = await ctx.api.platform.call("vps.get", { params: { id: inputs.vpsId as string } });
+    server = await ctx.api.platform.call("vps.get", { params: { id: inputs.vpsId } });
   } catch (err) {
     if (isNotFound(err)) return { property: "vpsId", reason: `no server ${inputs.vpsId} in reach of this key` };
     return { property: "vpsId", reason: `could not read the server to check it: ${operationError("check", err).message}` };

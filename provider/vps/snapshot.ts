@@ -17,13 +17,13 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import { snapshotStatus, type Snapshot } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
-import { diffInputs, isNotFound, operationError, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { diffInputs, isNotFound, operationError, operationFailed, PartialFailure, pick, UUID, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import type { CallContext } from "../context";
 import { busyUntil, retryWhileBusy, serverDeadline } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, VPS_BUSY_ADVICE } from "./server-access";
 
-export const vpsSnapshotSchema: ResourceSchema = {
+export const vpsSnapshotSchema = defineSchema({
   type: "VpsSnapshot",
   sdk: { declaredServer: { kind: "snapshot" } },
   service: "platform",
@@ -68,7 +68,7 @@ export const vpsSnapshotSchema: ResourceSchema = {
   },
   notes:
     "While a snapshot is made the server is busy (`VPS_BUSY` for its power, firewall, keys, forwards and backups): the server's other resources in the same `up` wait for it, they do not fail; a refusal that comes anyway (a snapshot made elsewhere) is waited out. A plan with `snapshotLimit` 0 is refused at preview (known at preview as for [VpsSshKey](VpsSshKey.md)). A snapshot whose job fails stays in the state with `status: \"error\"` and its `error` (the `up` reports it); a failed snapshot holds nothing to restore and does not count against the plan's limit. Delete removes it; one already gone (or whose server is terminated) counts as deleted.",
-};
+});
 /** The snapshot's own values: any change replaces it. */
 const SNAPSHOT_INPUTS = changesOf(vpsSnapshotSchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "name", "adoptId"];
@@ -108,7 +108,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "snapshots");
 }
 
-export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
+export const vpsSnapshot = defineResource(vpsSnapshotSchema, {
   async check(olds, news, ctx) {
     const result = checkSchema(vpsSnapshotSchema, news);
     if (result.failures.length === 0) result.failures.push(...(await serverAccessRules(ctx, result.inputs, "snapshots", createsObject(olds, result.inputs, SNAPSHOT_INPUTS))));
@@ -125,8 +125,8 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
   ownCreateErrors: true,
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
-    const name = inputs.name as string;
+    const vpsId = inputs.vpsId;
+    const name = inputs.name;
     // From the moment it is sent until it is made, the server is busy: this process's other actions
     // on it wait for `made` (a refused send frees it at once).
     let madeEnded!: () => void;
@@ -145,7 +145,7 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
           describe: (s) => `named "${s.name}" on server ${vpsId}`,
           adopt: async (adoptId) => {
             const live = (await ctx.api.snapshotsOf(vpsId).fresh()).find((s) => s.id === adoptId);
-            if (!live) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no snapshot with this id; remove adoptId to take one`);
+            if (!live) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no snapshot with this id; remove adoptId to take one`);
             return live;
           },
           // Its name on this stack's server tells the snapshot; a failed one is never taken for it.
@@ -164,7 +164,7 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
       } catch (err) {
         throw new PartialFailure(id, outputs(values, found.object, null), inputs, operationError("create", err).message);
       }
-      if (!snapshot) throw new Error(`create failed: snapshot ${id} of server ${vpsId} was deleted while it was being made; \`pulumi up\` may take it again`);
+      if (!snapshot) throw operationFailed("create", `snapshot ${id} of server ${vpsId} was deleted while it was being made; \`pulumi up\` may take it again`);
       if (snapshot.status === "error") {
         const error = await errorOf(ctx, vpsId, snapshot);
         // Kept in the state with its error: the next preview shows the replace that takes it again.
@@ -178,7 +178,7 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
 
   async update(id, _olds, news, ctx) {
     // Reached only after a partial failure with nothing to replace (a wait that timed out): finish waiting.
-    const vpsId = news.vpsId as string;
+    const vpsId = news.vpsId;
     const live = (await ctx.api.snapshotsOf(vpsId).fresh().catch((err) => Promise.reject(operationError("update", err)))).find((s) => s.id === id);
     if (!live) throw new Error(`update failed: server ${vpsId} has no snapshot ${id} any more: run \`pulumi refresh\`, then \`pulumi up\``);
     const snapshot = (await waitMade(ctx, vpsId, id, live)) ?? live;
@@ -186,7 +186,9 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
   },
 
   async read(id, props, ctx) {
-    const vpsId = props.vpsId as string;
+    const vpsId = props.vpsId;
+    // An import has no state to name the server.
+    if (vpsId === undefined) return { id: "", props: {} };
     let snapshots: Snapshot[];
     try {
       snapshots = await ctx.api.snapshotsOf(vpsId).snapshot();
@@ -201,5 +203,8 @@ export const vpsSnapshot = defineResource<Snapshot>(vpsSnapshotSchema, {
   },
 
   // SNAPSHOT_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no snapshots).
-  remove: (id, props, ctx) => ctx.api.platform.call("vps.snapshots.delete", { params: { id: props.vpsId as string, snapshotId: id } }),
+  remove: async (id, { vpsId }, ctx) => {
+    // An import has no state to name the server: nothing to delete.
+    if (vpsId !== undefined) await ctx.api.platform.call("vps.snapshots.delete", { params: { id: vpsId, snapshotId: id } });
+  },
 });

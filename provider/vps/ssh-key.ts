@@ -15,8 +15,8 @@ import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { SshKey } from "../../contract/schemas";
 import { holdsPrivateKey, parseSshPublicKey } from "../../contract/ssh-keys";
-import { goneIfNotFound, isUnknown, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { goneIfNotFound, isUnknown, operationFailed, pick, sensitiveFailure, UUID, type DiffResult, type Props } from "../resource";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema } from "../schema";
 import { retryWhileBusy } from "./server-waits";
 import { busyServerWait, createsObject, declaredServerInput, serverAccessHint, serverAccessRules, SSH_KEY_LIMIT, VPS_BUSY_ADVICE } from "./server-access";
 
@@ -25,7 +25,7 @@ const parsedKey = (inputs: Props) => (typeof inputs.publicKey === "string" && !i
 
 const KEY_REPLACED = "replaces the key (the API has no key update); when the key itself stays (a new label or comment), the old one is removed first";
 
-export const vpsSshKeySchema: ResourceSchema = {
+export const vpsSshKeySchema = defineSchema({
   type: "VpsSshKey",
   sdk: { idOutputs: ["fingerprint"], declaredServer: { kind: "sshKey", perServer: SSH_KEY_LIMIT } },
   service: "platform",
@@ -100,14 +100,14 @@ export const vpsSshKeySchema: ResourceSchema = {
 The server's facts are known at preview when \`vpsId\` is the \`id\` output of a \`Vps\` in the same program (the class passes that server's \`planId\` and \`powerState\` along as \`declaredServer\`) or a plain id (the server is read once); an id derived otherwise (\`server.id.apply(...)\`) meets the API's refusal at \`up\`, with the same advice. Only a key a create would add is checked against its server: a key already made is not refused on every preview because its server was stopped since.
 
 The same key on the same server (a new label or comment) is removed before it is added again, since a server holds a key once (\`SSH_KEY_EXISTS\`). Delete removes the key by fingerprint; a key already gone (or whose server is terminated) counts as deleted.`,
-};
+});
 /** The key's own values: any change replaces it. */
 const KEY_INPUTS = changesOf(vpsSshKeySchema).replace;
 const OUTPUT_INPUTS = ["vpsId", "publicKey", "label", "adoptId"];
 
 /** The fingerprint of the inputs' key (checked: a valid key). */
-function fingerprintOf(inputs: Props): string {
-  const parsed = parseSshPublicKey(inputs.publicKey as string);
+function fingerprintOf(publicKey: string | undefined): string {
+  const parsed = parseSshPublicKey(publicKey ?? "");
   if ("problem" in parsed) throw new Error(`publicKey: ${parsed.problem}`);
   return parsed.fingerprint;
 }
@@ -126,7 +126,7 @@ function hintFor(err: unknown, vpsId: string): string | undefined {
   return serverAccessHint(err, vpsId, "SSH keys");
 }
 
-export const vpsSshKey = defineResource<SshKey>(vpsSshKeySchema, {
+export const vpsSshKey = defineResource(vpsSshKeySchema, {
   async check(olds, news, ctx) {
     // A private key never reaches a schema, a message or the checked inputs.
     if (typeof news.publicKey === "string" && holdsPrivateKey(news.publicKey)) {
@@ -146,14 +146,14 @@ export const vpsSshKey = defineResource<SshKey>(vpsSshKeySchema, {
     const changed = (name: string) => isUnknown(news[name]) || JSON.stringify(olds[name] ?? null) !== JSON.stringify(news[name] ?? null);
     const replaces = KEY_INPUTS.filter(changed);
     // The same key on the same server cannot be added beside itself: the old one goes first.
-    const sameKey = !changed("vpsId") && !isUnknown(news.publicKey) && olds.fingerprint === fingerprintOf(news);
+    const sameKey = !changed("vpsId") && !isUnknown(news.publicKey) && olds.fingerprint === fingerprintOf(news.publicKey);
     return { changes: replaces.length > 0, replaces, ...(replaces.length && sameKey ? { deleteBeforeReplace: true } : {}) };
   },
 
   async create(inputs, ctx) {
     const api = ctx.api.platform;
-    const vpsId = inputs.vpsId as string;
-    const fingerprint = fingerprintOf(inputs);
+    const vpsId = inputs.vpsId;
+    const fingerprint = fingerprintOf(inputs.publicKey);
     const keys = () => ctx.api.sshKeysOf(vpsId).fresh();
     const { object, adopted } = await createOnce<SshKey>(ctx, inputs, {
       noun: "SSH key",
@@ -161,14 +161,14 @@ export const vpsSshKey = defineResource<SshKey>(vpsSshKeySchema, {
       describe: (k) => `${k.fingerprint} on server ${vpsId}`,
       adopt: async (adoptId) => {
         const found = (await keys()).find((k) => k.fingerprint === adoptId);
-        if (!found) throw new Error(`create failed: adoptId "${adoptId}": server ${vpsId} has no SSH key with this fingerprint; remove adoptId to add it`);
+        if (!found) throw operationFailed("create", `adoptId "${adoptId}": server ${vpsId} has no SSH key with this fingerprint; remove adoptId to add it`);
         return found;
       },
       // The fingerprint is the key: the same key on this stack's server is this resource's.
       find: async () => ({ objects: (await keys()).filter((k) => k.fingerprint === fingerprint), provablyMine: true }),
       send: () =>
         retryWhileBusy(ctx, vpsId, () =>
-          api.call("vps.sshKeys.add", { params: { id: vpsId }, body: { publicKey: inputs.publicKey as string, ...(inputs.label !== undefined ? { label: inputs.label as string } : {}) } }),
+          api.call("vps.sshKeys.add", { params: { id: vpsId }, body: { publicKey: inputs.publicKey, ...(inputs.label !== undefined ? { label: inputs.label } : {}) } }),
         ),
       refusedAsDuplicate: (err) => isApiError(err, "SSH_KEY_EXISTS"),
       otherwise: "remove the key from the server",
@@ -176,13 +176,17 @@ export const vpsSshKey = defineResource<SshKey>(vpsSshKeySchema, {
     // A key found on the server is taken as it is: a different label shows as a replace in the next preview.
     return { id: object.fingerprint, outs: outputs(adopted ? liveInputs(object, inputs) : inputs, object) };
   },
-  hintFor: (err, inputs) => hintFor(err, inputs.vpsId as string),
+  hintFor: (err, inputs) => hintFor(err, inputs.vpsId),
 
-  find: async (id, props, ctx) => (await ctx.api.sshKeysOf(props.vpsId as string).snapshot().catch(goneIfNotFound)).find((k) => k.fingerprint === id),
+  // An import has no state to name the server: nothing found.
+  find: async (id, { vpsId }, ctx) => (vpsId === undefined ? undefined : (await ctx.api.sshKeysOf(vpsId).snapshot().catch(goneIfNotFound)).find((k) => k.fingerprint === id)),
   properties(key, props) {
     const inputs = liveInputs(key, props);
     return { inputs, outputs: outputs(inputs, key) };
   },
   // SSH_KEY_NOT_FOUND or INSTANCE_NOT_FOUND: already gone (a terminated server keeps no keys).
-  remove: (id, props, ctx) => ctx.api.platform.call("vps.sshKeys.delete", { params: { id: props.vpsId as string, fingerprint: id } }),
+  remove: async (id, { vpsId }, ctx) => {
+    // An import has no state to name the server: nothing to delete.
+    if (vpsId !== undefined) await ctx.api.platform.call("vps.sshKeys.delete", { params: { id: vpsId, fingerprint: id } });
+  },
 });

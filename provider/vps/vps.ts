@@ -9,13 +9,13 @@
  * server of the same name was created). `adoptId` takes over any server of the project.
  */
 import { z } from "zod";
-import { isApiError, OutcomeUnknownError, redact } from "../client/errors";
+import { OutcomeUnknownError, redact } from "../client/errors";
 import { adoptIdOf, createOnce } from "../create-once";
 import type { ApiClient } from "../client/http";
 import { billingPeriods, serverNameProblem, vpsStatus, type Vps, type VpsPlan } from "../../contract/schemas";
 import { waitFor } from "../client/poller";
 import { diffInputs, isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type DiffResult, type Props } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, type ResourceSchema } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, schemaHint, type InputsOf, type StoredOf } from "../schema";
 import type { CallContext } from "../context";
 import { vpsPlans } from "./catalogue";
 import { busyServerWait, VPS_BUSY_ADVICE } from "./server-access";
@@ -30,7 +30,7 @@ const serverName = z
     error: (issue) => (issue.input === undefined ? "at least 3 characters, no control characters (line breaks, tabs, NUL); spaces and any other character allowed" : serverNameProblem(String(issue.input))),
   });
 
-export const vpsSchema: ResourceSchema = {
+export const vpsSchema = defineSchema({
   type: "Vps",
   sdk: { defaultName: true, linksServer: true, types: [{ dataType: "BillingPeriod" }] },
   preview: `**Price.** A create states its price (the plan's price for \`billingPeriod\`, from \`GET /vps/plans\`) as a line of the preview (\`Vps: server "web-1a2b3c4" (plan s-1vcpu-1gb, monthly) costs IDR 75,000 now, …\`); an upgrade states the prorated difference for the days left ((new − old monthly price) × days ÷ 30, an estimate of what the API charges at the time of the call). Each is added to the run's paid steps of the same profile (servers, backups, domains, email plan), and the preview refuses, on \`planId\`, the step that brings them over the wallet (\`GET /account/wallet\`, read once per run), naming the total, the wallet and the amount to top up: nothing is made or charged. An adoption, or a server of this name already in the project (an interrupted \`up\` made it and paid then), costs nothing. A delete refunds nothing, so a removal frees no money.
@@ -155,15 +155,16 @@ The SSH keys, port forwards and snapshots of a server declared in the same progr
 **The preview of an update** (an upgrade, a reinstall, a power change) shows the server's new inputs and its \`id\`; every other output — \`publicIp\`, \`status\`, \`expiresAt\`, \`username\` — is unknown there (the real CLI does not call a dynamic provider in a preview of an update). Resources wired by \`vpsId: server.id\` stay unchanged in it; a stack output of \`server.publicIp\` shows as \`output<string>\`, and a resource that takes \`server.publicIp\` as an input previews as an update of its own, which the \`up\` then finds needs nothing. A server whose job was still running when a wait ran out (\`status\` \`provisioning\`, \`upgrading\`…) diffs as an update also after a \`pulumi refresh\`, and the next \`up\` waits for it.
 
 Static \`Vps.get(name, id)\` reads a live server (outputs only, nothing managed).`,
-};
+});
 const INPUTS = Object.keys(vpsSchema.inputs);
+type VpsInputs = InputsOf<typeof vpsSchema>;
 
 /** Fails with the message cleaned of the root password (an API message could echo a value). */
-function fail(operation: string, err: unknown, inputs: Props, hint?: string): Error {
+function fail(operation: string, err: unknown, inputs: { rootPassword?: string }, hint?: string): Error {
   const error = operationError(operation, err, hint);
-  error.message = redact(error.message, [inputs.rootPassword as string]);
+  error.message = redact(error.message, [inputs.rootPassword]);
   // The CLI prints a partial failure's reasons, not its message: cleaned the same.
-  if (error instanceof PartialFailure) error.reasons.splice(0, error.reasons.length, ...error.reasons.map((r) => redact(r, [inputs.rootPassword as string])));
+  if (error instanceof PartialFailure) error.reasons.splice(0, error.reasons.length, ...error.reasons.map((r) => redact(r, [inputs.rootPassword])));
   return error;
 }
 
@@ -224,16 +225,17 @@ export function proratedUpgrade(from: VpsPlan, to: VpsPlan, expiresAt: string, n
  * adopts it or stops, never pays: an interrupted `up` made it, and paid then).
  */
 async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise<CheckFailure[]> {
-  if (inputs.adoptId !== undefined || isUnknown(inputs.planId) || isUnknown(inputs.projectId)) return [];
+  const { projectId } = inputs;
+  if (inputs.adoptId !== undefined || isUnknown(inputs.planId) || isUnknown(projectId) || typeof projectId !== "string") return [];
   const plans = await vpsPlans(ctx.api);
   const plan = plans.find((p) => p.id === inputs.planId);
   if (!plan) return [];
   const replaced = (name: string) => olds[name] !== undefined && olds[name] !== inputs[name];
   const created = Object.keys(olds).length === 0 || replaced("name") || replaced("projectId");
-  const name = isUnknown(inputs.name) ? undefined : (inputs.name as string);
+  const name = isUnknown(inputs.name) || typeof inputs.name !== "string" ? undefined : inputs.name;
   const label = name ? `server "${name}"` : "a new server";
   let live: Vps | undefined;
-  const liveNamed = async (n: string) => sameName(await ctx.api.serverList.lookup(), n, inputs.projectId as string)[0];
+  const liveNamed = async (n: string) => sameName(await ctx.api.serverList.lookup(), n, projectId)[0];
   try {
     if (created) {
       if (name && (await liveNamed(name))) return [];
@@ -246,8 +248,8 @@ async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise
   }
   const source = { platform: () => ctx.api.platform };
   if (created) {
-    const period = inputs.billingPeriod as string;
-    const price = plan.prices[period as keyof typeof plan.prices];
+    const period = billingPeriods.find((p) => p === inputs.billingPeriod);
+    const price = period === undefined ? undefined : plan.prices[period];
     if (price === undefined) return [];
     const failure = await ctx.api.foresight.charge("planId", { resource: "Vps", what: `${label} (plan ${plan.name}, ${period})`, amount: price }, source);
     return failure ? [failure] : [];
@@ -294,7 +296,7 @@ export function destructiveChanges(olds: Props, news: Props): string[] {
  * No value may be `undefined`: the provider host cannot encode it (a create would then fail after the
  * server was made and paid for). `lastJobError` is API text: cleaned of the root passwords known.
  */
-export function serverProperties(server: Vps, kept: Props, otherSecrets: string[] = []): { inputs: Props; outputs: Props } {
+export function serverProperties(server: Vps, kept: Kept, otherSecrets: string[] = []): { inputs: Props; outputs: Props } {
   const inputs: Props = {
     ...pick(kept, ["adoptId", "defaultName", "rootPassword"]),
     projectId: server.projectId,
@@ -314,14 +316,17 @@ export function serverProperties(server: Vps, kept: Props, otherSecrets: string[
     publicIp: server.publicIp,
     expiresAt: server.expiresAt,
     lastJobStatus: server.lastJobStatus,
-    lastJobError: server.lastJobError === null ? null : redact(server.lastJobError, [kept.rootPassword as string, ...otherSecrets]),
+    lastJobError: server.lastJobError === null ? null : redact(server.lastJobError, [kept.rootPassword, ...otherSecrets]),
     ...(kept.username !== undefined ? { username: kept.username } : {}),
   };
   return { inputs, outputs };
 }
 
+/** What serverProperties takes from the program or the state: the inputs the API does not hold, the login. */
+type Kept = StoredOf<typeof vpsSchema>;
+
 /** The outputs of a server this resource made or changed from the program's `inputs`. */
-const outputs = (inputs: Props, server: Vps, username?: unknown): Props => serverProperties(server, { ...inputs, username }).outputs;
+const outputs = (inputs: VpsInputs, server: Vps, username?: string): Props => serverProperties(server, { ...inputs, username }).outputs;
 
 async function usernameOf(api: ApiClient, vpsId: string): Promise<string | undefined> {
   return (await api.call("vps.credentials", { params: { id: vpsId } }).catch(() => undefined))?.user;
@@ -333,7 +338,7 @@ function sameName(listed: Vps[], name: string, projectId: string): Vps[] {
 }
 
 /** The server `adoptId` names, if this key can manage it as this resource. */
-async function adoptServer(ctx: CallContext, adoptId: string, inputs: Props): Promise<Vps> {
+async function adoptServer(ctx: CallContext, adoptId: string, inputs: VpsInputs): Promise<Vps> {
   // Read on its own, not through the poller: an unknown id's error carries the API's own answer.
   let server: Vps;
   try {
@@ -352,16 +357,19 @@ async function adoptServer(ctx: CallContext, adoptId: string, inputs: Props): Pr
 }
 
 /** Sends the paid create at most once (createOnce): adopts what an earlier attempt made, or stops. */
-async function createServer(ctx: CallContext, inputs: Props): Promise<{ server: Vps; adopted: boolean }> {
+async function createServer(ctx: CallContext, inputs: VpsInputs): Promise<{ server: Vps; adopted: boolean }> {
   const api = ctx.api.platform;
+  const { name, projectId } = inputs;
+  // The check sets both (from the stack config, the default name).
+  if (name === undefined || projectId === undefined) throw operationFailed("create", `the checked inputs lack ${name === undefined ? "name" : "projectId"}`);
   const body = {
-    planId: inputs.planId as string,
-    projectId: inputs.projectId as string,
-    name: inputs.name as string,
-    osType: inputs.osType as string,
-    osVersion: inputs.osVersion as string,
-    rootPassword: inputs.rootPassword as string,
-    billingPeriod: inputs.billingPeriod as string,
+    planId: inputs.planId,
+    projectId,
+    name,
+    osType: inputs.osType,
+    osVersion: inputs.osVersion,
+    rootPassword: inputs.rootPassword,
+    billingPeriod: inputs.billingPeriod,
   };
   try {
     const { object, adopted } = await createOnce<Vps>(ctx, inputs, {
@@ -379,7 +387,7 @@ async function createServer(ctx: CallContext, inputs: Props): Promise<{ server: 
     });
     return { server: object, adopted };
   } catch (err) {
-    throw fail("create", err, inputs, isApiError(err, "INSUFFICIENT_BALANCE") ? "Top up the wallet, then run `pulumi up` again" : undefined);
+    throw fail("create", err, inputs, schemaHint(vpsSchema, err, ["INSUFFICIENT_BALANCE"]));
   }
 }
 
@@ -388,15 +396,15 @@ async function createServer(ctx: CallContext, inputs: Props): Promise<{ server: 
  * its credentials, so a different program password shows as an update that resets it). The next
  * preview compares the program with these and shows the update or replace where they differ.
  */
-async function adoptedOutputs(api: ApiClient, server: Vps, inputs: Props): Promise<Props> {
+async function adoptedOutputs(api: ApiClient, server: Vps, inputs: VpsInputs): Promise<Props> {
   const credentials = await api.call("vps.credentials", { params: { id: server.id } }).catch(() => undefined);
   const kept = { ...pick(inputs, ["adoptId", "defaultName"]), rootPassword: credentials?.password ?? inputs.rootPassword, username: credentials?.user };
   // A job error is cleaned of the program's password too, not only of the live one.
-  return serverProperties(server, kept, [inputs.rootPassword as string]).outputs;
+  return serverProperties(server, kept, [inputs.rootPassword]).outputs;
 }
 
 /** Waits for the server to settle; a server in `error` is a partial failure (id kept). */
-async function settle(ctx: CallContext, vpsId: string, inputs: Props, operation: string, expectedMs?: number): Promise<Vps> {
+async function settle(ctx: CallContext, vpsId: string, inputs: VpsInputs, operation: string, expectedMs?: number): Promise<Vps> {
   let server: Vps;
   try {
     server = await waitSettled(ctx, vpsId, undefined, expectedMs);
@@ -409,7 +417,7 @@ async function settle(ctx: CallContext, vpsId: string, inputs: Props, operation:
       outputs(inputs, server),
       inputs,
       redact(`${operation} failed: server ${vpsId} ended in status error: ${server.lastJobError ?? "no reason given"}. The next \`pulumi up\` replaces it`, [
-        inputs.rootPassword as string,
+        inputs.rootPassword,
       ]),
     );
   }
@@ -420,10 +428,10 @@ async function settle(ctx: CallContext, vpsId: string, inputs: Props, operation:
  * The one `PATCH /vps/{id}/auto-renew` body that brings auto-renew and the renewal period to the
  * program's (only what differs), or undefined when both already are. Charges nothing.
  */
-export function renewalChange(server: Vps, inputs: Props): { enabled?: boolean; billingPeriod?: string } | undefined {
+export function renewalChange(server: Vps, inputs: Pick<VpsInputs, "autoRenew" | "billingPeriod">): { enabled?: boolean; billingPeriod?: string } | undefined {
   const body = {
-    ...(server.autoRenew !== inputs.autoRenew ? { enabled: inputs.autoRenew as boolean } : {}),
-    ...(server.billingPeriod !== inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod as string } : {}),
+    ...(server.autoRenew !== inputs.autoRenew ? { enabled: inputs.autoRenew } : {}),
+    ...(server.billingPeriod !== inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod } : {}),
   };
   return Object.keys(body).length ? body : undefined;
 }
@@ -437,9 +445,9 @@ function jobFailed(what: string, server: Vps, undone: string): Error {
  * Brings the power state to what the program asks. Raw errors (the caller names the operation); a
  * stop or start whose job failed settles back where it was, which is an error too.
  */
-async function applyPower(ctx: CallContext, server: Vps, inputs: Props, operation: string): Promise<Vps> {
+async function applyPower(ctx: CallContext, server: Vps, inputs: VpsInputs, operation: string): Promise<Vps> {
   const api = ctx.api.platform;
-  const wanted = inputs.powerState as "running" | "stopped";
+  const wanted = inputs.powerState;
   if (server.status === wanted) return server;
   const route = wanted === "running" ? "vps.start" : "vps.stop";
   await retryWhileBusy(ctx, server.id, () => api.call(route, { params: { id: server.id } }));
@@ -452,9 +460,9 @@ async function applyPower(ctx: CallContext, server: Vps, inputs: Props, operatio
  * The password reset has no status of its own: it is done when the credentials answer the new one,
  * and failed when the server reports a new job error (the old password then stays valid).
  */
-async function resetPassword(ctx: CallContext, vpsId: string, inputs: Props): Promise<void> {
+async function resetPassword(ctx: CallContext, vpsId: string, inputs: VpsInputs): Promise<void> {
   const api = ctx.api.platform;
-  const rootPassword = inputs.rootPassword as string;
+  const rootPassword = inputs.rootPassword;
   // The answer is the server as the call found it: its last job before this one.
   const before = await retryWhileBusy(ctx, vpsId, () => api.call("vps.resetPassword", { params: { id: vpsId }, body: { rootPassword } }));
   const outcome = await waitFor(
@@ -470,9 +478,9 @@ async function resetPassword(ctx: CallContext, vpsId: string, inputs: Props): Pr
   if (outcome.failed) throw jobFailed(`the password reset of server ${vpsId}`, outcome.failed, "the old password stays valid");
 }
 
-async function upgrade(ctx: CallContext, vpsId: string, inputs: Props): Promise<void> {
+async function upgrade(ctx: CallContext, vpsId: string, inputs: VpsInputs): Promise<void> {
   const api = ctx.api.platform;
-  const planId = inputs.planId as string;
+  const planId = inputs.planId;
   try {
     await retryWhileBusy(ctx, vpsId, () => api.call("vps.upgrade", { params: { id: vpsId }, body: { planId } }));
   } catch (err) {
@@ -484,9 +492,9 @@ async function upgrade(ctx: CallContext, vpsId: string, inputs: Props): Promise<
 }
 
 /** Reinstall in place: the disk is wiped, the server and its address are kept. Never sent twice. */
-async function reinstall(ctx: CallContext, vpsId: string, inputs: Props): Promise<void> {
+async function reinstall(ctx: CallContext, vpsId: string, inputs: VpsInputs): Promise<void> {
   const api = ctx.api.platform;
-  const body = { osType: inputs.osType as string, osVersion: inputs.osVersion as string, rootPassword: inputs.rootPassword as string };
+  const body = { osType: inputs.osType, osVersion: inputs.osVersion, rootPassword: inputs.rootPassword };
   try {
     await retryWhileBusy(ctx, vpsId, () => api.call("vps.reinstall", { params: { id: vpsId }, body }));
   } catch (err) {
@@ -593,12 +601,7 @@ export const vps = defineResource(vpsSchema, {
       return { outs: outputs(news, server, await usernameOf(api, id)) };
     } catch (err) {
       if (err instanceof PartialFailure) throw err;
-      const hint = isApiError(err, "INSTANCE_NOT_RUNNING")
-        ? "Set powerState: running first"
-        : isApiError(err, "INSUFFICIENT_BALANCE")
-          ? "Top up the wallet, then run `pulumi up` again"
-          : undefined;
-      throw fail("update", err, news, hint);
+      throw fail("update", err, news, schemaHint(vpsSchema, err, ["INSTANCE_NOT_RUNNING", "INSUFFICIENT_BALANCE"]));
     }
   },
 

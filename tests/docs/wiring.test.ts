@@ -57,7 +57,7 @@ test("a provider file exporting a ResourceSchema is a type: the map loads it at 
     mkdirSync(join(root, "provider", "things"), { recursive: true });
     writeFileSync(
       join(root, "provider", "things", "gadget.ts"),
-      'export const gadgetSchema: ResourceSchema = {\n  type: "Gadget",\n  service: "platform",\n};\n\nexport const gadget: SchemaResource = { schema: gadgetSchema };\n',
+      'export const gadgetSchema = defineSchema({\n  type: "Gadget",\n  service: "platform",\n});\n\nexport const gadget: SchemaResource = { schema: gadgetSchema };\n',
     );
     const types = discoverTypes(root);
     expect(types).toEqual([{ type: "Gadget", provider: "provider/things/gadget.ts", exportName: "gadget", sdk: "sdk/things/gadget.ts" }]);

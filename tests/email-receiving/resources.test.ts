@@ -219,7 +219,7 @@ describe("Mailbox", () => {
     expect(h.writes()).toEqual([]);
     expect(await h.host.diff(T, adopted.id, adopted.properties, inputs)).toMatchObject({ changes: "some", replaces: [] });
     const wrong = await failure<HostError>(h.host.create(T, await h.checked(T, { domainId, localPart: "sales", adoptId: existing.id })));
-    expect(wrong.message).toMatch(/adoptId ".+" is the mailbox support@.+, not the mailbox sales@/);
+    expect(wrong.message).toMatch(/^create failed: adoptId ".+" is the mailbox support@.+, not the mailbox sales@/);
   });
 
   test("API refusals explained: DOMAIN_NOT_RECEIVING (says to pass ReceivingDomain.domainId), MAILBOX_LIMIT (deleteBeforeReplace)", async () => {

@@ -4,9 +4,9 @@
  * `@ts-expect-error` lines fail the typecheck if it stops doing so), and a cast past the compiler
  * fails as the module loads, naming the type, not at the first read or delete.
  */
-import { defineResource, type ResourceCrud, type ResourceSchema } from "../../provider/schema";
+import { defineResource, defineSchema, type ResourceCrud } from "../../provider/schema";
 
-const schema: ResourceSchema = {
+const schema = defineSchema({
   type: "Widget",
   service: "platform",
   summary: "A widget.",
@@ -15,9 +15,9 @@ const schema: ResourceSchema = {
   outputs: {},
   interrupted: "Nothing.",
   errors: {},
-};
+});
 
-const create: ResourceCrud<{ id: string }>["create"] = async () => ({ id: "w-1", outs: {} });
+const create: ResourceCrud<typeof schema, { id: string }>["create"] = async () => ({ id: "w-1", outs: {} });
 const find = async (id: string) => ({ id });
 const properties = () => ({ inputs: {}, outputs: {} });
 const remove = async () => undefined;

@@ -341,7 +341,7 @@ describe("Vps create: outcome unknown and failures", () => {
     // The wallet empties after the check (which prices the run against it): the API's refusal is what the create meets.
     await h.emu.ctl("PATCH", "/wallet", { balance: 1000 });
     const err = await failure<HostError>(h.host.create(T, inputs));
-    expect(err.message).toMatch(/^create failed: POST \/vps 402 INSUFFICIENT_BALANCE — Saldo tidak cukup .*required IDR 75,000, available IDR 1,000\. Top up the wallet/);
+    expect(err.message).toMatch(/^create failed: POST \/vps 402 INSUFFICIENT_BALANCE — Saldo tidak cukup .*required IDR 75,000, available IDR 1,000\. The wallet cannot cover the create, upgrade or renewal .*: top up the wallet, then run `pulumi up` again/);
     expect(err.initFailed).toBeUndefined();
     expect(servers(h)).toEqual([]);
     expect(wallet(h)).toBe(1000);
@@ -422,7 +422,7 @@ describe("Vps update refusals", () => {
     await h.emu.ctl("POST", "/faults", { method: "POST", path: `/api/vps/${created.id}/reset-password`, status: 409, code: "INSTANCE_NOT_RUNNING", times: 1 });
     const news = await h.checked(T, args({ rootPassword: NEW_PASSWORD }), inputs);
     const err = await failure<HostError>(h.host.update(T, created.id, created.properties, news));
-    expect(err.message).toMatch(/^update failed: POST \/vps\/[0-9a-f-]+\/reset-password 409 INSTANCE_NOT_RUNNING — .*Set powerState: running first/);
+    expect(err.message).toMatch(/^update failed: POST \/vps\/[0-9a-f-]+\/reset-password 409 INSTANCE_NOT_RUNNING — .*The change is applied on a running server: set `powerState: "running"` first/);
     expect(err.message).not.toContain(NEW_PASSWORD);
   });
 });

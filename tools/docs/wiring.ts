@@ -1,6 +1,6 @@
 /**
  * The files that wire each resource type into the package, written by `npm run docs` from the
- * provider files themselves: a type is a provider file exporting `<name>Schema: ResourceSchema`
+ * provider files themselves: a type is a provider file exporting `<name>Schema = defineSchema({`
  * (its `type:` the first field) beside the resource object `<name>`. From that:
  *
  * - provider/generated/resources.ts: the `resources` map `run` dispatches on;
@@ -41,7 +41,7 @@ function sourceFiles(root: string, dir: string): string[] {
   return out;
 }
 
-const SCHEMA_EXPORT = /^export const (\w+)Schema: ResourceSchema = \{\s*\n\s*type: "(\w+)",/gm;
+const SCHEMA_EXPORT = /^export const (\w+)Schema = defineSchema\(\{\s*\n\s*type: "(\w+)",/gm;
 
 /** Every resource type under provider/, sorted by type name. */
 export function discoverTypes(root: string): DiscoveredType[] {
