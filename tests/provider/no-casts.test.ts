@@ -3,7 +3,8 @@
  * `as` cast of an input or output value is left in provider/: each `x as T` and `<T>x` is counted
  * from the files' syntax trees (comments and strings do not count; `as const`, `import * as` and
  * `export * as` are not casts). Outside the count: client/ (the API client, whose answers the route
- * table's schemas decode) and generated/ (written by `npm run docs`).
+ * table's schemas decode). generated/ (written by `npm run docs`) counts too: its table types each
+ * module it loads by an annotation.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -11,7 +12,7 @@ import * as ts from "typescript";
 
 const ROOT = join(__dirname, "..", "..");
 const PROVIDER = join(ROOT, "provider");
-const OUTSIDE = ["client", "generated"].map((dir) => join(PROVIDER, dir));
+const OUTSIDE = ["client"].map((dir) => join(PROVIDER, dir));
 
 /**
  * The two process caches whose entries differ in type by key (`keep`, `once`): the key fixes the
