@@ -201,10 +201,16 @@ export function inputsOf<S extends ResourceSchema>(schema: S, props: Props): Inp
   throw undecodable(schema, "inputs", misfits(schema.inputs, props, true));
 }
 
-/** The state's properties, typed by the schema. */
+/**
+ * The state's properties, typed by the schema. A value the schema refuses (a refresh stored what the
+ * API holds after a change out of band: a name or URL the input rules do not allow) counts as absent,
+ * so the diff shows the change and the update or the delete still runs: the state never blocks them.
+ */
 export function storedOf<S extends ResourceSchema>(schema: S, props: Props): StoredOf<S> {
-  if (isStored(schema, props)) return props;
-  throw undecodable(schema, "state's properties", [...misfits(schema.inputs, props, false), ...misfits(schema.outputs, props, false)]);
+  const refused = new Set([...misfits(schema.inputs, props, false), ...misfits(schema.outputs, props, false)]);
+  const known = Object.fromEntries(Object.entries(props).filter(([name]) => !refused.has(name)));
+  if (isStored(schema, known)) return known;
+  throw undecodable(schema, "state's properties", [...refused]);
 }
 
 /**

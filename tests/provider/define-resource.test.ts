@@ -4,6 +4,7 @@
  * `@ts-expect-error` lines fail the typecheck if it stops doing so), and a cast past the compiler
  * fails as the module loads, naming the type, not at the first read or delete.
  */
+import { z } from "zod";
 import { defineResource, defineSchema, type ResourceCrud } from "../../provider/schema";
 
 const schema = defineSchema({
@@ -34,4 +35,30 @@ test("neither delete nor remove: defineResource throws at once, naming the type 
 test("neither read nor find with properties: defineResource throws at once, naming the type and what is missing", () => {
   // @ts-expect-error: the default read needs find and properties.
   expect(() => defineResource(schema, { create, find, remove })).toThrow("Widget: defineResource needs read, or find and properties");
+});
+
+test("a state value the schema refuses (drift a refresh stored) counts as absent: the diff shows the change, the delete runs", async () => {
+  const hooks = defineSchema({
+    type: "Hook",
+    service: "email",
+    summary: "A hook.",
+    example: "hook.ts",
+    inputs: { url: { schema: z.string().startsWith("https://"), description: "Where.", change: "update" } },
+    outputs: {},
+    interrupted: "Nothing.",
+    errors: {},
+  });
+  const removed: unknown[] = [];
+  const hook = defineResource(hooks, {
+    create: async (inputs) => ({ id: "h-1", outs: { url: inputs.url } }),
+    find: async (id) => ({ id }),
+    properties: (_object, props) => ({ inputs: {}, outputs: props }),
+    remove: async (_id, props) => removed.push(props),
+  });
+  // What the API holds after a change out of band, which the input rule would refuse.
+  const drifted = { url: "http://hooks.example.com/a" };
+  const ctx = {} as never;
+  await expect(hook.diff("h-1", drifted, { url: "https://hooks.example.com/a" }, ctx)).resolves.toMatchObject({ changes: true });
+  await hook.delete("h-1", drifted, ctx);
+  expect(removed).toEqual([{}]);
 });
