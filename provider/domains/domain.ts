@@ -30,7 +30,7 @@ import {
   type CheckFailure,
   type Props,
 } from "../resource";
-import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, type InputsOf } from "../schema";
+import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, schemaHint, type InputsOf } from "../schema";
 import { createOnce } from "../create-once";
 import { DNS_LABEL, TOP_LEVEL_LABEL } from "../validation";
 
@@ -258,10 +258,8 @@ function hintFor(err: unknown, name: string): string | undefined {
       const missing = Array.isArray(err.details.missing) ? err.details.missing.join(", ") : "the API did not say which";
       return `The account's owner (registrant) details are incomplete; missing: ${missing}. Complete them in the dashboard or with PATCH /domains/registrant (a DomainRegistrant resource, given to this Domain as registrant: owner.id), then run again`;
     }
-    case "INSUFFICIENT_BALANCE":
-      return "Top up the wallet, then run again";
     default:
-      return undefined;
+      return schemaHint(domainSchema, err, ["INSUFFICIENT_BALANCE"]);
   }
 }
 

@@ -20,7 +20,7 @@ import type { CallContext } from "../context";
 import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, schemaHint, type InputsOf, type InputSpec } from "../schema";
-import { emailAddress, isFullyQualified } from "../validation";
+import { emailAddress } from "../validation";
 
 export const MAX_FORWARD_ADDRESSES = 5;
 

@@ -72,7 +72,6 @@ export const receivingDomainSchema = defineSchema({
 
 Receiving, mailboxes and aliases are free: nothing is charged.`,
 });
-const INPUTS = Object.keys(receivingDomainSchema.inputs);
 
 type Enabled = ReceivingStatus & { host: string };
 

@@ -10,7 +10,7 @@
  * free), and the stack holds the new secret.
  */
 import { z } from "zod";
-import { isApiError, OutcomeUnknownError } from "../client/errors";
+import { OutcomeUnknownError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { CallContext } from "../context";
 import { webhookEventNames, type Webhook } from "../../contract/schemas";

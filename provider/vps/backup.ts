@@ -14,7 +14,7 @@ import type { BackupAddon } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import { waitFor } from "../client/poller";
 import { isNotFound, isUnknown, operationError, operationFailed, PartialFailure, pick, UUID, type CheckFailure, type Props } from "../resource";
-import { adoptIdInput, checkSchema, defineResource, defineSchema } from "../schema";
+import { adoptIdInput, checkSchema, defineResource, defineSchema, schemaHint } from "../schema";
 import type { CallContext } from "../context";
 import { backupPlanCodes, backupPlans } from "./catalogue";
 import { busyUntil, retryWhileBusy, serverDeadline, USUAL_MS } from "./server-waits";
@@ -213,11 +213,7 @@ async function chargeRule(ctx: CallContext, inputs: Props, olds: Props): Promise
 
 function hintFor(err: unknown, vpsId: string): string | undefined {
   if (isApiError(err, "ALREADY_SUBSCRIBED")) return `Server ${vpsId} already has a backup add-on: to manage it here, add \`adoptId: "${vpsId}"\` to this VpsBackup`;
-  if (isApiError(err, "OVER_NEW_QUOTA")) return "The smaller plan cannot hold the server's current backups: keep the larger plan, or delete backups first";
-  if (isApiError(err, "VPS_NOT_RUNNING")) return "Backups need a running server: set the Vps powerState to running";
-  if (isApiError(err, "NOT_ELIGIBLE")) return "Backups need a provisioned Linux server";
-  if (isApiError(err, "INSUFFICIENT_BALANCE")) return "Top up the wallet, then run `pulumi up` again";
-  return undefined;
+  return schemaHint(vpsBackupSchema, err, ["OVER_NEW_QUOTA", "VPS_NOT_RUNNING", "NOT_ELIGIBLE", "INSUFFICIENT_BALANCE"]);
 }
 
 export const vpsBackup = defineResource(vpsBackupSchema, {

@@ -252,7 +252,7 @@ describe("Domain create: refusals at up (the account changed after preview)", ()
 
     const err = await failure(h.host.create(T, inputs));
 
-    expect(err.message).toMatch(/^create failed: POST \/domains 402 INSUFFICIENT_BALANCE — .*Top up the wallet, then run again$/);
+    expect(err.message).toMatch(/^create failed: POST \/domains 402 INSUFFICIENT_BALANCE — .*The wallet cannot pay: top up, then run again\. Preview refuses it already, with the price and the balance$/);
     expect(wallet(h)).toBe(1_000);
     expect(domainRecords(h)).toEqual([]);
   });
