@@ -13,18 +13,7 @@
  * fixed cost. Then what pulumi-svc adds to a program's start and to the provider host's (./startup.ts,
  * a few seconds).
  *
- *   npm run bench                       every scenario (long under the CLI: the 1,000-resource one most)
- *   npm run bench -- --only fleet,email  some of them: small, fleet, fleet-off, email, noop200, large,
- *                                        client, size (the fixed cost is always measured)
- *   npm run bench -- --smoke             the 10-resource stack (with a refresh) and the sizes: CI's
- *                                        proof that the script runs and prints its table
- *   npm run bench -- --skip-preview      up, refresh and destroy with `--skip-preview` (by default
- *                                        each runs its preview pass first, as `pulumi up` does)
- *   npm run bench -- --parallel 64       the CLI's --parallel (its default: 4 × the CPUs, 8 on two cores)
- *   npm run bench -- --verbose           also what the CLI prints
- *   npm run bench -- --trace refresh,up  also the timeline of each such operation: every request and
- *                                        resource event, in ms from the CLI's start (where the time goes)
- *   npm run bench -- --help              these lines
+ * Its options: `npm run bench -- --help` (USAGE below).
  *
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
  */
@@ -677,7 +666,6 @@ function printStartup(): void {
   );
 }
 
-
 // ---- main ----
 
 const SCENARIOS = ["small", "fleet", "fleet-off", "email", "noop200", "large", "client", "size"] as const;
@@ -685,16 +673,16 @@ const SCENARIOS = ["small", "fleet", "fleet-off", "email", "noop200", "large", "
 const DEFAULT_SCENARIOS = [...SCENARIOS];
 const SMOKE_SCENARIOS = ["small", "size"];
 
-/** The usage lines of this file's header. */
+/** The options, as `--help` prints them. */
 const USAGE = [
   "npm run bench [-- options]: benchmarks under the real pulumi CLI (needs a current dist/: npm run build)",
   "  (no option)         every scenario (long under the CLI: the 1,000-resource one most)",
   `  --only a,b          some of them: ${SCENARIOS.join(", ")} (the fixed cost and the start-up are always measured)`,
-  "  --smoke             the 10-resource stack (with a refresh) and the sizes: CI's proof that the script runs",
-  "  --skip-preview      up, refresh and destroy with --skip-preview (by default each runs its preview pass first)",
-  "  --parallel N        the CLI's --parallel (its default: 4 × the CPUs)",
+  "  --smoke             the 10-resource stack (with a refresh) and the sizes: CI's proof that the script runs and prints its table",
+  "  --skip-preview      up, refresh and destroy with --skip-preview (by default each runs its preview pass first, as `pulumi up` does)",
+  "  --parallel N        the CLI's --parallel (its default: 4 × the CPUs, 8 on two cores)",
   "  --verbose           also what the CLI prints",
-  "  --trace refresh,up  also the timeline of each such operation",
+  "  --trace refresh,up  also the timeline of each such operation: every request and resource event, in ms from the CLI's start (where the time goes)",
   "  --help              these lines",
 ].join("\n");
 

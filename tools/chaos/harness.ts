@@ -11,7 +11,7 @@ import type { FirewallRuleRec, ServerRec } from "../../emulator/vps/state";
 import type { AddressRec, ReceivingRec, TemplateRec, WebhookRec, DomainRec as EmailDomainRec } from "../../emulator/email/state";
 import type { DomainRec } from "../../emulator/domains/state";
 import type { Operation, RunResult, StackState } from "../support/stack-state";
-import { declared, ROWS, type AcceptanceRow } from "../support/acceptance-rows";
+import { declared, rowLines, ROWS, type AcceptanceRow } from "../support/acceptance-rows";
 import type { EngineStack, RunOptions } from "../support/engine-harness";
 import { running, STACK_LOCKED, type CliOutput } from "../support/real-cli";
 import { adoptIdLinesAsked, secretsShown } from "../support/run-findings";
@@ -96,7 +96,7 @@ if (has("EmailSuppression")) new svc.EmailSuppression("sup", { email: config.req
  */
 export function rowOnlyProgram(rows: readonly AcceptanceRow[]): string {
   if (!rows.length) return "";
-  const blocks = rows.map((row) => `  if (has(${JSON.stringify(row.type)})) {\n${[row.needs, row.program].filter(Boolean).join("\n").replace(/^/gm, "    ")}\n  }`);
+  const blocks = rows.map((row) => `  if (has(${JSON.stringify(row.type)})) {\n${rowLines(row, "    ")}\n  }`);
   return [
     "// The types with no lines above: each its acceptance row's lines (tools/support/acceptance-rows.ts).",
     "{",

@@ -77,6 +77,11 @@ export interface AcceptanceRow {
   getState?: string;
 }
 
+/** A row's lines (what it needs, then its own), each line indented by `indent`: a block of a program built from rows. */
+export function rowLines(row: AcceptanceRow, indent: string): string {
+  return [row.needs, row.program].filter(Boolean).join("\n").replace(/^/gm, indent);
+}
+
 /** (type, name) of every resource a row's lines declare. */
 export function declared(row: AcceptanceRow): { type: string; name: string }[] {
   return [...`${row.needs ?? ""}\n${row.program}`.matchAll(/new svc\.(\w+)\(\s*"([\w-]+)"/g)].map((m) => ({ type: m[1], name: m[2] }));

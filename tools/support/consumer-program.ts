@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { discoverTypes } from "../docs/wiring";
-import { declared, ROWS, type AcceptanceRow } from "./acceptance-rows";
+import { declared, rowLines, ROWS, type AcceptanceRow } from "./acceptance-rows";
 import { packageRoot } from "./provider-host";
 
 /** `program` with the lines of each type of `types` it does not construct, from the type's row. */
@@ -24,7 +24,7 @@ export function consumerProgram(program: string, types: readonly string[], rows:
     // One stack: a resource name program.ts uses would be a second resource of the same URN.
     const taken = declared(row).filter((d) => named.has(d.name));
     if (taken.length) throw new Error(`${type}: its row declares ${taken.map((d) => `"${d.name}"`).join(", ")}, a name tests/consumer/program.ts uses`);
-    return `  {\n${[row.needs, row.program].filter(Boolean).join("\n").replace(/^/gm, "    ")}\n  }`;
+    return `  {\n${rowLines(row, "    ")}\n  }`;
   });
   return [
     program.trimEnd(),
