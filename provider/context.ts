@@ -18,6 +18,56 @@ import { aiClient, emailClient, platformClient, type Settings } from "./config";
 import { Foresight, type CreatesSoFar } from "./foresight";
 import { debugLogger, type DebugLog } from "./log";
 
+/**
+ * What each ApiContext keeps of one kind, built on its first use there: a kind's list and poller, a
+ * catalogue's minute cache, a server's batch of rule adds. A slot is declared once, where its values'
+ * type is known (`new Kept((api) => new BusyWork())`), and holds them by context in a WeakMap: a
+ * value lives as long as its context (`ApiContexts.clear` drops both), no profile reads another's, and
+ * reading one back needs no cast, since the slot's type is its values'. A per-key slot keeps one value
+ * per key within a context (a server's id).
+ */
+export class Kept<T extends object> {
+  private readonly values = new WeakMap<ApiContext, Map<string, T>>();
+
+  /** `build`: the value of `api` (under `key`, for a per-key slot). */
+  constructor(private readonly build: (api: ApiContext, key: string) => T) {}
+
+  /** `api`'s value under `key` (none: the slot keeps one value per context), built on first use. */
+  of(api: ApiContext, key = ""): T {
+    let byKey = this.values.get(api);
+    if (!byKey) {
+      byKey = new Map();
+      this.values.set(api, byKey);
+    }
+    const kept = byKey.get(key);
+    if (kept) return kept;
+    const built = this.build(api, key);
+    byKey.set(key, built);
+    return built;
+  }
+
+  /** Drops `api`'s value under `key` if it is still `value` (a failed read is not kept: the next use reads again). */
+  forget(api: ApiContext, value: T, key = ""): void {
+    const byKey = this.values.get(api);
+    if (byKey?.get(key) === value) byKey.delete(key);
+  }
+}
+
+/** A read each context makes once, shared by the checks that ask at the same time; a failed read is not kept. */
+export class KeptRead<T> {
+  private readonly reads: Kept<Promise<T>> = new Kept((api) => {
+    const read = this.read(api);
+    read.catch(() => this.reads.forget(api, read));
+    return read;
+  });
+
+  constructor(private readonly read: (api: ApiContext) => Promise<T>) {}
+
+  of(api: ApiContext): Promise<T> {
+    return this.reads.of(api);
+  }
+}
+
 /** A kind's list route, its get route with the name of the id parameter, and an item's id. */
 interface ListedKind<T> {
   list: RouteId;
@@ -26,12 +76,61 @@ interface ListedKind<T> {
   idOf(item: T): string;
 }
 
-const SERVERS: ListedKind<Vps> = { list: "vps.list", get: "vps.get", param: "id", idOf: (s) => s.id };
-const SENDING_DOMAINS: ListedKind<EmailDomain> = { list: "email.domains.list", get: "email.domains.get", param: "domainId", idOf: (d) => d.id };
-const TEMPLATES: ListedKind<EmailTemplate> = { list: "email.templates.list", get: "email.templates.get", param: "templateId", idOf: (t) => t.id };
-const TOPICS: ListedKind<EmailTopic> = { list: "email.topics.list", get: "email.topics.get", param: "topicId", idOf: (t) => t.id };
-const SEGMENTS: ListedKind<EmailSegment> = { list: "email.segments.list", get: "email.segments.get", param: "segmentId", idOf: (s) => s.id };
-const ADDRESSES: ListedKind<InboundAddress> = { list: "email.addresses.list", get: "email.addresses.get", param: "addressId", idOf: (a) => a.id };
+/**
+ * A kind the API lists and also answers by id, as each context keeps it: its list (the resources'
+ * lookups by name), and the poller that reads through it (reads and waits at the same time share one
+ * list call per tick; an object not in the list is read by id).
+ */
+const listedKind = <T>(client: (api: ApiContext) => ApiClient, kind: ListedKind<T>) =>
+  new Kept((api) => {
+    const list = new Listing<T>(client(api), kind.list);
+    return { list, poller: new Poller<T>(listOrGet(client(api), { list, get: kind.get, param: kind.param, idOf: kind.idOf }), { log: api.log }) };
+  });
+
+/** A list the API has no get for, or that is only looked up in. */
+const listOnly = <T>(client: (api: ApiContext) => ApiClient, route: RouteId) => new Kept((api) => new Listing<T>(client(api), route));
+
+/** Objects that have no list: each read once per tick (concurrent reads of one object share it). */
+const eachRead = <T>(client: (api: ApiContext) => ApiClient, route: RouteId, param: string) =>
+  new Kept((api) => new Poller<T>(eachOnce(getOrGone<T>(client(api), route, param)), { log: api.log }));
+
+/** One list per server of its objects (`GET /vps/{id}/…`), read once for all of them: the API reads none of them by id. */
+const ofServer = <T>(route: RouteId) => new Kept((api, vpsId) => new Listing<T>(api.platform, route, { params: { id: vpsId } }));
+
+const platform = (api: ApiContext) => api.platform;
+const email = (api: ApiContext) => api.email;
+
+const SERVERS = listedKind<Vps>(platform, { list: "vps.list", get: "vps.get", param: "id", idOf: (s) => s.id });
+const SENDING_DOMAINS = listedKind<EmailDomain>(email, { list: "email.domains.list", get: "email.domains.get", param: "domainId", idOf: (d) => d.id });
+const TEMPLATES = listedKind<EmailTemplate>(email, { list: "email.templates.list", get: "email.templates.get", param: "templateId", idOf: (t) => t.id });
+const TOPICS = listedKind<EmailTopic>(email, { list: "email.topics.list", get: "email.topics.get", param: "topicId", idOf: (t) => t.id });
+const SEGMENTS = listedKind<EmailSegment>(email, { list: "email.segments.list", get: "email.segments.get", param: "segmentId", idOf: (s) => s.id });
+const ADDRESSES = listedKind<InboundAddress>(email, { list: "email.addresses.list", get: "email.addresses.get", param: "addressId", idOf: (a) => a.id });
+const REGISTERED_DOMAINS = listOnly<RegisteredDomain>(platform, "domains.list");
+const WEBHOOKS = listOnly<Webhook>(email, "email.webhooks.list");
+const BACKUPS = eachRead<BackupAddon>(platform, "vps.backup.get", "id");
+const RECEIVING = eachRead<ReceivingStatus>(email, "email.receiving.get", "domainId");
+const FIREWALLS = ofServer<FirewallRule>("vps.firewall.list");
+const SSH_KEYS = ofServer<SshKey>("vps.sshKeys.list");
+const PORT_FORWARDS = ofServer<PortForward>("vps.portForwards.list");
+const SNAPSHOTS = ofServer<Snapshot>("vps.snapshots.list");
+
+/** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. Their reads go
+ * ahead of the requests queued for the key: behind a queue of creates, the jobs waited for would no
+ * longer be among the 50 when the answer comes. */
+const EMAIL_JOBS = new Kept(
+  (api) =>
+    new Poller<EmailJob>(
+      listOrGet(api.email, {
+        list: new Listing<EmailJob>(api.email, "email.jobs.list", { shared: true }),
+        get: "email.jobs.get",
+        param: "jobId",
+        idOf: (j) => j.jobId,
+        shared: true,
+      }),
+      { log: api.log },
+    ),
+);
 
 /**
  * The reads of every resource (client/poller.ts): refresh, adoption, a create's look for what an
@@ -48,17 +147,10 @@ export class ApiContext {
    */
   private readonly madeHere = new Map<string, FirewallRule[]>();
 
-  private readonly kept = new Map<string, unknown>();
-
-  /**
-   * What this process keeps under `key`, built on first use: the clients, lists and pollers below, and
-   * what a resource keeps (a server's batch of rule adds). Keys name their kind first ("listed …",
-   * "firewall adds …"), so they cannot meet.
-   */
-  keep<T>(key: string, build: () => T): T {
-    if (!this.kept.has(key)) this.kept.set(key, build());
-    return this.kept.get(key) as T;
-  }
+  private accountForesight?: Foresight;
+  private platformApi?: ApiClient;
+  private emailApi?: ApiClient;
+  private aiApi?: ApiClient;
 
   /** `vpsId` was just created by this process (not found, not adopted). */
   serverMadeHere(vpsId: string): void {
@@ -92,159 +184,118 @@ export class ApiContext {
 
   /** What this process's checks plan for the profile's account: its paid steps and added objects (foresight.ts). */
   get foresight(): Foresight {
-    return this.keep("foresight", () => new Foresight(this.profile === undefined ? "the account (svc:apiKey)" : `the account of profile "${this.profile}"`, this.createsSoFar));
+    return (this.accountForesight ??= new Foresight(this.profile === undefined ? "the account (svc:apiKey)" : `the account of profile "${this.profile}"`, this.createsSoFar));
   }
 
   get platform(): ApiClient {
-    return this.keep("client platform", () => platformClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
+    return (this.platformApi ??= platformClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
   }
 
   get email(): ApiClient {
-    return this.keep("client email", () => emailClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
+    return (this.emailApi ??= emailClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
   }
 
   get ai(): ApiClient {
-    return this.keep("client ai", () => aiClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
-  }
-
-  /**
-   * A kind the API lists and also answers by id: its list (the resources' lookups by name), and the
-   * poller that reads through it (reads and waits at the same time share one list call per tick; an
-   * object not in the list is read by id).
-   */
-  private listed<T>(api: ApiClient, kind: ListedKind<T>): { list: Listing<T>; poller: Poller<T> } {
-    return this.keep(`listed ${kind.list}`, () => {
-      const list = new Listing<T>(api, kind.list);
-      return { list, poller: new Poller<T>(listOrGet(api, { list, get: kind.get, param: kind.param, idOf: kind.idOf }), { log: this.log }) };
-    });
-  }
-
-  /** A list the API has no get for, or that is only looked up in. */
-  private listOnly<T>(api: ApiClient, route: RouteId): Listing<T> {
-    return this.keep(`list ${route}`, () => new Listing<T>(api, route));
-  }
-
-  /** Objects that have no list: each read once per tick (concurrent reads of one object share it). */
-  private eachRead<T>(api: ApiClient, route: RouteId, param: string): Poller<T> {
-    return this.keep(`each ${route}`, () => new Poller<T>(eachOnce(getOrGone<T>(api, route, param)), { log: this.log }));
+    return (this.aiApi ??= aiClient(this.settings, { rateLimits: this.rateLimits, log: this.log }));
   }
 
   /** `GET /vps`: the project's servers, for lookups by name. */
   get serverList(): Listing<Vps> {
-    return this.listed(this.platform, SERVERS).list;
+    return SERVERS.of(this).list;
   }
 
   /** Servers read or waited for (to settle) at the same time share one `GET /vps` per tick. */
   get servers(): Poller<Vps> {
-    return this.listed(this.platform, SERVERS).poller;
-  }
-
-  /** One list of one server's objects (`GET /vps/{id}/…`), read once for all of them: the API reads none of them by id. */
-  private ofServer<T>(route: RouteId, vpsId: string): Listing<T> {
-    return this.keep(`of server ${route} ${vpsId}`, () => new Listing<T>(this.platform, route, { params: { id: vpsId } }));
+    return SERVERS.of(this).poller;
   }
 
   /** `GET /vps/{id}/firewall`: a server's firewall rules. */
   firewallOf(vpsId: string): Listing<FirewallRule> {
-    return this.ofServer("vps.firewall.list", vpsId);
+    return FIREWALLS.of(this, vpsId);
   }
 
   /** `GET /vps/{id}/ssh-keys`: a server's SSH keys. */
   sshKeysOf(vpsId: string): Listing<SshKey> {
-    return this.ofServer("vps.sshKeys.list", vpsId);
+    return SSH_KEYS.of(this, vpsId);
   }
 
   /** `GET /vps/{id}/port-forwards`: a server's port forwards. */
   portForwardsOf(vpsId: string): Listing<PortForward> {
-    return this.ofServer("vps.portForwards.list", vpsId);
+    return PORT_FORWARDS.of(this, vpsId);
   }
 
   /** `GET /vps/{id}/snapshots`: a server's snapshots. */
   snapshotsOf(vpsId: string): Listing<Snapshot> {
-    return this.ofServer("vps.snapshots.list", vpsId);
+    return SNAPSHOTS.of(this, vpsId);
   }
 
   /** A server's backup add-on (`GET /vps/{id}/backup`; no list). */
   get backups(): Poller<BackupAddon> {
-    return this.eachRead(this.platform, "vps.backup.get", "id");
+    return BACKUPS.of(this);
   }
 
   /** `GET /domains` of the platform: the account's registered domains. */
   get registeredDomains(): Listing<RegisteredDomain> {
-    return this.listOnly(this.platform, "domains.list");
+    return REGISTERED_DOMAINS.of(this);
   }
 
-  /** Email jobs: `GET /jobs` answers the 50 most recent; older ones are read one by one. Their reads go
-   * ahead of the requests queued for the key: behind a queue of creates, the jobs waited for would no
-   * longer be among the 50 when the answer comes. */
   get emailJobs(): Poller<EmailJob> {
-    return this.keep("email jobs", () =>
-      new Poller<EmailJob>(
-        listOrGet(this.email, {
-          list: new Listing<EmailJob>(this.email, "email.jobs.list", { shared: true }),
-          get: "email.jobs.get",
-          param: "jobId",
-          idOf: (j) => j.jobId,
-          shared: true,
-        }),
-        { log: this.log },
-      ),
-    );
+    return EMAIL_JOBS.of(this);
   }
 
   /** `GET /domains` of the email service: the project's sending domains. */
   get sendingDomainList(): Listing<EmailDomain> {
-    return this.listed(this.email, SENDING_DOMAINS).list;
+    return SENDING_DOMAINS.of(this).list;
   }
 
   get sendingDomains(): Poller<EmailDomain> {
-    return this.listed(this.email, SENDING_DOMAINS).poller;
+    return SENDING_DOMAINS.of(this).poller;
   }
 
   /** `GET /templates`: the project's templates. */
   get templateList(): Listing<EmailTemplate> {
-    return this.listed(this.email, TEMPLATES).list;
+    return TEMPLATES.of(this).list;
   }
 
   get templates(): Poller<EmailTemplate> {
-    return this.listed(this.email, TEMPLATES).poller;
+    return TEMPLATES.of(this).poller;
   }
 
   /** `GET /webhooks` (the API has no webhook by id). */
   get webhooks(): Listing<Webhook> {
-    return this.listOnly(this.email, "email.webhooks.list");
+    return WEBHOOKS.of(this);
   }
 
   /** `GET /topics`: the project's topics. */
   get topicList(): Listing<EmailTopic> {
-    return this.listed(this.email, TOPICS).list;
+    return TOPICS.of(this).list;
   }
 
   get topics(): Poller<EmailTopic> {
-    return this.listed(this.email, TOPICS).poller;
+    return TOPICS.of(this).poller;
   }
 
   /** `GET /segments`: the project's segments. */
   get segmentList(): Listing<EmailSegment> {
-    return this.listed(this.email, SEGMENTS).list;
+    return SEGMENTS.of(this).list;
   }
 
   get segments(): Poller<EmailSegment> {
-    return this.listed(this.email, SEGMENTS).poller;
+    return SEGMENTS.of(this).poller;
   }
 
   /** `GET /inbound/addresses`: the project's receiving addresses, mailboxes and aliases in one list. */
   get addressList(): Listing<InboundAddress> {
-    return this.listed(this.email, ADDRESSES).list;
+    return ADDRESSES.of(this).list;
   }
 
   get addresses(): Poller<InboundAddress> {
-    return this.listed(this.email, ADDRESSES).poller;
+    return ADDRESSES.of(this).poller;
   }
 
   /** A sending domain's receiving setting (`GET /domains/{id}/receiving`; no list). */
   get receiving(): Poller<ReceivingStatus> {
-    return this.eachRead(this.email, "email.receiving.get", "domainId");
+    return RECEIVING.of(this);
   }
 }
 

@@ -59,7 +59,6 @@ export class Foresight {
   emailPlanDeclared = false;
   /** That EmailPlan buys or changes the plan in this run: the limits read now are not the run's. */
   emailPlanChanges = false;
-  private readonly reads = new Map<string, Promise<unknown>>();
   private wallet?: Promise<Wallet>;
   private readonly charges: PlannedCharge[] = [];
   private readonly added = new Map<string, Set<string>>();
@@ -160,21 +159,6 @@ export class Foresight {
   settled(kind: string, identity: string): void {
     this.added.get(kind)?.delete(identity);
   }
-
-  /** `read` once per process (a failed read is not kept: the next check reads again). */
-  once<T>(key: string, read: () => Promise<T>): Promise<T> {
-    let value = this.reads.get(key) as Promise<T> | undefined;
-    if (!value) {
-      const started = read();
-      value = started;
-      this.reads.set(key, started);
-      started.catch(() => {
-        if (this.reads.get(key) === started) this.reads.delete(key);
-      });
-    }
-    return value;
-  }
-
 }
 
 /** A count limit reached: the reason in the words the failures use. */

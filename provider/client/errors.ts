@@ -155,7 +155,7 @@ export class OperationError extends Error {
   readonly apiError?: ApiError;
   /** What to do, as the message ends. */
   readonly hint?: string;
-  readonly code?: string;
+  readonly code?: ApiErrorCodeOf;
   readonly service?: Service;
   readonly method?: Method;
   readonly path?: string;
@@ -172,8 +172,7 @@ export class OperationError extends Error {
     this.name = "OperationError";
     this.operation = operation;
     this.hint = keyRefusedHint(cause) ?? options.hint ?? answerHint(cause);
-    const causeCode = (cause as { code?: unknown } | undefined)?.code;
-    this.code = options.code ?? (cause instanceof Error && typeof causeCode === "string" ? causeCode : undefined);
+    this.code = options.code ?? codeOf(cause);
     if (cause instanceof ApiError) {
       this.apiError = cause;
       this.service = cause.service;
@@ -194,6 +193,11 @@ export class OperationError extends Error {
     }
     return `${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}${tail}`;
   }
+}
+
+/** The code an error of ours carries (the API's, the client's own), which an OperationError wrapping it copies. */
+function codeOf(cause: unknown): ApiErrorCodeOf | undefined {
+  return cause instanceof ApiError || cause instanceof OperationError || cause instanceof WaitTimeoutError ? cause.code : undefined;
 }
 
 /**

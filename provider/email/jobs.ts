@@ -6,7 +6,7 @@
 import { POLL } from "../client/backoff";
 import { ApiError } from "../client/errors";
 import type { EmailJob } from "../../contract/schemas";
-import type { CallContext } from "../context";
+import { Kept, type CallContext } from "../context";
 
 export const JOB_TIMEOUT_MS = 120_000;
 
@@ -33,9 +33,11 @@ class JobDurations {
   }
 }
 
+const JOB_DURATIONS = new Kept(() => new JobDurations());
+
 /** Waits for a job to end; answers it (completed or failed). `what`: the job's type. */
 export async function waitForJob(ctx: CallContext, jobId: string, what: string, deadline = ctx.deadline.orAfter(JOB_TIMEOUT_MS)): Promise<EmailJob> {
-  const durations = ctx.api.keep("email job durations", () => new JobDurations());
+  const durations = JOB_DURATIONS.of(ctx.api);
   const job = await ctx.api.emailJobs.waitFor(jobId, (j) => j === undefined || j.status === "completed" || j.status === "failed", {
     what: `job ${jobId} (${what}) to finish`,
     deadline,

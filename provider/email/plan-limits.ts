@@ -14,7 +14,7 @@
 import type { EmailDomain, EmailTemplate, InboundAddress, Webhook } from "../../contract/schemas";
 import type { RouteResponse } from "../../contract/routes";
 import { isUnknown, operationError, type CheckFailure, type Props } from "../resource";
-import type { CallContext } from "../context";
+import { KeptRead, type CallContext } from "../context";
 import { limitValue, overLimit } from "../foresight";
 
 type Status = RouteResponse<"email.status">;
@@ -35,8 +35,11 @@ interface CountRule {
   fix: string;
 }
 
-const status = (ctx: CallContext) => ctx.api.foresight.once("email status", (): Promise<Status> => ctx.api.email.call("email.status"));
-const stats = (ctx: CallContext) => ctx.api.foresight.once("email inbound stats", (): Promise<Stats> => ctx.api.email.call("email.inbound.stats"));
+/** The project's plan and its inbound limits, read once per context for the checks of a run. */
+const STATUS = new KeptRead((api): Promise<Status> => api.email.call("email.status"));
+const STATS = new KeptRead((api): Promise<Stats> => api.email.call("email.inbound.stats"));
+const status = (ctx: CallContext) => STATUS.of(ctx.api);
+const stats = (ctx: CallContext) => STATS.of(ctx.api);
 
 const LARGER_PLAN = "remove one (from the program or the project), or move to a larger plan with svc.EmailPlan (getEmailPlans lists them)";
 

@@ -5,7 +5,7 @@
  * read is not kept.
  */
 import { systemClock, type Clock } from "../client/clock";
-import type { ApiContext } from "../context";
+import { Kept, type ApiContext } from "../context";
 import type { VpsPlan } from "../../contract/schemas";
 import type { RouteResponse } from "../../contract/routes";
 
@@ -26,10 +26,13 @@ function minuteCache<T>(clock: Clock = systemClock): (read: () => Promise<T>) =>
   };
 }
 
-export const vpsPlans = (api: ApiContext): Promise<VpsPlan[]> => api.keep("catalogue vps plans", () => minuteCache<VpsPlan[]>())(() => api.platform.call("vps.plans.list"));
+const VPS_PLANS = new Kept(() => minuteCache<VpsPlan[]>());
+const BACKUP_PLANS = new Kept(() => minuteCache<RouteResponse<"backup.plans.list">>());
+
+export const vpsPlans = (api: ApiContext): Promise<VpsPlan[]> => VPS_PLANS.of(api)(() => api.platform.call("vps.plans.list"));
 
 /** The backup plans on sale (retired ones left out), with their quota and price. */
 export const backupPlans = (api: ApiContext): Promise<RouteResponse<"backup.plans.list">> =>
-  api.keep("catalogue backup plans", () => minuteCache<RouteResponse<"backup.plans.list">>())(() => api.platform.call("backup.plans.list"));
+  BACKUP_PLANS.of(api)(() => api.platform.call("backup.plans.list"));
 
 export const backupPlanCodes = (api: ApiContext): Promise<string[]> => backupPlans(api).then((list) => list.map((p) => p.code));

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { apiErrorOf, isApiError, OutcomeUnknownError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import { createOnce } from "../create-once";
+import { Kept } from "../context";
 import { firewallAction, firewallProtocol, type FirewallRule } from "../../contract/schemas";
 import { goneIfNotFound, isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
 import { adoptIdInput, defineResource, defineSchema } from "../schema";
@@ -147,6 +148,9 @@ class RuleAdds {
   }
 }
 
+/** Each server's rule adds, kept by the profile's context. */
+const RULE_ADDS = new Kept((api, vpsId) => new RuleAdds(api.platform, vpsId));
+
 /**
  * The one mapper from an API rule to the resource's properties: create's outputs, adoption, read and
  * drift. `kept`: what the rule does not say (its server, adoptId).
@@ -180,7 +184,7 @@ export const vpsFirewallRule = defineResource(vpsFirewallRuleSchema, {
       }),
       send: async () => {
         try {
-          const adds = ctx.api.keep(`firewall adds ${vpsId}`, () => new RuleAdds(api, vpsId));
+          const adds = RULE_ADDS.of(ctx.api, vpsId);
           const added = await retryWhileBusy(ctx, vpsId, () => adds.add(rule));
           ctx.api.ruleAdded(vpsId, added);
           return added;

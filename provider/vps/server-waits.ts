@@ -7,7 +7,7 @@ import { ApiError, isApiError } from "../client/errors";
 import type { Vps } from "../../contract/schemas";
 import { retryWhileRefused } from "../client/backoff";
 import type { Deadline } from "../client/deadline";
-import type { CallContext } from "../context";
+import { Kept, type CallContext } from "../context";
 
 /** Statuses a server rests in; every other status is a transition in progress. */
 export const SETTLED_STATUSES = new Set(["running", "stopped", "error", "terminated"]);
@@ -80,7 +80,8 @@ class BusyWork {
   }
 }
 
-const busyWork = (ctx: CallContext): BusyWork => ctx.api.keep("busy work", () => new BusyWork());
+const BUSY_WORK = new Kept(() => new BusyWork());
+const busyWork = (ctx: CallContext): BusyWork => BUSY_WORK.of(ctx.api);
 
 /** Marks the server busy until `work` ends, however it ends (and until the work already marked ends); answers `work`. */
 export function busyUntil<T>(ctx: CallContext, vpsId: string, work: Promise<T>): Promise<T> {

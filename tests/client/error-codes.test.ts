@@ -82,6 +82,19 @@ describe("a code outside the catalogue does not compile", () => {
     expect(new ApiError({ ...init, code: text }).code).toBe("X");
   });
 
+  test("an OperationError's code is its cause's (the API's or the client's own), typed as the ApiError's; a foreign error's code is not taken", () => {
+    const init = { service: "platform", method: "GET", path: "/vps/x", status: 409, apiMessage: "busy", retryable: false } as const;
+    const busy = new OperationError("update", new ApiError({ ...init, code: "VPS_BUSY" }));
+    const code: ApiError["code"] | undefined = busy.code;
+    expect(code).toBe("VPS_BUSY");
+    expect(new OperationError("create", busy).code).toBe("VPS_BUSY");
+    expect(new OperationError("create", new Error("x"), { code: "ALREADY_EXISTS" }).code).toBe("ALREADY_EXISTS");
+    // A system error's code (a socket's ECONNRESET) is no API code: the client answers those as NETWORK_ERROR.
+    expect(new OperationError("read", Object.assign(new Error("reset"), { code: "ECONNRESET" })).code).toBeUndefined();
+    // @ts-expect-error a misspelled code
+    expect(new OperationError("create", new Error("x"), { code: "ALREADY_EXIST" }).code).toBe("ALREADY_EXIST");
+  });
+
   test("the emulator's error helpers take only catalogued codes", () => {
     expect(new EmuError(409, "VPS_BUSY", "busy").code).toBe("VPS_BUSY");
     // @ts-expect-error a misspelled code

@@ -5,7 +5,9 @@
  * functions, classes, types and constants; it may not declare a `let` or `var`, nor a `const` holding
  * a new Map, Set, WeakMap or WeakSet that is made empty (to be filled) or that the module writes
  * (`.set`, `.add`, `.delete`, `.clear`): a Set of constant codes is a table, not state. The one
- * process root (the runtime `run` hands every call) is the allowed exception, by name.
+ * process root (the runtime `run` hands every call) is the allowed exception, by name. A top-level
+ * `Kept` slot (context.ts) is a declaration, not state: it holds its values by ApiContext, so they live in
+ * (and go with) the context passed in.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
