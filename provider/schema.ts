@@ -87,7 +87,12 @@ export interface ResourceSchema {
   readonly service: "email" | "platform";
   /** The sdk class's summary: the first paragraph of its TSDoc and of its page. */
   readonly summary: string;
-  /** The example program's file under docs/examples/ (type-checked with the tests). */
+  /**
+   * The example program, as a user writes it (importing `pulumi-svc`): a template literal opening
+   * and closing on a line break, its backticks escaped. `npm run docs` shows it in the sdk class's
+   * TSDoc and on the reference page, and writes it to docs/examples/<type>.ts, which the tests
+   * type-check and run (under mocks, and under the CLI) and the package ships.
+   */
   readonly example: string;
   readonly inputs: Readonly<Record<string, InputSpec>>;
   /**

@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/domains/domain.ts: edit its `example` there, then run it.
 import * as svc from "pulumi-svc";
 
 // Registered once, paid from the wallet; preview shows a refusal (price, balance, availability) before any charge.

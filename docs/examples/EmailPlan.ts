@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/email/plan.ts: edit its `example` there, then run it.
 import * as svc from "pulumi-svc";
 
 // The project's plan: starter, bought by the month, with one extra mailbox.

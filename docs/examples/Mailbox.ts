@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/email/mailbox.ts: edit its `example` there, then run it.
 import * as svc from "pulumi-svc";
 
 // Forwarding needs a plan that includes it (getEmailPlans(): forwarding true). A project has one

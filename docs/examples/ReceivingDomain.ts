@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/email/receiving-domain.ts: edit its `example` there, then run it.
 import * as svc from "pulumi-svc";
 
 const mail = new svc.SendingDomain("mail", { domain: "example.org" });

@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/email/template.ts: edit its `example` there, then run it.
 import * as svc from "pulumi-svc";
 
 const welcome = new svc.Template("welcome", {

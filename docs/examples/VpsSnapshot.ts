@@ -1,3 +1,4 @@
+// Written by `npm run docs` from the schema in provider/vps/snapshot.ts: edit its `example` there, then run it.
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 

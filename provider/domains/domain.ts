@@ -80,7 +80,18 @@ export const domainSchema = defineSchema({
   service: "platform",
   summary:
     "A domain name registered to the account, paid from the wallet. Preview prices the name with a free dry run and refuses what cannot be registered or paid; `up` registers it once, never charging twice. Needs a whole-account API key. Destroying (or renaming) the resource does NOT delete the registration: it cannot be undone, so the domain stays in the account and only leaves the stack.",
-  example: "Domain.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+// Registered once, paid from the wallet; preview shows a refusal (price, balance, availability) before any charge.
+const shop = new svc.Domain("shop", {
+  name: "my-shop.com",
+  whoisProtection: true,
+});
+
+export const domainId = shop.domainId;
+export const expiresAt = shop.expiresAt;
+`,
   inputs: {
     name: {
       schema: domainName,

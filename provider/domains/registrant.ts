@@ -39,7 +39,30 @@ export const domainRegistrantSchema = defineSchema({
   service: "platform",
   summary:
     "The account's domain owner (registrant) details: the person or organization domains are registered to. One per account; a registration (`Domain`) is refused until they are complete. Changes update in place. Destroying the resource leaves the details with the account: the platform cannot clear them. Needs a whole-account API key.",
-  example: "DomainRegistrant.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+
+// The account's owner details: written before the Domain registers (it takes \`registrant: owner.id\`).
+const owner = new svc.DomainRegistrant("owner", {
+  name: "Budi Santoso",
+  organization: "Toko Budi",
+  email: "budi@example.com",
+  phone: config.requireSecret("ownerPhone"), // for example +62.8123456789
+  address: "Jl. Merdeka 1",
+  city: "Jakarta",
+  province: "DKI Jakarta",
+  postalCode: "10110",
+  country: "ID",
+});
+
+const shop = new svc.Domain("shop", { name: "toko-budi.com", registrant: owner.id });
+
+export const complete = owner.complete;
+export const expiresAt = shop.expiresAt;
+`,
   inputs: {
     name: detail("The owner's full name.", text("name")),
     organization: detail("The owner's organization, if any. Leaving it out clears it.", z.string().trim().max(MAX_LENGTH, `at most ${MAX_LENGTH} characters`).optional()),

@@ -23,7 +23,18 @@ export const mailAliasSchema = defineSchema({
   service: "email",
   summary:
     "Another address of a mailbox, on the mailbox's domain: its mail lands in the mailbox and follows the mailbox's forwarding. Both inputs replace (the API has nothing to update on an alias).",
-  example: "MailAlias.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+const mail = new svc.SendingDomain("mail", { domain: "example.org" });
+const inbound = new svc.ReceivingDomain("inbound", { domainId: mail.domainId });
+const support = new svc.Mailbox("support", { domainId: inbound.domainId, localPart: "support" });
+
+// help@example.org lands in the support mailbox.
+const help = new svc.MailAlias("help", { mailboxId: support.mailboxId, localPart: "help" });
+
+export const aliasAddress = help.address;
+`,
   inputs: {
     mailboxId: {
       schema: z.string().regex(UUID, "a mailbox id (UUID): the Mailbox's id"),

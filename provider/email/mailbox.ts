@@ -60,7 +60,30 @@ export const mailboxSchema = defineSchema({
   service: "email",
   summary:
     "A receiving address that keeps the mail it gets, on a domain with receiving on (a `ReceivingDomain`). Its display name, forwarding and notifications update in place; its webmail password is set in the dashboard only (the API refuses it to a key), so it is no input here. Deleting a mailbox deletes its aliases too.",
-  example: "Mailbox.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+// Forwarding needs a plan that includes it (getEmailPlans(): forwarding true). A project has one
+// EmailPlan: declare it once, and make the mailbox depend on it so the plan is bought first.
+const plan = new svc.EmailPlan("plan", { planCode: "business" });
+
+const mail = new svc.SendingDomain("mail", { domain: "example.org" });
+const inbound = new svc.ReceivingDomain("inbound", { domainId: mail.domainId });
+
+// Pass the ReceivingDomain's domainId: the mailbox is made once receiving is on.
+const support = new svc.Mailbox(
+  "support",
+  {
+    domainId: inbound.domainId,
+    localPart: "support",
+    name: "Support desk",
+    forwardTo: ["oncall@example.net"],
+  },
+  { dependsOn: [plan] },
+);
+
+export const address = support.address; // support@example.org
+`,
   inputs: {
     domainId: {
       schema: z.string().min(1, "must not be empty"),

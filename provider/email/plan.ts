@@ -51,7 +51,19 @@ export const emailPlanSchema = defineSchema({
   service: "email",
   summary:
     "The project's email plan, bought, changed and given its inbox add-ons from the account's wallet. Preview prices any change (a free dry run) and refuses one the wallet cannot pay; `up` sends each purchase once, with an Idempotency-Key derived from the stack, this resource and the change, so a retry or a rerun never charges twice. One per project; `pulumi destroy` leaves the plan active (cancelling is dashboard-only).",
-  example: "EmailPlan.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+// The project's plan: starter, bought by the month, with one extra mailbox.
+const plan = new svc.EmailPlan("plan", {
+  planCode: "starter",
+  months: 1,
+  addons: { "extra-mailboxes": 1 },
+});
+
+export const activePlan = plan.activePlanCode;
+export const renewsAt = plan.expiresAt;
+`,
   inputs: {
     planCode: {
       schema: z.string().trim().min(1, "must not be empty"),

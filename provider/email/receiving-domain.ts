@@ -31,7 +31,16 @@ export const receivingDomainSchema = defineSchema({
   service: "email",
   summary:
     "Receiving mail on a verified sending domain, for the domain itself or a subdomain of it, with the MX records to publish. Pass its `domainId` to `Mailbox`, so mailboxes are made after receiving is on. Deleting it turns receiving off, which deletes the domain's addresses with it.",
-  example: "ReceivingDomain.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+const mail = new svc.SendingDomain("mail", { domain: "example.org" });
+
+// Mail for support@in.example.org and the like; publish \`mxRecords\` with your DNS provider.
+const inbound = new svc.ReceivingDomain("inbound", { domainId: mail.domainId, host: "in.example.org" });
+
+export const mxRecords = inbound.mxRecords;
+`,
   inputs: {
     domainId: {
       schema: z.string().min(1, "must not be empty"),

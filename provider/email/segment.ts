@@ -35,7 +35,20 @@ export const emailSegmentSchema = defineSchema({
   service: "email",
   summary:
     "A saved filter over the project's contacts: a contact is in the segment when it matches all its rules; broadcasts may go to a segment. Its name and rules update in place; it counts against the plan's segment limit.",
-  example: "EmailSegment.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+// Contacts of acme.dev who opted in to the product news.
+const acme = new svc.EmailSegment("acme", {
+  name: "Acme customers",
+  rules: [
+    { field: "email", operator: "contains", value: "@acme.dev" },
+    { field: "topic", operator: "equals", value: "Product news" },
+  ],
+});
+
+export const segmentId = acme.segmentId;
+`,
   inputs: {
     name: {
       schema: z.string().trim().min(1, "must not be empty").max(100, "at most 100 characters"),

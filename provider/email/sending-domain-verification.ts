@@ -23,7 +23,21 @@ export const sendingDomainVerificationSchema = defineSchema({
   service: "email",
   summary:
     "Waits until a sending domain is verified, for programs that publish its DNS records themselves. Make it depend on those records (from `SendingDomain.dnsRecords`, with `waitForVerification: false`). Nothing is created at the API; if the domain stops being verified, `refresh` drops this resource and the next `up` waits again.",
-  example: "SendingDomainVerification.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+// This program publishes the records itself, so the SendingDomain does not wait...
+const mail = new svc.SendingDomain("mail", { domain: "mail.example.com", waitForVerification: false });
+
+// ...one record resource per entry of mail.dnsRecords, with your DNS provider's package:
+const published: pulumi.Resource[] = [];
+
+// ...and the wait comes after them.
+const verified = new svc.SendingDomainVerification("mail-verified", { domainId: mail.domainId, timeoutSeconds: 900 }, { dependsOn: published });
+
+export const verifiedAt = verified.verifiedAt;
+`,
   inputs: {
     domainId: {
       schema: z.string().min(1, "must not be empty"),

@@ -59,7 +59,18 @@ export const sendingDomainSchema = defineSchema({
   service: "email",
   summary:
     "A domain the project sends email from, with the DNS records to publish for it. By default `up` waits until the domain is verified; a program that publishes the records itself turns the wait off and adds a `SendingDomainVerification` that depends on them.",
-  example: "SendingDomain.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+// \`up\` waits until the domain is verified (publish the records it lists, or see SendingDomainVerification).
+const mail = new svc.SendingDomain("mail", {
+  domain: "mail.example.com",
+  verificationTimeoutSeconds: 1800,
+});
+
+export const domainId = mail.domainId;
+export const recordsToPublish = mail.dnsRecords;
+`,
   inputs: {
     domain: {
       schema: domainName,

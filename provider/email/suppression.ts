@@ -21,7 +21,16 @@ export const emailSuppressionSchema = defineSchema({
   service: "email",
   summary:
     "One address on the project's suppression list: the platform sends nothing to it (a send answers `RECIPIENT_SUPPRESSED`). Destroying the resource takes the address off the list, so mail reaches it again. An address already on the list (a bounce, a complaint, added by hand) is managed with `adoptId`.",
-  example: "EmailSuppression.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+// Nothing is sent to this address while the resource exists; destroying it takes the address off the list.
+const doNotMail = new svc.EmailSuppression("do-not-mail", {
+  email: "former-customer@example.org",
+});
+
+export const reason = doNotMail.reason; // "manual"
+`,
   inputs: {
     email: {
       schema: emailAddress,

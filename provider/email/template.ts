@@ -27,7 +27,18 @@ export const templateSchema = defineSchema({
   preview: `**Limit.** A new template counts against the plan's \`templates\` (\`GET /status\`) with those the project holds and those the run adds: past it the preview refuses it on \`name\` with the counts, instead of \`402 TEMPLATE_LIMIT_REACHED\` mid-\`up\`. Only creates count; a template of the same name already in the project (adopted) adds nothing.`,
   service: "email",
   summary: "A stored message with `{{token}}` placeholders, for sends and broadcasts. Its subject and bodies update in place; a new name replaces it (the API has no rename).",
-  example: "Template.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+const welcome = new svc.Template("welcome", {
+  subject: "Welcome, {{firstName}}",
+  htmlBody: "<p>Hello {{firstName}}, your account is ready.</p>",
+  textBody: "Hello {{firstName}}, your account is ready.",
+});
+
+export const templateId = welcome.templateId;
+export const variables = welcome.variables; // ["firstName"]
+`,
   inputs: {
     name: {
       schema: templateName.optional(),

@@ -15,7 +15,16 @@ export const emailTopicSchema = defineSchema({
   service: "email",
   summary:
     "A subscription topic of the project's audience: contacts opt in to it, and a broadcast may go to a topic's subscribers. Its name and description update in place; it counts against the plan's topic limit.",
-  example: "EmailTopic.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+const news = new svc.EmailTopic("news", {
+  name: "Product news",
+  description: "A monthly letter about what is new.",
+});
+
+export const topicId = news.topicId;
+`,
   inputs: {
     name: {
       schema: z.string().trim().min(1, "must not be empty").max(100, "at most 100 characters"),

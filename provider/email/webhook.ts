@@ -29,7 +29,18 @@ export const webhookSchema = defineSchema({
   service: "email",
   summary:
     "An https endpoint that receives the project's email events, each delivery signed with `secret`. The API cannot change a webhook: any change replaces it, and the new one has a new secret.",
-  example: "Webhook.ts",
+  example: `
+import * as svc from "pulumi-svc";
+
+const hook = new svc.Webhook("deliveries", {
+  url: "https://hooks.example.com/svc-events",
+  events: ["email.delivered", "email.bounced", "email.received"],
+});
+
+export const webhookId = hook.webhookId;
+// The receiver verifies each delivery with verifyWebhookSignature(rawBody, signature, secret).
+export const signingSecret = hook.secret; // a secret output
+`,
   inputs: {
     url: {
       schema: z

@@ -25,7 +25,18 @@ export const vpsBackupSchema = defineSchema({
   service: "platform",
   summary:
     "The backup add-on of a server (one per server; the resource's id is the server's id). Activation is paid and never sent twice; a new plan applies in place. Destroy cancels it.",
-  example: "VpsBackup.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+const server = new svc.Vps("db", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword") });
+
+// The plan codes: svc.getBackupPlans(). A larger plan later changes in place.
+const backup = new svc.VpsBackup("db-backup", { vpsId: server.id, planCode: "backup-10" });
+
+export const backupQuotaGb = backup.quotaGb;
+`,
   inputs: {
     vpsId: {
       schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),

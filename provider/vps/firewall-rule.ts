@@ -40,7 +40,19 @@ export const vpsFirewallRuleSchema = defineSchema({
   service: "platform",
   summary:
     "One rule of a server's firewall. Any change replaces the rule (the API has no rule update). One rule per resource; many rules of one server may be created at once.",
-  example: "VpsFirewallRule.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+const server = new svc.Vps("web", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword") });
+
+// SSH from the office only; HTTPS from anywhere.
+new svc.VpsFirewallRule("ssh", { vpsId: server.id, protocol: "tcp", action: "allow", port: "22", source: "203.0.113.0/24" });
+const https = new svc.VpsFirewallRule("https", { vpsId: server.id, protocol: "tcp", action: "allow", port: "443", source: "0.0.0.0/0" });
+
+export const httpsRuleId = https.ruleId;
+`,
   inputs: {
     vpsId: {
       schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),

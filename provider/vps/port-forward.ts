@@ -48,7 +48,20 @@ export const vpsPortForwardSchema = defineSchema({
   service: "platform",
   summary:
     "A port forward of a server that shares a public address: a public port (tcp, udp) or a domain (http, https) of the shared address, forwarded to a port of the server. Any change replaces it (the API has no update).",
-  example: "VpsPortForward.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+// Forwards need a plan whose servers share a public address (getVpsPlans: sharedAddress).
+const server = new svc.Vps("app", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword") });
+
+const web = new svc.VpsPortForward("https", { vpsId: server.id, protocol: "https", privatePort: 8443, domain: "app.example.com" });
+const ssh = new svc.VpsPortForward("ssh", { vpsId: server.id, protocol: "tcp", privatePort: 22 }); // a free public port is assigned
+
+export const url = web.address; // "https://app.example.com"
+export const sshAddress = ssh.address; // "<shared address>:<assigned port>"
+`,
   inputs: {
     vpsId: {
       schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),

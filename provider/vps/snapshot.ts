@@ -29,7 +29,18 @@ export const vpsSnapshotSchema = defineSchema({
   service: "platform",
   summary:
     "A snapshot of a server: a restore point. `up` waits until it is ready (the server is busy meanwhile: its other resources in the same `up` wait). One that ends in `error` stays in the state with its `error`, and the next `up` replaces it. Destroy deletes it. Free of charge.",
-  example: "VpsSnapshot.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+// The plan must hold snapshots (getVpsPlans: snapshotLimit above 0).
+const server = new svc.Vps("app", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword") });
+
+const baseline = new svc.VpsSnapshot("baseline", { vpsId: server.id, name: "baseline" });
+
+export const snapshotStatus = baseline.status; // "ready"
+`,
   inputs: {
     vpsId: {
       schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),

@@ -31,7 +31,22 @@ export const vpsSshKeySchema = defineSchema({
   service: "platform",
   summary:
     "An SSH public key on a server. The resource's id is the key's fingerprint (OpenSSH's `SHA256:…`). Any change replaces it (the old key is removed first when the key itself stays). At most 10 per server: an 11th declared in the program is refused at preview.",
-  example: "VpsSshKey.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+// Keys need a plan whose servers share a public address (getVpsPlans: sharedAddress).
+const server = new svc.Vps("app", { planId: config.require("planId"), osType: "ubuntu", osVersion: "24.04", rootPassword: config.requireSecret("rootPassword") });
+
+const admin = new svc.VpsSshKey("admin-key", {
+  vpsId: server.id,
+  publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIARAYXRkBYQqpgWOjkFqlBr7mojh5fWsUmU5Fe87Qdjp admin@laptop",
+  label: "admin",
+});
+
+export const adminFingerprint = admin.fingerprint; // "SHA256:oXYUQ3xFW2EM3o8Rme/MlTZmOd92e6JJNWXqYr4wNPg", as \`ssh-keygen -lf\` prints it
+`,
   inputs: {
     vpsId: {
       schema: z.string().min(1, "must not be empty").regex(UUID, "a server id (UUID): the Vps's id"),

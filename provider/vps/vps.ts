@@ -41,7 +41,23 @@ export const vpsSchema = defineSchema({
   service: "platform",
   summary:
     "A virtual server. `up` waits until it runs. It changes in place where the API allows (a larger plan, a reinstall, a password reset, auto-renew and the renewal period, power) and is replaced where the API has no call (name, project). Its create is paid and never sent twice: an interrupted create is settled by listing the project's servers.",
-  example: "Vps.ts",
+  example: `
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+const planId = svc.getVpsPlansOutput().apply((plans) => plans.find((p) => p.name === "s-1vcpu-1gb")!.id);
+
+const web = new svc.Vps("web", {
+  planId,
+  osType: "ubuntu",
+  osVersion: "24.04",
+  rootPassword: config.requireSecret("rootPassword"),
+});
+
+export const publicIp = web.publicIp;
+export const status = web.status; // "running"
+`,
   inputs: {
     projectId: {
       schema: z.string().min(1, "must not be empty").regex(UUID, "a project id (UUID)").optional(),

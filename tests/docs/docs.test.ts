@@ -42,6 +42,24 @@ test("one edit of a rule and a description changes the check, the sdk type and t
   expect(checkSchema(edited.schema, inputs).failures).toEqual([{ property: "name", reason: "name: 1 to 8 lower-case letters" }]);
 });
 
+test("the schema's example is the example file's program, the class's @example and the page's: one edit changes those three files only", () => {
+  const edited: SchemaResource = { ...template, schema: { ...template.schema, example: template.schema.example.replace('"Welcome, {{firstName}}"', '"Hello, {{firstName}}"') } };
+  const before = generate(ROOT, [template]);
+  const after = generate(ROOT, [edited]);
+  const exampleFile = join("docs", "examples", "Template.ts");
+  const classFile = join("sdk", "email", "template.ts");
+  const pageFile = join("docs", "Template.md");
+
+  expect([...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort()).toEqual([classFile, exampleFile, pageFile].sort());
+  const [header, ...program] = after.get(exampleFile)!.split("\n");
+  expect(header).toBe("// Written by `npm run docs` from the schema in provider/email/template.ts: edit its `example` there, then run it.");
+  expect(program.join("\n")).toBe(`${edited.schema.example.trim()}\n`);
+  expect(after.get(classFile)).toContain(' *   subject: "Hello, {{firstName}}",');
+  expect(after.get(pageFile)).toContain(`\`\`\`typescript\n${edited.schema.example.trim()}\n\`\`\``);
+  // The header is the file's alone: the TSDoc and the page show the program as a user copies it.
+  for (const file of [classFile, pageFile]) expect(after.get(file)).not.toContain(header);
+});
+
 test("a change kind in the schema is what the diff does", async () => {
   const olds = { name: "a", subject: "s", textBody: "t" };
   const diff = (news: object) => template.diff("id", olds, { ...olds, ...news }, undefined as never);

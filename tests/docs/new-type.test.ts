@@ -1,7 +1,8 @@
 /**
  * Issue 45, acceptance 3: what adding a resource type touches by hand. A scratch type, Gadget, is
- * added to a copy of the checkout as its provider file (and its example page): `npm run docs` then
- * writes everything that wires it in, and package.json does not change. Then the rule that keeps it
+ * added to a copy of the checkout as its provider file alone (its schema holds its example program):
+ * `npm run docs` then writes everything that wires it in and its example file, and package.json
+ * does not change. Then the rule that keeps it
  * so: no file written by hand lists the types (names more than half of them), but the matrix's rows
  * and the exceptions below, each with its reason.
  */
@@ -20,27 +21,32 @@ function scratchProviderFile(): string {
   return readFileSync(join(ROOT, "provider", "email", "topic.ts"), "utf8")
     .replace(/emailTopic/g, "gadget")
     .replace(/type: "EmailTopic"/, 'type: "Gadget"')
-    .replace(/example: "EmailTopic.ts"/, 'example: "Gadget.ts"');
+    .replace(/svc\.EmailTopic\(/, "svc.Gadget(");
 }
 
-test("a new type is its provider file (and its example page): npm run docs writes the rest, package.json unchanged", () => {
+test("a new type is its provider file: npm run docs writes the rest, its example file included, package.json unchanged", () => {
   const root = mkdtempSync(join(tmpdir(), "new-type-"));
   try {
     for (const dir of ["provider", "sdk", "docs"]) cpSync(join(ROOT, dir), join(root, dir), { recursive: true });
     cpSync(join(ROOT, "package.json"), join(root, "package.json"));
-    // By hand: the provider file (schema and CRUD) and the example its schema names.
+    // By hand: the provider file (schema with its example, and CRUD).
     mkdirSync(join(root, "provider", "things"), { recursive: true });
     writeFileSync(join(root, "provider", "things", "gadget.ts"), scratchProviderFile());
-    writeFileSync(join(root, "docs", "examples", "Gadget.ts"), readFileSync(join(ROOT, "docs", "examples", "EmailTopic.ts"), "utf8").replace(/EmailTopic/g, "Gadget"));
     expect(discoverTypes(root).map((t) => t.type)).toContain("Gadget");
 
-    const gadget = { ...resources.EmailTopic, schema: { ...resources.EmailTopic.schema, type: "Gadget", example: "Gadget.ts" } };
+    const topic = resources.EmailTopic.schema;
+    const gadget = { ...resources.EmailTopic, schema: { ...topic, type: "Gadget", example: topic.example.replace("svc.EmailTopic(", "svc.Gadget(") } };
     const before = generate(ROOT);
     const after = generate(root, [...Object.values(resources), gadget]);
     const added = [...after.keys()].filter((f) => !before.has(f)).sort();
     const changed = [...after.keys()].filter((f) => before.has(f) && before.get(f) !== after.get(f)).sort();
 
-    expect(added).toEqual([join("docs", "Gadget.md"), join("sdk", "dynamic", "Gadget.ts"), join("sdk", "generated", "Gadget.ts"), join("sdk", "things", "gadget.ts")].sort());
+    expect(added).toEqual(
+      [join("docs", "Gadget.md"), join("docs", "examples", "Gadget.ts"), join("sdk", "dynamic", "Gadget.ts"), join("sdk", "generated", "Gadget.ts"), join("sdk", "things", "gadget.ts")].sort(),
+    );
+    expect(after.get(join("docs", "examples", "Gadget.ts"))).toBe(
+      readFileSync(join(ROOT, "docs", "examples", "EmailTopic.ts"), "utf8").replace("provider/email/topic.ts", "provider/things/gadget.ts").replace("svc.EmailTopic(", "svc.Gadget("),
+    );
     // The lists that name every type are written ones; package.json's exports take it by their pattern.
     expect(changed).toEqual([join("docs", "README.md"), join("provider", "generated", "resources.ts"), join("sdk", "generated", "resources.ts")].sort());
     expect(after.get("package.json")).toBe(readFileSync(join(ROOT, "package.json"), "utf8"));

@@ -100,8 +100,9 @@ test("--check names what an earlier run wrote for a type no source makes any mor
   const root = generatedTree(wanted, "wiring-leftovers-");
   try {
     expect(leftovers(wanted, root)).toEqual([]);
-    // A type removed from provider/: its page, its generated types, its dynamic module and its class stay behind.
+    // A type removed from provider/: its page, its example, its generated types, its dynamic module and its class stay behind.
     writeFileSync(join(root, "docs", "Gadget.md"), wanted.get(join("docs", "Webhook.md"))!.replace(/Webhook/g, "Gadget"));
+    writeFileSync(join(root, "docs", "examples", "Gadget.ts"), wanted.get(join("docs", "examples", "Webhook.ts"))!.replace(/Webhook/g, "Gadget"));
     writeFileSync(join(root, "sdk", "generated", "Gadget.ts"), wanted.get(join("sdk", "generated", "Webhook.ts"))!);
     writeFileSync(join(root, "sdk", "dynamic", "Gadget.ts"), wanted.get(join("sdk", "dynamic", "Webhook.ts"))!);
     mkdirSync(join(root, "sdk", "things"), { recursive: true });
@@ -110,7 +111,7 @@ test("--check names what an earlier run wrote for a type no source makes any mor
     writeFileSync(join(root, "docs", "guide.md"), "# A guide\n\nWritten by hand.\n");
     writeFileSync(join(root, "sdk", "things", "helpers.ts"), "export const helper = 1;\n");
     expect(leftovers(wanted, root)).toEqual(
-      [join("docs", "Gadget.md"), join("sdk", "dynamic", "Gadget.ts"), join("sdk", "generated", "Gadget.ts"), join("sdk", "things", "gadget.ts")].sort(),
+      [join("docs", "Gadget.md"), join("docs", "examples", "Gadget.ts"), join("sdk", "dynamic", "Gadget.ts"), join("sdk", "generated", "Gadget.ts"), join("sdk", "things", "gadget.ts")].sort(),
     );
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -10,7 +10,9 @@
  *   sdk/dynamic/<Type>.ts, package.json's one `./dynamic/*` export, the sdk's resource exports,
  *   and the error-code catalogue of the sdk's declarations;
  * - docs/<Type>.md: one reference page per resource, docs/<function>.md one per data function, and
- *   docs/README.md, their index.
+ *   docs/README.md, their index;
+ * - docs/examples/<Type>.ts: the schema's example program, as a file the tests type-check and run
+ *   (under mocks, and under the CLI) and the package ships.
  *
  * `npm run docs -- --check` writes nothing and fails, naming them, while any of these files differs
  * from what the sources say (CI runs it).
@@ -199,12 +201,18 @@ function dataTypes(): string {
 
 // ---- the sdk class's TSDoc
 
-function exampleOf(schema: ResourceSchema, root: string): string {
-  return readFileSync(join(root, "docs", "examples", schema.example), "utf8").trimEnd();
+/** The schema's example program, without the blank lines its template literal opens and closes with. */
+const exampleOf = (schema: ResourceSchema): string => schema.example.trim();
+
+function classDoc(schema: ResourceSchema): string {
+  return tsdoc([schema.summary, "", "@example", "```typescript", exampleOf(schema), "```", "", `Reference: docs/${schema.type}.md (inputs, outputs, waits, adoption, errors).`]);
 }
 
-function classDoc(schema: ResourceSchema, root: string): string {
-  return tsdoc([schema.summary, "", "@example", "```typescript", exampleOf(schema, root), "```", "", `Reference: docs/${schema.type}.md (inputs, outputs, waits, adoption, errors).`]);
+// ---- docs/examples/<Type>.ts
+
+/** The example as a program of its own; its first line, not shown on the page nor in the TSDoc, says where to edit it. */
+function exampleFile(schema: ResourceSchema, files: TypeFiles): string {
+  return `// ${GENERATED_NOTE} ${files.provider}: edit its \`example\` there, then run it.\n${exampleOf(schema)}\n`;
 }
 
 // ---- docs/<Type>.md
@@ -214,11 +222,11 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 /** An error's row text: its status, when the advice names one, before the words ("402: …"). */
 const adviceText = (advice: ErrorAdvice): string => (typeof advice === "string" ? advice : `${advice.status}: ${adviceWords(advice)}`);
 
-function page(schema: ResourceSchema, files: TypeFiles, root: string): string {
+function page(schema: ResourceSchema, files: TypeFiles): string {
   const out: string[] = [];
   out.push(`# ${schema.type}`, "", schema.summary, "");
   out.push(`Token \`pulumi-nodejs:dynamic/svc:${schema.type}\` · calls the ${schema.service === "email" ? "email" : "platform"} API · behaviour: \`${files.provider}\` · class: \`${files.sdk}\` (in the pulumi-svc repository: the package ships the pages and the compiled code, not the sources)`, "");
-  out.push("## Example", "", "```typescript", exampleOf(schema, root), "```", "");
+  out.push("## Example", "", "```typescript", exampleOf(schema), "```", "");
   out.push("## Inputs", "");
   for (const [name, input] of ownInputs(schema)) {
     const type = input.tsType ?? tsTypeOf(input.schema, false);
@@ -346,8 +354,11 @@ function index(schemas: { schema: ResourceSchema; files: TypeFiles }[], function
 /** The first line of every page `npm run docs` writes: what tells its pages from the guides written by hand. */
 const PAGE_NOTE = "<!-- Written by `npm run docs` from the sources (a resource's schema, a data function's TSDoc): edit those, then run it. -->";
 
+/** A page of docs/ (docs/examples/ holds programs, not pages). */
+const isPage = (file: string): boolean => dirname(file) === "docs" && file.endsWith(".md");
+
 /** The directories whose every file `npm run docs` writes. */
-const GENERATED_DIRS = [join("provider", "generated"), join("sdk", "generated"), join("sdk", "dynamic")];
+const GENERATED_DIRS = [join("provider", "generated"), join("sdk", "generated"), join("sdk", "dynamic"), join("docs", "examples")];
 
 /** Every file the sources say, by path from the checkout: what `npm run docs` writes. */
 export function generate(root = ROOT, list: readonly SchemaResource[] = Object.values(resources)): Map<string, string> {
@@ -362,17 +373,18 @@ export function generate(root = ROOT, list: readonly SchemaResource[] = Object.v
     const files = filesOf(schema, types);
     schemas.push({ schema, files });
     wanted.set(join("sdk", "generated", `${schema.type}.ts`), sdkTypes(schema, files));
-    wanted.set(files.sdk, sdkClass(schema, files, classDoc(schema, root), (lines) => tsdoc(lines), GENERATED_NOTE));
-    wanted.set(join("docs", `${schema.type}.md`), page(schema, files, root));
+    wanted.set(files.sdk, sdkClass(schema, files, classDoc(schema), (lines) => tsdoc(lines), GENERATED_NOTE));
+    wanted.set(join("docs", `${schema.type}.md`), page(schema, files));
+    wanted.set(join("docs", "examples", `${schema.type}.ts`), exampleFile(schema, files));
   }
   wanted.set(SDK_RESOURCES_MODULE, sdkResources(schemas));
   wanted.set(join("sdk", "generated", "data-types.ts"), dataTypes());
   wanted.set(SDK_ERROR_CODES, sdkErrorCodes());
   const functions = dataFunctionPages(root);
   for (const fn of functions) wanted.set(join("docs", `${fn.name}.md`), fn.page);
-  const generatedPages = new Set([...wanted.keys()].filter((f) => f.startsWith(`docs${sep}`)).map((f) => f.slice(5)));
+  const generatedPages = new Set([...wanted.keys()].filter(isPage).map((f) => f.slice(5)));
   wanted.set(join("docs", "README.md"), index(schemas, functions, guides(root, generatedPages)));
-  for (const [file, text] of wanted) if (file.startsWith(`docs${sep}`)) wanted.set(file, `${PAGE_NOTE}\n\n${text}`);
+  for (const [file, text] of wanted) if (isPage(file)) wanted.set(file, `${PAGE_NOTE}\n\n${text}`);
   return wanted;
 }
 
