@@ -116,14 +116,20 @@ export const emailMessage = z.looseObject({
 });
 /** A send's answer (202): the email id and the job that sends it (email-service.md: sending runs as a background job, "202 with a `jobId`"). */
 export const emailSent = z.looseObject({ id: z.string(), jobId: z.string() });
-/** One message of a batch: its id and send job when accepted, its code and message when refused. */
+/**
+ * One message of a batch: its id and send job when accepted, its code and message when refused, and
+ * the status a send of it alone would have answered (202, or the refusal's). email-service.md shows
+ * no result's fields; these are the emulator's (docs/decisions.md, "A send answers `{ id, jobId }`").
+ */
 export const batchResult = z.looseObject({
   index: z.number().int(),
   id: z.string().nullable(),
   jobId: z.string().nullable(),
   code: z.string().nullable(),
   error: z.string().nullable(),
+  status: z.number().int(),
 });
+export type BatchResult = z.infer<typeof batchResult>;
 export const page = <T extends z.ZodType>(row: T) => z.looseObject({ data: z.array(row), nextCursor: z.string().nullable() });
 
 // ---------- AI gateway (no envelope: OpenAI and Anthropic shapes) ----------

@@ -32,6 +32,7 @@
 import type { Ctx, Handlers, RequestBody } from "../core/module";
 import { EmuError, Reply } from "../core/errors";
 import type { ApiErrorCode } from "../../contract/error-codes";
+import type { BatchResult } from "../../contract/schemas";
 import { accountOfProject, type EmailPlanLimits, type Project } from "../core/world";
 import { sendJobOf, startLifecycle } from "./messages";
 import { isPublicFqdn } from "../../contract/hosts";
@@ -72,16 +73,6 @@ interface Checked {
   bcc: string[];
   /** Every address once, lower-cased. */
   recipients: string[];
-}
-
-export interface BatchResult {
-  index: number;
-  id: string | null;
-  /** The accepted message's send job (messages.ts); null when refused. */
-  jobId: string | null;
-  code: string | null;
-  error: string | null;
-  status: number;
 }
 
 /** `addr@domain` or `Display Name <addr@domain>`: the address, or null when malformed. */
