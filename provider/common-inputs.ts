@@ -74,7 +74,7 @@ export function profileFailures(runtime: ProviderRuntime, schema: ResourceSchema
   }
   // A resource already in the state (olds) moving to another account.
   if (schema.moveRefused && Object.keys(olds).length > 0 && !isUnknown(news.profile) && profileOf(olds) !== profile) {
-    failures.push({ property: "profile", reason: `changing the profile (${profileOf(olds) ?? "default"} → ${profile ?? "default"}) is refused: ${schema.moveRefused}` });
+    failures.push({ property: "profile", reason: `changing the profile (${profileOf(olds) ?? "default"} → ${profile ?? "default"}) is refused: ${schema.moveRefused.reason}` });
   }
   return failures;
 }

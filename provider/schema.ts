@@ -114,8 +114,9 @@ export interface ResourceSchema {
   /** More on how it behaves (markdown), for the page. */
   readonly notes?: string;
   /** Why the object cannot move to another account, for a type whose replace would be unsafe across
-   * accounts: a change of `profile` is refused at preview with this reason (common-inputs.ts). */
-  readonly moveRefused?: string;
+   * accounts: a change of `profile` is refused at preview with `reason` (common-inputs.ts); `inShort`
+   * is the page's few words for it. */
+  readonly moveRefused?: { readonly reason: string; readonly inShort: string };
   /** What the preview foresees of the `up` for this type (its price, its limits, what it wipes): foresight.ts. */
   readonly preview?: string;
   /** What the sdk class does besides passing its arguments (its id outputs, the inputs it sets itself, the types it exports). */

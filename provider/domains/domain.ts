@@ -65,8 +65,11 @@ const domainName = z
 
 export const domainSchema = defineSchema({
   type: "Domain",
-  moveRefused:
-    "a registered domain cannot move to another account: a replace would register the name again in the new account (paid) while the registration in the old one stays. Keep the profile, or move the domain outside pulumi-svc and adopt it there (adoptId)",
+  moveRefused: {
+    reason:
+      "a registered domain cannot move to another account: a replace would register the name again in the new account (paid) while the registration in the old one stays. Keep the profile, or move the domain outside pulumi-svc and adopt it there (adoptId)",
+    inShort: "a registration cannot move between accounts",
+  },
   sdk: {
     types: [
       {

@@ -245,7 +245,7 @@ function page(schema: ResourceSchema, files: TypeFiles): string {
     "",
     "The named profile (a key of stack config `svc:profiles`) whose account the object lives in; default: the top-level settings. See the README, [Several accounts](../README.md#several-accounts).",
     "",
-    `- A change: ${schema.type === "Domain" ? "refused at preview (a registration cannot move between accounts)" : "replaces the object (an object cannot move between accounts)"}`,
+    `- A change: ${schema.moveRefused ? `refused at preview (${schema.moveRefused.inShort})` : "replaces the object (an object cannot move between accounts)"}`,
     "",
   );
   if (schema.rules?.length) {
