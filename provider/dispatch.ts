@@ -34,7 +34,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
     const result = await impl.check(without(olds ?? {}), without(news), ctx);
     // Before any object of an API with limits is made: the plan it needs, and the room its limits leave.
     const foresight = serviceForesight[impl.schema.service];
-    if (result.failures.length === 0 && foresight) result.failures.push(...(await foresight.check(type, without(olds ?? {}), result.inputs, ctx)));
+    if (result.failures.length === 0 && foresight) result.failures.push(...(await foresight.check(impl, without(olds ?? {}), result.inputs, ctx)));
     if (result.failures.length === 0 && impl.schema.adoption) sayAdoptionAtCheck(type, without(olds ?? {}), result.inputs, impl.schema.adoptionRemakes);
     return { ...result, inputs: { ...result.inputs, ...common(news) } };
   },
@@ -59,7 +59,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
       if (err instanceof PartialFailure) runtime.rememberCreated(type, err.id);
       throw err;
     } finally {
-      serviceForesight[impl.schema.service]?.settled(type, without(inputs), callContext(runtime, inputs).ctx);
+      serviceForesight[impl.schema.service]?.settled(impl, without(inputs), callContext(runtime, inputs).ctx);
     }
   },
 
@@ -90,7 +90,7 @@ export const methods: Readonly<Record<Method, Handler>> = {
     const { ctx, operation } = callContext(runtime, props, "delete");
     try {
       await impl.delete(id, without(props), ctx);
-      serviceForesight[impl.schema.service]?.settled(type, without(props), ctx);
+      serviceForesight[impl.schema.service]?.settled(impl, without(props), ctx);
       return;
     } catch (err) {
       throw withTimeoutHint(err, operation);

@@ -117,6 +117,9 @@ export interface ResourceSchema {
    * accounts: a change of `profile` is refused at preview with `reason` (common-inputs.ts); `inShort`
    * is the page's few words for it. */
   readonly moveRefused?: { readonly reason: string; readonly inShort: string };
+  /** The type is its service's plan: it needs no plan in force, where the service's other types do
+   * (email/plan-limits.ts, and their pages). */
+  readonly isServicePlan?: true;
   /** What the preview foresees of the `up` for this type (its price, its limits, what it wipes): foresight.ts. */
   readonly preview?: string;
   /** What the sdk class does besides passing its arguments (its id outputs, the inputs it sets itself, the types it exports). */
@@ -133,9 +136,39 @@ export type ErrorAdvice = string | { readonly status: number; readonly what: str
 /** The words of an error's advice, without its status. */
 export const adviceWords = (advice: ErrorAdvice): string => (typeof advice === "string" ? advice : advice.what);
 
+/**
+ * A limit of the service's plan that new objects of a type count against (email/plan-limits.ts):
+ * those that exist now and those the run plans, matched by identity. `P`: the inputs each part gets.
+ */
+export interface CountRule<P = Props> {
+  /** The counter's key: the kind and its scope; undefined while the scope is not known (nothing is counted). */
+  kind(inputs: P): string | undefined;
+  /** The object among its kind: the same object checked again adds nothing. */
+  identity(inputs: P): string;
+  /** The objects, in the refusal's words ("mailboxes"). */
+  what: string;
+  /** The input the refusal names. */
+  property: string;
+  limit(ctx: CallContext): Promise<number | undefined>;
+  /** The identities of the objects of the kind that exist now (a recent list of this process). */
+  existing(ctx: CallContext, inputs: P): Promise<string[]>;
+  /** What to do, in the refusal. */
+  fix: string;
+}
+
+/**
+ * What the service's plan refuses of a new object with these checked inputs besides its counts, as
+ * failures (email/plan-limits.ts); `plan`: the plan's name. The inputs are as the check answered
+ * them: a list may hold values not known yet.
+ */
+export type PlanRefuses = (inputs: Props, ctx: CallContext, plan: string) => Promise<CheckFailure[]>;
+
 /** A resource with its schema: the check, the diff, the sdk types and docs/ derive from it. */
 export interface SchemaResource extends ResourceImpl {
   readonly schema: ResourceSchema;
+  /** The plan limit a new object of this type counts against; absent: none. */
+  readonly counted?: CountRule;
+  readonly planRefuses?: PlanRefuses;
 }
 
 /**
@@ -308,6 +341,9 @@ interface CrudMethods<S extends ResourceSchema> {
   /** A hint that names the inputs (an id, a domain), where the schema's words cannot. */
   hintFor?(err: unknown, inputs: InputsOf<S>): string | undefined;
   update?(id: string, olds: StoredOf<S>, news: InputsOf<S>, ctx: CallContext): Promise<{ outs: OutputsOf<S> }>;
+  /** The plan limit a new object of this type counts against, on its inputs as a preview has them. */
+  counted?: CountRule<PreviewInputsOf<S>>;
+  planRefuses?: PlanRefuses;
 }
 
 /** A read of its own, or the default read's `find` and `properties` (both): a type without either does not compile. */
@@ -343,6 +379,8 @@ export function defineResource<S extends ResourceSchema, T>(schema: S, crud: Res
   const create = async (inputs: Props, ctx: CallContext) => crud.create(inputsOf(schema, inputs), ctx);
   return {
     schema,
+    ...(crud.counted ? { counted: countedOn(crud.counted, (props) => previewInputsOf(schema, props)) } : {}),
+    ...(crud.planRefuses ? { planRefuses: crud.planRefuses } : {}),
     check: check ?? (async (_olds, news) => checkSchema(schema, news)),
     diff: diff ? async (id, olds, news, ctx) => diff(id, stored(olds), previewInputsOf(schema, news), ctx) : async (_id, olds, news) => diffInputs(olds, news, changesOf(schema)),
     create: crud.ownCreateErrors
@@ -367,6 +405,19 @@ export function defineResource<S extends ResourceSchema, T>(schema: S, crud: Res
 }
 
 type Decode<P> = (props: Props) => P;
+
+/** A count rule on the engine's props, each decoded once per call. */
+function countedOn<P>(rule: CountRule<P>, decode: Decode<P>): CountRule {
+  return {
+    kind: (props) => rule.kind(decode(props)),
+    identity: (props) => rule.identity(decode(props)),
+    what: rule.what,
+    property: rule.property,
+    limit: (ctx) => rule.limit(ctx),
+    existing: (ctx, props) => rule.existing(ctx, decode(props)),
+    fix: rule.fix,
+  };
+}
 
 function readOwn<P>(read: (id: string, props: P, ctx: CallContext) => Promise<ReadResult>, decode: Decode<P>): ResourceImpl["read"] {
   return async (id, props, ctx) => read(id, decode(props), ctx);

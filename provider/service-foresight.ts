@@ -7,13 +7,13 @@
 import type { CallContext } from "./context";
 import { emailObjectSettled, emailPlanForesight } from "./email/plan-limits";
 import type { CheckFailure, Props } from "./resource";
-import type { ResourceSchema } from "./schema";
+import type { ResourceSchema, SchemaResource } from "./schema";
 
 export interface ServiceForesight {
-  /** The failures an `up` would meet for a new object of `type` with these checked inputs. */
-  check(type: string, olds: Props, inputs: Props, ctx: CallContext): Promise<CheckFailure[]>;
-  /** A create or delete of `type` ended: what the next checks of the run count changes. */
-  settled(type: string, props: Props, ctx: CallContext): void;
+  /** The failures an `up` would meet for a new object of the type `impl` with these checked inputs. */
+  check(impl: SchemaResource, olds: Props, inputs: Props, ctx: CallContext): Promise<CheckFailure[]>;
+  /** A create or delete of the type `impl` ended: what the next checks of the run count changes. */
+  settled(impl: SchemaResource, props: Props, ctx: CallContext): void;
 }
 
 export const serviceForesight: Readonly<Record<ResourceSchema["service"], ServiceForesight | undefined>> = {

@@ -12,9 +12,11 @@ import { z } from "zod";
 import { isApiError } from "../client/errors";
 import { createOnce } from "../create-once";
 import type { InboundAddress } from "../../contract/schemas";
-import { isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
+import { isNotFound, isUnknown, operationError, operationFailed, pick, UUID, type Props } from "../resource";
 import { checkSchema, defineResource, defineSchema } from "../schema";
 import { addressAdoptId, localPart, MAILBOX_SETTINGS, withoutPassword } from "./mailbox";
+import { limitValue } from "../foresight";
+import { LARGER_PLAN, readInboundStats } from "./plan-limits";
 
 export const mailAliasSchema = defineSchema({
   type: "MailAlias",
@@ -136,4 +138,18 @@ export const mailAlias = defineResource(mailAliasSchema, {
   },
   // ADDRESS_NOT_FOUND: gone already (deleting its mailbox deletes it too).
   remove: (id, _props, ctx) => ctx.api.email.call("email.addresses.delete", { params: { addressId: id } }),
+
+  // Counted per mailbox: an alias of a mailbox not made yet (its id not known) is not counted.
+  counted: {
+    kind: (inputs) => (inputs.mailboxId !== undefined && !isUnknown(inputs.mailboxId) ? `aliases of mailbox ${inputs.mailboxId}` : undefined),
+    identity: (inputs) => String(inputs.localPart),
+    what: "aliases on this mailbox",
+    property: "localPart",
+    limit: async (ctx) => limitValue((await readInboundStats(ctx)).plan.aliases),
+    existing: async (ctx, inputs) => {
+      const aliases = (await ctx.api.addressList.lookup()).filter((a) => a.mailboxId === inputs.mailboxId && a.type === "alias");
+      return aliases.map((a) => a.address.slice(0, a.address.lastIndexOf("@")));
+    },
+    fix: LARGER_PLAN,
+  },
 });

@@ -21,6 +21,8 @@ import type { InboundAddress } from "../../contract/schemas";
 import { changedFromDefaults, diffInputs, isNotFound, operationError, operationFailed, pick, sensitiveFailure, UUID, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, schemaHint, type InputsOf, type InputSpec } from "../schema";
 import { emailAddress } from "../validation";
+import { limitValue } from "../foresight";
+import { LARGER_PLAN, readInboundStats } from "./plan-limits";
 
 export const MAX_FORWARD_ADDRESSES = 5;
 
@@ -262,4 +264,22 @@ export const mailbox = defineResource(mailboxSchema, {
   },
   // ADDRESS_NOT_FOUND: gone already (turning receiving off, or deleting the domain, removes it too).
   remove: (id, _props, ctx) => ctx.api.email.call("email.addresses.delete", { params: { addressId: id } }),
+
+  counted: {
+    kind: () => "mailboxes",
+    identity: (inputs) => `${String(inputs.localPart)}@${String(inputs.domainId)}`,
+    what: "mailboxes",
+    property: "localPart",
+    limit: async (ctx) => limitValue((await readInboundStats(ctx)).plan.mailboxes),
+    existing: async (ctx) => {
+      const boxes = (await ctx.api.addressList.lookup()).filter((a) => a.type === "mailbox");
+      return boxes.map((a) => `${a.address.slice(0, a.address.lastIndexOf("@"))}@${a.domainId}`);
+    },
+    fix: `${LARGER_PLAN}; extra mailboxes are also sold as the EmailPlan add-on "extra-mailboxes"`,
+  },
+  // A list with values not known yet forwards all the same.
+  async planRefuses(inputs, ctx, plan) {
+    if (!Array.isArray(inputs.forwardTo) || inputs.forwardTo.length === 0 || (await readInboundStats(ctx)).plan.forwarding) return [];
+    return [{ property: "forwardTo", reason: `the email plan ${plan} has no forwarding (the API would refuse it: 402 FORWARDING_NOT_ALLOWED): remove forwardTo, or move to a plan with forwarding (svc.EmailPlan; getEmailPlans)` }];
+  },
 });

@@ -35,6 +35,7 @@ import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, inp
 
 export const emailPlanSchema = defineSchema({
   type: "EmailPlan",
+  isServicePlan: true,
   sdk: {
     idOutputs: ["projectId"],
     idempotencyScope: true,

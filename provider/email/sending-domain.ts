@@ -17,6 +17,8 @@ import { changedFromDefaults, diffInputs, isNotFound, operationError, operationF
 import { adoptIdInput, changesOf, defineResource, defineSchema, type InputsOf } from "../schema";
 import type { CallContext } from "../context";
 import { isFullyQualified, nonPublicTldProblem } from "../validation";
+import { limitValue } from "../foresight";
+import { LARGER_PLAN, readEmailStatus } from "./plan-limits";
 import { JOB_TIMEOUT_MS, waitForJob } from "./jobs";
 import { formatDnsRecords, waitUntilVerified } from "./verification";
 
@@ -287,4 +289,14 @@ export const sendingDomain = defineResource(sendingDomainSchema, {
   properties: (domain, props) => sendingDomainProperties(domain, props),
 
   remove: (id, _props, ctx) => ctx.api.email.call("email.domains.delete", { params: { domainId: id } }),
+
+  counted: {
+    kind: () => "sending domains",
+    identity: (inputs) => String(inputs.domain),
+    what: "sending domains",
+    property: "domain",
+    limit: async (ctx) => limitValue((await readEmailStatus(ctx)).plan?.domains),
+    existing: async (ctx) => (await ctx.api.sendingDomainList.lookup()).map((d) => d.domain),
+    fix: LARGER_PLAN,
+  },
 });

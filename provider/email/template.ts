@@ -15,6 +15,8 @@ import { isNotFound, operationError, operationFailed, PartialFailure, pick, type
 import { adoptIdInput, checkSchema, defineResource, defineSchema, type InputsOf } from "../schema";
 import type { CallContext } from "../context";
 import { waitForJob } from "./jobs";
+import { limitValue } from "../foresight";
+import { LARGER_PLAN, readEmailStatus } from "./plan-limits";
 
 const BODY_LIMIT = 200_000;
 /** The API stores an empty subject or body as none (and reads it back absent): so does check, or a refresh would diff forever. */
@@ -225,4 +227,14 @@ export const template = defineResource(templateSchema, {
   properties: (t, props) => templateProperties(t, props),
 
   remove: (id, _props, ctx) => ctx.api.email.call("email.templates.delete", { params: { templateId: id } }),
+
+  counted: {
+    kind: () => "templates",
+    identity: (inputs) => String(inputs.name ?? inputs.defaultName),
+    what: "templates",
+    property: "name",
+    limit: async (ctx) => limitValue((await readEmailStatus(ctx)).plan?.templates),
+    existing: async (ctx) => (await ctx.api.templateList.lookup()).map((t) => t.name),
+    fix: LARGER_PLAN,
+  },
 });

@@ -17,6 +17,8 @@ import { webhookEventNames, type Webhook } from "../../contract/schemas";
 import { isNotFound, operationError, operationFailed, pick, UUID, type Props } from "../resource";
 import { adoptIdInput, defineResource, defineSchema, type InputsOf } from "../schema";
 import { webhookUrlProblem } from "../../contract/hosts";
+import { limitValue } from "../foresight";
+import { LARGER_PLAN, readEmailStatus } from "./plan-limits";
 
 /** The url rule in words: the page's, and the fallback of the check's message (which names the exact problem). */
 const WEBHOOK_URL_RULE =
@@ -167,4 +169,14 @@ export const webhook = defineResource(webhookSchema, {
   // The API never answers the secret again: the mapper keeps the one from the prior state.
   properties: (hook, props) => webhookProperties(hook, props),
   remove: (id, _props, ctx) => ctx.api.email.call("email.webhooks.delete", { params: { webhookId: id } }),
+
+  counted: {
+    kind: () => "webhooks",
+    identity: (inputs) => String(inputs.url),
+    what: "webhooks",
+    property: "url",
+    limit: async (ctx) => limitValue((await readEmailStatus(ctx)).plan?.webhooks),
+    existing: async (ctx) => (await ctx.api.webhooks.lookup()).map((w) => w.url),
+    fix: LARGER_PLAN,
+  },
 });

@@ -291,16 +291,25 @@ const INTERRUPTED_STEPS = [
   "Once `pulumi up` has succeeded and every resource the CLI listed as `interrupted while creating` is in the stack with an id, `pulumi refresh --clear-pending-creates` drops the CLI's pending-create records; not before, while such a record is the only trace of an object.",
 ].join(" ");
 
+/** The type that is the service's plan (its schema's `isServicePlan`), by the whole table: a page may be written alone. */
+function servicePlanOf(service: ResourceSchema["service"]): string {
+  const plan = Object.values(resources).find((impl) => impl.schema.service === service && impl.schema.isServicePlan);
+  if (!plan) throw new Error(`no resource type of the ${service} service declares isServicePlan`);
+  return plan.schema.type;
+}
+
 /**
- * The page's preview section: the type's own text, the email plan's presence for every email type,
- * and, once per page, what happens where the foresight and the platform disagree.
+ * The page's preview section: the type's own text, the email plan's presence for every email type
+ * but the plan itself (email/plan-limits.ts), and, once per page, what happens where the foresight
+ * and the platform disagree.
  */
 function previewText(schema: ResourceSchema): string | undefined {
   const parts: string[] = [];
   if (schema.preview) parts.push(schema.preview);
-  if (schema.service === "email" && schema.type !== "EmailPlan") {
+  if (schema.service === "email" && !schema.isServicePlan) {
+    const plan = servicePlanOf(schema.service);
     parts.push(
-      "Before this object is made, the preview checks that the project has an email plan, or that the program declares an `EmailPlan` (checked before it: give this resource `dependsOn: [plan]`); without either it is refused at preview, pointing at `svc.EmailPlan`, instead of failing the `up` with `402 NO_PLAN`.",
+      `Before this object is made, the preview checks that the project has an email plan, or that the program declares an \`${plan}\` (checked before it: give this resource \`dependsOn: [plan]\`); without either it is refused at preview, pointing at \`svc.${plan}\`, instead of failing the \`up\` with \`402 NO_PLAN\`.`,
     );
   }
   if (parts.length === 0) return undefined;
