@@ -10,7 +10,7 @@
 import * as svc from "../../sdk";
 import { verifyWebhookSignature } from "../../sdk/webhook-signature";
 import { type ResourceHarness } from "../../tools/support/resource-harness";
-import { HostError } from "../../tools/support/provider-host";
+import { HostError, UNKNOWN } from "../../tools/support/provider-host";
 import { inboxOf, sendingDomain } from "./helpers";
 import { closedAfterAll, useResourceHarness } from "../support/per-file";
 import { emailCall, failure, fresh, wallet } from "../email/helpers";
@@ -128,6 +128,15 @@ describe("4: refused, property named at preview where the program alone tells, e
     expect(err.message).toMatch(
       /^create failed: POST \/inbound\/addresses 402 FORWARDING_NOT_ALLOWED — The plan has no forwarding\. The project's plan does not include forwarding \(`getInboundStats` shows the plan's values\): remove `forwardTo`, or move to a plan that includes forwarding/,
     );
+    expect(inbox().addresses).toEqual([]);
+  });
+
+  test("forwarding at a preview: a forwardTo list holding a value not known yet still needs a plan with forwarding; a forwardTo not known at all may be empty, so it passes", async () => {
+    await emailCall(h, "PUT", `/domains/${domainId}/receiving`, {});
+    const partly = await h.check("Mailbox", { domainId, localPart: "support", forwardTo: [UNKNOWN, "desk@elsewhere-mail.dev"] });
+    expect(partly.failures).toEqual([{ property: "forwardTo", reason: expect.stringMatching(/has no forwarding \(the API would refuse it: 402 FORWARDING_NOT_ALLOWED\)/) }]);
+    const unknown = await h.check("Mailbox", { domainId, localPart: "support", forwardTo: UNKNOWN });
+    expect(unknown.failures).toEqual([]);
     expect(inbox().addresses).toEqual([]);
   });
 
