@@ -138,9 +138,10 @@ export const adviceWords = (advice: ErrorAdvice): string => (typeof advice === "
 
 /**
  * A limit of the service's plan that new objects of a type count against (email/plan-limits.ts):
- * those that exist now and those the run plans, matched by identity. `P`: the inputs each part gets.
+ * those that exist now and those the run plans, matched by identity. `P`: the inputs each part gets;
+ * `K`: the input names.
  */
-export interface CountRule<P = Props> {
+export interface CountRule<P = Props, K extends string = string> {
   /** The counter's key: the kind and its scope; undefined while the scope is not known (nothing is counted). */
   kind(inputs: P): string | undefined;
   /** The object among its kind: the same object checked again adds nothing. */
@@ -148,7 +149,7 @@ export interface CountRule<P = Props> {
   /** The objects, in the refusal's words ("mailboxes"). */
   what: string;
   /** The input the refusal names. */
-  property: string;
+  property: K;
   limit(ctx: CallContext): Promise<number | undefined>;
   /** The identities of the objects of the kind that exist now (a recent list of this process). */
   existing(ctx: CallContext, inputs: P): Promise<string[]>;
@@ -341,8 +342,8 @@ interface CrudMethods<S extends ResourceSchema> {
   /** A hint that names the inputs (an id, a domain), where the schema's words cannot. */
   hintFor?(err: unknown, inputs: InputsOf<S>): string | undefined;
   update?(id: string, olds: StoredOf<S>, news: InputsOf<S>, ctx: CallContext): Promise<{ outs: OutputsOf<S> }>;
-  /** The plan limit a new object of this type counts against, on its inputs as a preview has them. */
-  counted?: CountRule<PreviewInputsOf<S>>;
+  /** The plan limit a new object of this type counts against, on its inputs decoded as a diff's are (a value not known yet is UNKNOWN). */
+  counted?: CountRule<PreviewInputsOf<S>, keyof S["inputs"] & string>;
   planRefuses?: PlanRefuses;
 }
 
@@ -407,7 +408,7 @@ export function defineResource<S extends ResourceSchema, T>(schema: S, crud: Res
 type Decode<P> = (props: Props) => P;
 
 /** A count rule on the engine's props, each decoded once per call. */
-function countedOn<P>(rule: CountRule<P>, decode: Decode<P>): CountRule {
+function countedOn<P, K extends string>(rule: CountRule<P, K>, decode: Decode<P>): CountRule {
   return {
     kind: (props) => rule.kind(decode(props)),
     identity: (props) => rule.identity(decode(props)),
