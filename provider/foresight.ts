@@ -55,10 +55,6 @@ export type CreatesSoFar = () => readonly string[];
 const NAMED_CREATES = 5;
 
 export class Foresight {
-  /** An EmailPlan of the program was checked in this process: email objects may count on it. */
-  emailPlanDeclared = false;
-  /** That EmailPlan buys or changes the plan in this run: the limits read now are not the run's. */
-  emailPlanChanges = false;
   private wallet?: Promise<Wallet>;
   private readonly charges: PlannedCharge[] = [];
   private readonly added = new Map<string, Set<string>>();

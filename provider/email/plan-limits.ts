@@ -15,7 +15,7 @@
  */
 import type { RouteResponse } from "../../contract/routes";
 import { operationError, type CheckFailure, type Props } from "../resource";
-import { KeptRead, type CallContext } from "../context";
+import { Kept, KeptRead, type CallContext } from "../context";
 import { overLimit } from "../foresight";
 import type { SchemaResource } from "../schema";
 
@@ -32,12 +32,20 @@ const stats = (ctx: CallContext) => STATS.of(ctx.api);
  * plan's mailbox and alias limits, forwarding), each read once per context: for the types' rules. */
 export { status as readEmailStatus, stats as readInboundStats };
 
+/**
+ * What this process's checks saw of the program's plan resource (plan.ts sets it): `declared`, the
+ * email objects may count on it; `changes`, it buys or changes the plan in this run, so the limits
+ * read now are not the run's.
+ */
+export const PLAN_IN_RUN = new Kept((): { declared: boolean; changes: boolean } => ({ declared: false, changes: false }));
+
 /** The fix of a count limit reached, in the refusal's words. */
 export const LARGER_PLAN = "remove one (from the program or the project), or move to a larger plan with svc.EmailPlan (getEmailPlans lists them)";
 
 /** The plan's presence, then what else it refuses and the count limit, for an email object this run creates. */
 export async function emailPlanForesight(impl: SchemaResource, olds: Props, inputs: Props, ctx: CallContext): Promise<CheckFailure[]> {
   const foresight = ctx.api.foresight;
+  const plan = PLAN_IN_RUN.of(ctx.api);
   if (impl.schema.isServicePlan || Object.keys(olds).length > 0 || inputs.adoptId !== undefined) return [];
   let current: Status;
   try {
@@ -46,7 +54,7 @@ export async function emailPlanForesight(impl: SchemaResource, olds: Props, inpu
     return [{ property: "", reason: operationError("read of the email plan", err, "The email plan could not be checked, so the preview stops here: try again").message }];
   }
   if (!current.plan) {
-    if (foresight.emailPlanDeclared) return [];
+    if (plan.declared) return [];
     return [
       {
         property: "",
@@ -56,7 +64,7 @@ export async function emailPlanForesight(impl: SchemaResource, olds: Props, inpu
       },
     ];
   }
-  if (foresight.emailPlanChanges) return [];
+  if (plan.changes) return [];
   const failures: CheckFailure[] = [];
   try {
     if (impl.planRefuses) failures.push(...(await impl.planRefuses(inputs, ctx, current.plan.name)));

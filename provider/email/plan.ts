@@ -29,6 +29,7 @@ import { ApiError } from "../client/errors";
 import type { ApiClient } from "../client/http";
 import type { CallContext } from "../context";
 import { createOnce } from "../create-once";
+import { PLAN_IN_RUN } from "./plan-limits";
 import { emailPlanCharged, emailPlanDryRun, type EmailPlanOffer, type EmailSubscription } from "../../contract/schemas";
 import { diffInputs, isUnknown, operationError, operationFailed, pick, type CheckFailure, type Props } from "../resource";
 import { adoptIdInput, changesOf, checkSchema, defineResource, defineSchema, inputsOf, type InputsOf } from "../schema";
@@ -393,13 +394,14 @@ async function converge(
 export const emailPlan = defineResource(emailPlanSchema, {
   async check(olds, news, ctx: CallContext) {
     // The email objects of this run do not need a plan in force: this one is declared (email/plan-limits.ts).
-    ctx.api.foresight.emailPlanDeclared = true;
+    const inRun = PLAN_IN_RUN.of(ctx.api);
+    inRun.declared = true;
     const result = checkSchema(emailPlanSchema, news);
     const inputs = result.inputs;
     if (result.failures.length || inputs.adoptId !== undefined) return result;
     // The email objects' limits are checked against the plan as it is, unless this run changes it (email/plan-limits.ts).
     if (INPUTS.some((n) => isUnknown(inputs[n]))) {
-      ctx.api.foresight.emailPlanChanges = true;
+      inRun.changes = true;
       return result;
     }
     const changed = Object.keys(olds).length === 0 || diffInputs(olds, inputs, changesOf(emailPlanSchema)).changes;
@@ -414,7 +416,7 @@ export const emailPlan = defineResource(emailPlanSchema, {
     }
     const steps = stepsFor(inputsOf(emailPlanSchema, inputs), live, olds.months);
     if (steps.length === 0) return result;
-    ctx.api.foresight.emailPlanChanges = true;
+    inRun.changes = true;
     const { failure } = await priced(ctx, steps, live);
     if (failure) result.failures.push(failure);
     return result;
