@@ -18,7 +18,7 @@
  * Needs a current `dist/` (`npm run build`): the provider host loads the built package.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -970,17 +970,17 @@ function printGoals(scenarios: Scenario[], previews: Phase[], client: ClientResu
   }
 }
 
-/** The provider host runs the built package: a bench of stale code would measure the wrong thing. */
+/**
+ * The provider host runs the built package: a bench of stale code would measure the wrong thing. The
+ * build is incremental (tsconfig.build.json): it rewrites only what changed, and its build info
+ * whenever anything did, so the newest of those is when dist/ was last brought up to date.
+ */
 function requireCurrentBuild(): void {
-  const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : e.name.endsWith(".ts") ? statSync(join(dir, e.name)).mtimeMs : 0)));
-  const sources = Math.max(newest(join(ROOT, "provider")), newest(join(ROOT, "sdk")));
-  let built = 0;
-  try {
-    built = statSync(join(ROOT, "dist/provider/index.js")).mtimeMs;
-  } catch {
-    /* not built */
-  }
+  const newest = (dir: string, ext: string): number =>
+    !existsSync(dir) ? 0 : Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name), ext) : e.name.endsWith(ext) ? statSync(join(dir, e.name)).mtimeMs : 0)));
+  const sources = Math.max(newest(join(ROOT, "provider"), ".ts"), newest(join(ROOT, "sdk"), ".ts"));
+  const buildInfo = join(ROOT, "dist", ".tsbuildinfo");
+  const built = Math.max(existsSync(buildInfo) ? statSync(buildInfo).mtimeMs : 0, newest(join(ROOT, "dist", "provider"), ".js"), newest(join(ROOT, "dist", "sdk"), ".js"));
   if (built < sources) throw new Error("dist/ is missing or older than provider/ or sdk/: run `npm run build` first (the provider host loads the built package)");
 }
 
