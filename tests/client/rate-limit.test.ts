@@ -127,9 +127,12 @@ test("two keys do not slow each other: 20 + 20 in parallel take as long as 20 on
   }
   // Together: 40 requests in about 1.1 s. Through one bucket, 40 would need over 3 s.
   expect(elapsed).toBeLessThan(1600);
-  // Both bursts reached the server together: both keys' bursts before the first refill.
+  // Both bursts went at once: through one bucket the last of the 2 × CLIENT_BURST first arrivals
+  // would wait for CLIENT_BURST refills (900 ms); half that leaves room for a loaded machine's late
+  // first connections, which can push a burst past the first refill (100 ms).
   const all = [...relA, ...relB].sort((x, y) => x - y);
-  expect(all[2 * CLIENT_BURST - 1]).toBeLessThan(100);
+  const oneBucket = CLIENT_BURST * 100;
+  expect(all[2 * CLIENT_BURST - 1]).toBeLessThan(oneBucket / 2);
 
   console.log(
     `two keys, 20 + 20 in parallel: ${elapsed.toFixed(0)} ms in all (key A last arrival ${relA[19].toFixed(0)} ms, key B ${relB[19].toFixed(0)} ms; ` +
