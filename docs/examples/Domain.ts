@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/domains/domain.ts: edit its `example` there, then run it.
+// The example of docs/Domain.md. Written by `npm run docs` from the schema in provider/domains/domain.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 // Registered once, paid from the wallet; preview shows a refusal (price, balance, availability) before any charge.

@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/plan.ts: edit its `example` there, then run it.
+// The example of docs/EmailPlan.md. Written by `npm run docs` from the schema in provider/email/plan.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 // The project's plan: starter, bought by the month, with one extra mailbox.

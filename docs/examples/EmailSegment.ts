@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/segment.ts: edit its `example` there, then run it.
+// The example of docs/EmailSegment.md. Written by `npm run docs` from the schema in provider/email/segment.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 // Contacts of acme.dev who opted in to the product news.

@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/mailbox.ts: edit its `example` there, then run it.
+// The example of docs/Mailbox.md. Written by `npm run docs` from the schema in provider/email/mailbox.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 // Forwarding needs a plan that includes it (getEmailPlans(): forwarding true). A project has one

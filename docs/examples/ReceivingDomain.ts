@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/receiving-domain.ts: edit its `example` there, then run it.
+// The example of docs/ReceivingDomain.md. Written by `npm run docs` from the schema in provider/email/receiving-domain.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 const mail = new svc.SendingDomain("mail", { domain: "example.org" });

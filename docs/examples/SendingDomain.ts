@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/sending-domain.ts: edit its `example` there, then run it.
+// The example of docs/SendingDomain.md. Written by `npm run docs` from the schema in provider/email/sending-domain.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 // `up` waits until the domain is verified (publish the records it lists, or see SendingDomainVerification).

@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/sending-domain-verification.ts: edit its `example` there, then run it.
+// The example of docs/SendingDomainVerification.md. Written by `npm run docs` from the schema in provider/email/sending-domain-verification.ts of the pulumi-svc repository: edit its `example` there.
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 

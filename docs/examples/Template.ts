@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/template.ts: edit its `example` there, then run it.
+// The example of docs/Template.md. Written by `npm run docs` from the schema in provider/email/template.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 const welcome = new svc.Template("welcome", {

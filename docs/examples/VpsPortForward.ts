@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/vps/port-forward.ts: edit its `example` there, then run it.
+// The example of docs/VpsPortForward.md. Written by `npm run docs` from the schema in provider/vps/port-forward.ts of the pulumi-svc repository: edit its `example` there.
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 

@@ -1,4 +1,4 @@
-// Written by `npm run docs` from the schema in provider/email/webhook.ts: edit its `example` there, then run it.
+// The example of docs/Webhook.md. Written by `npm run docs` from the schema in provider/email/webhook.ts of the pulumi-svc repository: edit its `example` there.
 import * as svc from "pulumi-svc";
 
 const hook = new svc.Webhook("deliveries", {

@@ -52,7 +52,7 @@ test("the schema's example is the example file's program, the class's @example a
 
   expect([...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort()).toEqual([classFile, exampleFile, pageFile].sort());
   const [header, ...program] = after.get(exampleFile)!.split("\n");
-  expect(header).toBe("// Written by `npm run docs` from the schema in provider/email/template.ts: edit its `example` there, then run it.");
+  expect(header).toBe("// The example of docs/Template.md. Written by `npm run docs` from the schema in provider/email/template.ts of the pulumi-svc repository: edit its `example` there.");
   expect(program.join("\n")).toBe(`${edited.schema.example.trim()}\n`);
   expect(after.get(classFile)).toContain(' *   subject: "Hello, {{firstName}}",');
   expect(after.get(pageFile)).toContain(`\`\`\`typescript\n${edited.schema.example.trim()}\n\`\`\``);

@@ -45,7 +45,7 @@ test("a new type is its provider file: npm run docs writes the rest, its example
       [join("docs", "Gadget.md"), join("docs", "examples", "Gadget.ts"), join("sdk", "dynamic", "Gadget.ts"), join("sdk", "generated", "Gadget.ts"), join("sdk", "things", "gadget.ts")].sort(),
     );
     expect(after.get(join("docs", "examples", "Gadget.ts"))).toBe(
-      readFileSync(join(ROOT, "docs", "examples", "EmailTopic.ts"), "utf8").replace("provider/email/topic.ts", "provider/things/gadget.ts").replace("svc.EmailTopic(", "svc.Gadget("),
+      readFileSync(join(ROOT, "docs", "examples", "EmailTopic.ts"), "utf8").replace("docs/EmailTopic.md", "docs/Gadget.md").replace("provider/email/topic.ts", "provider/things/gadget.ts").replace("svc.EmailTopic(", "svc.Gadget("),
     );
     // The lists that name every type are written ones; package.json's exports take it by their pattern.
     expect(changed).toEqual([join("docs", "README.md"), join("provider", "generated", "resources.ts"), join("sdk", "generated", "resources.ts")].sort());

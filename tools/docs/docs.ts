@@ -210,9 +210,12 @@ function classDoc(schema: ResourceSchema): string {
 
 // ---- docs/examples/<Type>.ts
 
-/** The example as a program of its own; its first line, not shown on the page nor in the TSDoc, says where to edit it. */
+/**
+ * The example as a program of its own; its first line, not shown on the page nor in the TSDoc, says
+ * what it is to a user (the package ships it, not the sources) and where a contributor edits it.
+ */
 function exampleFile(schema: ResourceSchema, files: TypeFiles): string {
-  return `// ${GENERATED_NOTE} ${files.provider}: edit its \`example\` there, then run it.\n${exampleOf(schema)}\n`;
+  return `// The example of docs/${schema.type}.md. ${GENERATED_NOTE} ${files.provider} of the pulumi-svc repository: edit its \`example\` there.\n${exampleOf(schema)}\n`;
 }
 
 // ---- docs/<Type>.md
