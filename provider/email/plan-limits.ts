@@ -22,15 +22,12 @@ import type { SchemaResource } from "../schema";
 type Status = RouteResponse<"email.status">;
 type Stats = RouteResponse<"email.inbound.stats">;
 
-/** The project's plan and its inbound limits, read once per context for the checks of a run. */
 const STATUS = new KeptRead((api): Promise<Status> => api.email.call("email.status"));
 const STATS = new KeptRead((api): Promise<Stats> => api.email.call("email.inbound.stats"));
-const status = (ctx: CallContext) => STATUS.of(ctx.api);
-const stats = (ctx: CallContext) => STATS.of(ctx.api);
-
-/** The project's email status (its plan's domain, template and webhook limits) and inbox stats (its
- * plan's mailbox and alias limits, forwarding), each read once per context: for the types' rules. */
-export { status as readEmailStatus, stats as readInboundStats };
+/** The project's email status (its plan, with its domain, template and webhook limits), read once per context for the checks of a run. */
+export const readEmailStatus = (ctx: CallContext) => STATUS.of(ctx.api);
+/** The project's inbox stats (its plan's mailbox and alias limits, forwarding), read once per context for the checks of a run. */
+export const readInboundStats = (ctx: CallContext) => STATS.of(ctx.api);
 
 /**
  * What this process's checks saw of the program's plan resource (plan.ts sets it): `declared`, the
@@ -49,7 +46,7 @@ export async function emailPlanForesight(impl: SchemaResource, olds: Props, inpu
   if (impl.schema.isServicePlan || Object.keys(olds).length > 0 || inputs.adoptId !== undefined) return [];
   let current: Status;
   try {
-    current = await status(ctx);
+    current = await readEmailStatus(ctx);
   } catch (err) {
     return [{ property: "", reason: operationError("read of the email plan", err, "The email plan could not be checked, so the preview stops here: try again").message }];
   }
